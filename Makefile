@@ -1,0 +1,64 @@
+# DeltaBLEU Studio — the two commands: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+HOST ?= 127.0.0.1
+
+.PHONY: run test test-fast lint typecheck install install-dev browser worker bench clean
+
+# A stamp per requirements file: the venv is rebuilt only when the pins change.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+# Embedded mode: SQLite and a file-system Celery broker under var/, a real worker beside the
+# web server. Ctrl-C stops both.
+run: install
+	DEBUG=True $(BIN)/python manage.py migrate --noinput
+	DEBUG=True $(BIN)/python manage.py load_demo
+	@bash scripts/run.sh "$(BIN)" "$(HOST)" "$(PORT)"
+
+worker: install
+	DEBUG=True $(BIN)/celery -A deltableu worker -B -l info --concurrency 2
+
+# Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Debian's chromium for the browser tests..."; \
+	    (apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	      (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)); \
+	  else echo "Browser tests need /usr/bin/chromium (apt-get install chromium)."; fi; \
+	fi
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install-dev
+	$(BIN)/mypy
+
+test: install-dev browser lint typecheck
+	$(BIN)/python -m pytest
+
+# Unit tests only: no browser, no worker.
+test-fast: install-dev
+	$(BIN)/python -m pytest -m "not browser and not integration and not slow"
+
+bench: install-dev
+	$(BIN)/python bench/metrics.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,14 @@
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from annotate.api import views
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("me/", views.MeApi.as_view(), name="api-me"),
+    path("datasets/", views.DatasetListApi.as_view(), name="api-datasets"),
+    path("datasets/<slug:slug>/", views.DatasetDetailApi.as_view(), name="api-dataset"),
+    path("datasets/<slug:slug>/items/", views.DatasetItemsApi.as_view(), name="api-dataset-items"),
+    path("datasets/<slug:slug>/import/", views.DatasetImportApi.as_view(), name="api-dataset-import"),
+    path("datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"),
+]

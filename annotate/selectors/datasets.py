@@ -1,0 +1,77 @@
+"""Reads of datasets, with the visibility rules in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404
+
+from annotate.formats import item_to_json
+from annotate.models import Dataset, Item, Reference, Role, Visibility
+
+EXPORT_BATCH = 500  # items per query: bounded memory, few round trips
+
+
+def user_is_researcher(user: AbstractBaseUser | AnonymousUser) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:  # type: ignore[union-attr]
+        return True
+    profile = getattr(user, "profile", None)
+    return profile is not None and profile.role == Role.RESEARCHER
+
+
+def dataset_list_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Dataset]:
+    """Public datasets, plus the user's own (staff see every dataset)."""
+    datasets = Dataset.objects.select_related("owner").annotate(n_items=Count("splits__items"))
+    if user.is_authenticated and user.is_staff:  # type: ignore[union-attr]
+        return datasets
+    if user.is_authenticated:
+        return datasets.filter(Q(visibility=Visibility.PUBLIC) | Q(owner=user))
+    return datasets.filter(visibility=Visibility.PUBLIC)
+
+
+def dataset_get_visible(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> Dataset:
+    """The dataset if the user may see it; a private dataset is a 404 to others, not a 403."""
+    try:
+        return dataset_list_visible(user=user).get(slug=slug)
+    except Dataset.DoesNotExist:
+        raise Http404("No such dataset.") from None
+
+
+def dataset_can_edit(*, user: AbstractBaseUser | AnonymousUser, dataset: Dataset) -> bool:
+    return user.is_authenticated and (user.is_staff or dataset.owner_id == user.pk)  # type: ignore[union-attr]
+
+
+def dataset_items(*, dataset: Dataset, split: str | None = None) -> QuerySet[Item]:
+    items = Item.objects.filter(split__dataset=dataset).select_related("split")
+    if split:
+        items = items.filter(split__name=split)
+    return items.prefetch_related(
+        Prefetch("references", queryset=Reference.objects.order_by("position"))
+    ).order_by("position")
+
+
+def dataset_export_jsonl(*, dataset: Dataset) -> Iterator[str]:
+    """The dataset as canonical JSONL lines (with newlines), in import order."""
+    items = dataset_items(dataset=dataset)
+    last = -1
+    while True:
+        batch = list(items.filter(position__gt=last)[:EXPORT_BATCH])
+        if not batch:
+            return
+        for item in batch:
+            references = [
+                {"text": r.text, "origin": r.origin, "provenance": r.provenance}
+                for r in item.references.all()
+            ]
+            yield item_to_json(
+                external_id=item.external_id,
+                split=item.split.name,
+                context=item.context,
+                message=item.message,
+                references=references,
+            ) + "\n"
+        last = batch[-1].position

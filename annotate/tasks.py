@@ -1,0 +1,24 @@
+"""Celery tasks of the annotation side: thin wrappers that take ids and call one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db.models import F, Q
+
+from annotate.models import Dataset
+from annotate.services.datasets import dataset_compute_stats
+
+
+@shared_task(name="annotate.tasks.dataset_compute_stats")
+def dataset_compute_stats_task(dataset_id: int) -> dict[str, object]:
+    return dataset_compute_stats(dataset_id=dataset_id)
+
+
+@shared_task(name="annotate.tasks.datasets_refresh_stale_stats")
+def datasets_refresh_stale_stats() -> int:
+    stale = Dataset.objects.filter(
+        Q(stats_updated_at__isnull=True) | Q(stats_updated_at__lt=F("updated_at"))
+    ).values_list("pk", flat=True)
+    for dataset_id in stale:
+        dataset_compute_stats(dataset_id=dataset_id)
+    return len(stale)

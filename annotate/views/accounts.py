@@ -1,0 +1,92 @@
+"""Account pages: sign-up by invitation, the account page with the API token and invitations."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.authtoken.models import Token
+
+from annotate.forms import InvitationForm, SignupForm
+from annotate.models import Invitation
+from annotate.selectors.datasets import user_is_researcher
+from annotate.services.accounts import (
+    invitation_accept,
+    invitation_create,
+    profile_ensure,
+    token_regenerate,
+)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = Invitation.objects.filter(token=token).first()
+    if invitation is None or not invitation.is_usable:
+        return render(request, "registration/invitation_invalid.html", status=404)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = invitation_accept(
+                token=token,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password"],
+            )
+        except ValidationError as exc:
+            _attach_errors(form, exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}.")
+            return redirect("home")
+    return render(request, "registration/signup.html", {"form": form, "invitation": invitation})
+
+
+def _attach_errors(form: SignupForm, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.message_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    profile = profile_ensure(user=request.user)
+    token = Token.objects.filter(user=request.user).first()
+    context = {
+        "profile": profile,
+        "token": token,
+        "can_invite": user_is_researcher(request.user),
+        "invitations": request.user.invitations_sent.all()[:50],
+        "invitation_form": InvitationForm(),
+    }
+    return render(request, "registration/account.html", context)
+
+
+@login_required
+@require_POST
+def account_token(request: HttpRequest) -> HttpResponse:
+    token_regenerate(user=request.user)
+    messages.success(request, "A new API token was made; the old one no longer works.")
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def invitation_new(request: HttpRequest) -> HttpResponse:
+    if not user_is_researcher(request.user):
+        raise PermissionDenied("Only researchers and staff can invite people.")
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation_create(created_by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, "Invitation created: copy its link below.")
+    else:
+        messages.error(request, "Invitation not created: " + form.errors.as_text())
+    return redirect("account")

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Start a Celery worker (with embedded beat) in the background and the web server in front;
+# stop the worker when the web server stops. Usage: run.sh BIN HOST PORT
+set -euo pipefail
+bin=$1 host=$2 port=$3
+export DEBUG=True
+mkdir -p var
+if [ -f var/worker.pid ] && kill -0 "$(cat var/worker.pid)" 2>/dev/null; then
+  # A worker left by an earlier run: replace it, so two never share the queue.
+  kill "$(cat var/worker.pid)" 2>/dev/null || true
+  sleep 2
+fi
+"$bin/celery" -A deltableu worker -B -l info --concurrency 2 \
+  --pidfile var/worker.pid --logfile var/worker.log &
+worker=$!
+trap 'kill $worker 2>/dev/null || true; wait $worker 2>/dev/null || true' EXIT INT TERM
+cat <<MSG
+
+  DeltaBLEU Studio is starting at  http://$host:$port/
+  API docs:                        http://$host:$port/api/docs/
+  Admin:                           http://$host:$port/admin/
+  Worker log:                      var/worker.log
+  Logins: admin (staff), ada (researcher), rita and raj (raters); password deltableu-demo
+
+MSG
+"$bin/python" manage.py runserver "$host:$port"

@@ -1,0 +1,80 @@
+import pytest
+
+from annotate.formats import FileProblems
+from annotate.models import Item, Reference
+from annotate.selectors.datasets import dataset_export_jsonl
+from annotate.services.datasets import dataset_compute_stats, dataset_import_file
+from tests.conftest import DATA
+
+pytestmark = pytest.mark.django_db
+
+
+def import_bytes(dataset, text: bytes, fmt="jsonl"):
+    return dataset_import_file(dataset=dataset, lines=text.splitlines(keepends=True), fmt=fmt)
+
+
+def test_import_keeps_order_and_provenance(make_dataset):
+    dataset = make_dataset()
+    items = list(Item.objects.filter(split__dataset=dataset).order_by("position"))
+    assert [(i.external_id, i.split.name) for i in items] == [
+        ("c1", "dev"), ("c2", "test"), ("c3", "dev")
+    ]
+    mined = Reference.objects.get(origin="mined")
+    assert mined.provenance == {"corpus": "demo", "row": 17, "bm25": 12.5}
+
+
+def test_export_round_trips_exactly(make_dataset):
+    dataset = make_dataset()
+    assert "".join(dataset_export_jsonl(dataset=dataset)).encode() == (DATA / "small.jsonl").read_bytes()
+
+
+def test_demo_fixture_round_trips_exactly(make_dataset):
+    from annotate.services.demo import DEMO_FILE
+
+    dataset = make_dataset(slug="demo", data=None)
+    import_bytes(dataset, DEMO_FILE.read_bytes())
+    assert "".join(dataset_export_jsonl(dataset=dataset)).encode() == DEMO_FILE.read_bytes()
+
+
+def test_a_bad_file_writes_nothing(make_dataset):
+    dataset = make_dataset()
+    before = (Item.objects.count(), Reference.objects.count())
+    with pytest.raises(FileProblems):
+        import_bytes(dataset, (DATA / "bad.jsonl").read_bytes())
+    assert (Item.objects.count(), Reference.objects.count()) == before
+
+
+def test_ids_already_in_the_dataset_are_refused_by_line(make_dataset):
+    dataset = make_dataset()
+    text = (
+        b'{"id": "new", "message": "m", "references": [{"text": "r"}]}\n'
+        b'{"id": "c3", "message": "m", "references": [{"text": "r"}]}\n'
+    )
+    with pytest.raises(FileProblems) as info:
+        import_bytes(dataset, text)
+    assert [str(p) for p in info.value.problems] == [
+        "line 2, id: 'c3' already exists in the dev split"
+    ]
+    assert not Item.objects.filter(external_id="new").exists()
+
+
+def test_a_second_import_appends_after_the_first(make_dataset):
+    dataset = make_dataset()
+    import_bytes(dataset, (DATA / "small.tsv").read_bytes(), fmt="tsv")
+    ids = list(
+        Item.objects.filter(split__dataset=dataset).order_by("position").values_list("external_id", flat=True)
+    )
+    assert ids == ["c1", "c2", "c3", "t1", "t2"]
+
+
+def test_stats_count_items_and_references(make_dataset):
+    dataset = make_dataset()
+    stats = dataset_compute_stats(dataset_id=dataset.pk)
+    assert stats == {
+        "items": 3,
+        "references": 6,
+        "items_per_split": {"dev": 2, "test": 1},
+        "references_per_origin": {"original": 3, "mined": 1, "parroted": 1, "written": 1},
+    }
+    dataset.refresh_from_db()
+    assert dataset.stats_updated_at is not None
