@@ -1,6 +1,7 @@
 """Reading and writing dataset files (JSONL and TSV), with no database access.
 
-JSONL, one conversation a line (the canonical form, which `items_to_jsonl` writes back):
+JSONL, one conversation a line (the canonical form, which `item_to_json` writes back, with
+provenance keys sorted):
     {"id": "c1", "split": "dev", "context": ["turn", ...], "message": "...",
      "references": [{"text": "...", "origin": "original", "provenance": {}}, ...]}
 `split` defaults to "dev", `context` to [], `origin` to "original", `provenance` to {}.
@@ -40,7 +41,9 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "file"
-        return f"{where}, {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        return (
+            f"{where}, {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        )
 
 
 @dataclass
@@ -284,17 +287,25 @@ def parse_tsv(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     return list(items.values())
 
 
+def _sorted_keys(value: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
 def item_to_json(
     *, external_id: str, split: str, context: list[str], message: str, references: list[dict]
 ) -> str:
-    """One canonical JSONL line (no newline) for an item and its references."""
+    """One canonical JSONL line (no newline) for an item and its references.
+
+    Provenance keys are sorted at every depth: PostgreSQL's jsonb keeps no key order, so a
+    sorted order is the only one that every database gives back the same.
+    """
     ordered = {
         "id": external_id,
         "split": split,
         "context": context,
         "message": message,
         "references": [
-            {"text": r["text"], "origin": r["origin"], "provenance": r["provenance"]}
+            {"text": r["text"], "origin": r["origin"], "provenance": _sorted_keys(r["provenance"])}
             for r in references
         ],
     }

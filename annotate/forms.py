@@ -16,7 +16,9 @@ class DatasetForm(forms.ModelForm):
 class ImportForm(forms.Form):
     FORMAT_CHOICES = [("", "Guess from the file name"), ("jsonl", "JSONL"), ("tsv", "TSV")]
 
-    file = forms.FileField(help_text="JSONL (one conversation a line) or TSV (one reference a row).")
+    file = forms.FileField(
+        help_text="JSONL (one conversation a line) or TSV (one reference a row)."
+    )
     format = forms.ChoiceField(choices=FORMAT_CHOICES, required=False)
 
     def clean_file(self):

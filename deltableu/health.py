@@ -36,4 +36,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
             logger.warning("health check %s failed: %s", name, exc)
             checks[name] = f"down: {exc.__class__.__name__}: {exc}"
     healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "down", **checks}, status=200 if healthy else 503)
+    return JsonResponse(
+        {"status": "ok" if healthy else "down", **checks}, status=200 if healthy else 503
+    )

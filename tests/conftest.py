@@ -17,6 +17,12 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashing costs ~0.3 s a user; tests make hundreds of users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_throttle_counts():
     # Throttle counters live in the cache; one test's requests must not throttle the next.
     cache.clear()

@@ -133,8 +133,13 @@ class DatasetImportApi(APIView):
         except DjangoValidationError as exc:
             raise _as_drf_error(exc) from None
         except FileProblems as exc:
-            problems = [{"line": p.line, "field": p.field, "message": p.message} for p in exc.problems]
-            body = {"detail": "The file was not imported; nothing was written.", "problems": problems}
+            problems = [
+                {"line": p.line, "field": p.field, "message": p.message} for p in exc.problems
+            ]
+            body = {
+                "detail": "The file was not imported; nothing was written.",
+                "problems": problems,
+            }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         body = {"items": summary.items, "references": summary.references}
         return Response(body, status=status.HTTP_201_CREATED)
@@ -160,7 +165,9 @@ class MeApi(APIView):
     @extend_schema(responses=s.MeOutputSerializer, summary="Who the API sees you as")
     def get(self, request: Request) -> Response:
         profile = profile_ensure(user=request.user)
-        body = {"username": request.user.username, "role": profile.role, "is_staff": request.user.is_staff}
+        body = {
+            "username": request.user.username,
+            "role": profile.role,
+            "is_staff": request.user.is_staff,
+        }
         return Response(body)
-
-

@@ -25,7 +25,11 @@ def user_is_researcher(user: AbstractBaseUser | AnonymousUser) -> bool:
 
 def dataset_list_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Dataset]:
     """Public datasets, plus the user's own (staff see every dataset)."""
-    datasets = Dataset.objects.select_related("owner").annotate(n_items=Count("splits__items"))
+    datasets = (
+        Dataset.objects.select_related("owner")
+        .annotate(n_items=Count("splits__items"))
+        .order_by("name")
+    )
     if user.is_authenticated and user.is_staff:  # type: ignore[union-attr]
         return datasets
     if user.is_authenticated:
@@ -67,11 +71,14 @@ def dataset_export_jsonl(*, dataset: Dataset) -> Iterator[str]:
                 {"text": r.text, "origin": r.origin, "provenance": r.provenance}
                 for r in item.references.all()
             ]
-            yield item_to_json(
-                external_id=item.external_id,
-                split=item.split.name,
-                context=item.context,
-                message=item.message,
-                references=references,
-            ) + "\n"
+            yield (
+                item_to_json(
+                    external_id=item.external_id,
+                    split=item.split.name,
+                    context=item.context,
+                    message=item.message,
+                    references=references,
+                )
+                + "\n"
+            )
         last = batch[-1].position

@@ -94,7 +94,9 @@ def dataset_import(*, dataset: Dataset, records: list[ItemRecord]) -> ImportSumm
         for offset, r in enumerate(records)
     )
     references = Reference.objects.bulk_create(
-        Reference(item=item, text=ref.text, origin=ref.origin, provenance=ref.provenance, position=i)
+        Reference(
+            item=item, text=ref.text, origin=ref.origin, provenance=ref.provenance, position=i
+        )
         for item, record in zip(items, records, strict=True)
         for i, ref in enumerate(record.references)
     )

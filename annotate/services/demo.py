@@ -12,7 +12,8 @@ from annotate.services.accounts import user_create
 from annotate.services.datasets import dataset_create, dataset_import_file
 
 DEMO_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "demo_dataset.jsonl"
-DEMO_PASSWORD = "deltableu-demo"
+# A known password is the point of a local demo; load_demo refuses to run when DEBUG is off.
+DEMO_PASSWORD = "deltableu-demo"  # noqa: S105
 DEMO_USERS = (
     ("admin", Role.RESEARCHER, True),
     ("ada", Role.RESEARCHER, False),

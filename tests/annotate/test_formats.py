@@ -56,8 +56,14 @@ def test_jsonl_accepts_a_byte_order_mark_and_blank_lines():
     "line, field",
     [
         (b'{"id": "a", "message": "", "references": [{"text": "r"}]}', "message"),
-        (b'{"id": "a", "message": "m", "context": "not a list", "references": [{"text": "r"}]}', "context"),
-        (b'{"id": "a", "message": "m", "references": [{"text": "r", "provenance": 3}]}', "references[0].provenance"),
+        (
+            b'{"id": "a", "message": "m", "context": "not a list", "references": [{"text": "r"}]}',
+            "context",
+        ),
+        (
+            b'{"id": "a", "message": "m", "references": [{"text": "r", "provenance": 3}]}',
+            "references[0].provenance",
+        ),
         (b'{"id": "a", "message": "m", "references": ["r"]}', "references[0]"),
         (b'{"id": "a", "message": "m", "references": [{"text": "r"}], "extra": 1}', "extra"),
         (b'["a list"]', ""),
@@ -101,7 +107,10 @@ def test_tsv_header_must_name_known_and_required_columns():
 
 def test_canonical_json_line_keeps_non_ascii_and_key_order():
     line = item_to_json(
-        external_id="x", split="dev", context=[], message="café",
+        external_id="x",
+        split="dev",
+        context=[],
+        message="café",
         references=[{"text": "oui", "origin": "original", "provenance": {}}],
     )
     assert line == (

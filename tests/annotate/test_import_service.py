@@ -17,7 +17,9 @@ def test_import_keeps_order_and_provenance(make_dataset):
     dataset = make_dataset()
     items = list(Item.objects.filter(split__dataset=dataset).order_by("position"))
     assert [(i.external_id, i.split.name) for i in items] == [
-        ("c1", "dev"), ("c2", "test"), ("c3", "dev")
+        ("c1", "dev"),
+        ("c2", "test"),
+        ("c3", "dev"),
     ]
     mined = Reference.objects.get(origin="mined")
     assert mined.provenance == {"corpus": "demo", "row": 17, "bm25": 12.5}
@@ -25,7 +27,10 @@ def test_import_keeps_order_and_provenance(make_dataset):
 
 def test_export_round_trips_exactly(make_dataset):
     dataset = make_dataset()
-    assert "".join(dataset_export_jsonl(dataset=dataset)).encode() == (DATA / "small.jsonl").read_bytes()
+    assert (
+        "".join(dataset_export_jsonl(dataset=dataset)).encode()
+        == (DATA / "small.jsonl").read_bytes()
+    )
 
 
 def test_demo_fixture_round_trips_exactly(make_dataset):
@@ -62,7 +67,9 @@ def test_a_second_import_appends_after_the_first(make_dataset):
     dataset = make_dataset()
     import_bytes(dataset, (DATA / "small.tsv").read_bytes(), fmt="tsv")
     ids = list(
-        Item.objects.filter(split__dataset=dataset).order_by("position").values_list("external_id", flat=True)
+        Item.objects.filter(split__dataset=dataset)
+        .order_by("position")
+        .values_list("external_id", flat=True)
     )
     assert ids == ["c1", "c2", "c3", "t1", "t2"]
 

@@ -3,6 +3,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from annotate.formats import FileProblems
 from annotate.models import Dataset
@@ -26,10 +27,11 @@ class Command(BaseCommand):
     def handle(self, *args, slug, file, format, create, owner, public, **options):
         if not file.exists():
             raise CommandError(f"{file}: no such file.")
-        dataset = self._dataset(slug, create, owner, public)
         try:
-            fmt = import_format_for(file.name, format)
-            with file.open("rb") as lines:
+            # One transaction: a dataset made by --create goes away again if the file is bad.
+            with transaction.atomic(), file.open("rb") as lines:
+                dataset = self._dataset(slug, create, owner, public)
+                fmt = import_format_for(file.name, format)
                 summary = dataset_import_file(dataset=dataset, lines=lines, fmt=fmt)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
@@ -46,7 +48,9 @@ class Command(BaseCommand):
             try:
                 return Dataset.objects.get(slug=slug)
             except Dataset.DoesNotExist:
-                raise CommandError(f"No dataset {slug!r}; use --create NAME --owner USER.") from None
+                raise CommandError(
+                    f"No dataset {slug!r}; use --create NAME --owner USER."
+                ) from None
         try:
             user = get_user_model().objects.get(username=owner)
         except get_user_model().DoesNotExist:

@@ -1,0 +1,47 @@
+"""Django admin: every model is registered, and its pages work with search and filters."""
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+OWN_APPS = ("annotate", "scoring")
+
+
+def own_models():
+    return [m for m in apps.get_models() if m._meta.app_label in OWN_APPS]
+
+
+def test_every_model_of_ours_is_in_the_admin():
+    assert own_models()
+    missing = [m.__name__ for m in own_models() if m not in admin.site._registry]
+    assert missing == []
+
+
+@pytest.mark.parametrize("model", own_models(), ids=lambda m: m.__name__)
+def test_changelists_search_and_add_pages_load(model, staff, client_for, make_dataset):
+    make_dataset()
+    client = client_for(staff)
+    base = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    assert client.get(base).status_code == 200
+    assert client.get(base + "?q=chat").status_code == 200
+    assert (
+        client.get(
+            reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_add")
+        ).status_code
+        == 200
+    )
+    obj = model.objects.first()
+    if obj is not None:
+        change = reverse(
+            f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[obj.pk]
+        )
+        assert client.get(change).status_code == 200
+
+
+@pytest.mark.parametrize("who, status", [("owner", 302), ("anonymous", 302), ("staff", 200)])
+def test_the_admin_is_for_staff(client_for, who, status, request):
+    user = None if who == "anonymous" else request.getfixturevalue(who)
+    assert client_for(user).get(reverse("admin:index")).status_code == status

@@ -1,0 +1,79 @@
+"""Management commands: import, export, demo, invitations."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from annotate.models import Dataset, Invitation, Item
+from annotate.services.demo import DEMO_FILE, DEMO_SLUG
+from tests.conftest import DATA
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args):
+    out, err = io.StringIO(), io.StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_import_creates_the_dataset_and_export_round_trips(owner, tmp_path):
+    out, _ = run(
+        "import_dataset", "chat", str(DATA / "small.jsonl"), "--create", "Chat", "--owner", "owner"
+    )
+    assert "Imported 3 items, 6 references" in out
+    run("export_dataset", "chat", "--out", str(tmp_path / "x.jsonl"))
+    assert (tmp_path / "x.jsonl").read_bytes() == (DATA / "small.jsonl").read_bytes()
+
+
+def test_import_prints_every_problem_and_writes_nothing(owner):
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="7 problems"):
+        call_command(
+            "import_dataset",
+            "chat",
+            str(DATA / "bad.jsonl"),
+            "--create",
+            "Chat",
+            "--owner",
+            "owner",
+            stderr=err,
+        )
+    assert "bad.jsonl: line 3: not valid JSON" in err.getvalue()
+    assert not Item.objects.exists()
+    assert not Dataset.objects.exists()
+
+
+def test_import_into_a_missing_dataset_says_how_to_create_it():
+    with pytest.raises(CommandError, match="--create"):
+        run("import_dataset", "nope", str(DATA / "small.jsonl"))
+
+
+def test_import_of_a_missing_file():
+    with pytest.raises(CommandError, match="no such file"):
+        run("import_dataset", "nope", "/no/such.jsonl")
+
+
+def test_load_demo_refuses_production_unless_told(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="publicly known passwords"):
+        run("load_demo")
+    assert not Dataset.objects.exists()
+
+
+def test_load_demo_is_idempotent(settings):
+    settings.DEBUG = True
+    out, _ = run("load_demo")
+    assert "admin" in out and "deltableu-demo" in out
+    run("load_demo")
+    dataset = Dataset.objects.get(slug=DEMO_SLUG)
+    assert dataset.visibility == "public"
+    lines = DEMO_FILE.read_text().splitlines()
+    assert Item.objects.filter(split__dataset=dataset).count() == len(lines) == 30
+
+
+def test_create_invitation_prints_a_link(owner):
+    out, _ = run("create_invitation", "--by", "owner", "--uses", "5")
+    assert out.startswith("http://127.0.0.1:8000/invite/")
+    assert Invitation.objects.get().max_uses == 5

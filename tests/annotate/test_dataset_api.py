@@ -1,0 +1,160 @@
+"""The datasets REST API: visibility, ownership, imports with line-numbered errors."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.authtoken.models import Token
+
+from annotate.models import Dataset, Item
+from tests.conftest import DATA
+
+pytestmark = pytest.mark.django_db
+
+NEW = {"slug": "fresh", "name": "Fresh", "language": "en", "visibility": "public"}
+
+
+def user_of(who, request):
+    return None if who == "anonymous" else request.getfixturevalue(who)
+
+
+def test_list_shows_public_and_own(make_dataset, other, client_for):
+    make_dataset(slug="mine", data=None)
+    make_dataset(slug="open", visibility="public", data=None, user=other)
+    make_dataset(slug="theirs", data=None, user=other)
+
+    def slugs(user):
+        response = client_for(user).get("/api/v1/datasets/")
+        return [d["slug"] for d in response.json()["results"]]
+
+    assert slugs(None) == ["open"]
+    assert sorted(slugs(other)) == ["open", "theirs"]
+
+
+@pytest.mark.parametrize(
+    "who, status", [("owner", 200), ("other", 404), ("anonymous", 404), ("staff", 200)]
+)
+def test_detail_of_a_private_dataset(make_dataset, client_for, who, status, request):
+    make_dataset()
+    assert client_for(user_of(who, request)).get("/api/v1/datasets/chat/").status_code == status
+
+
+@pytest.mark.parametrize("who, status", [("owner", 201), ("rater", 403), ("anonymous", 403)])
+def test_create_is_for_researchers(client_for, who, status, request):
+    response = client_for(user_of(who, request)).post("/api/v1/datasets/", NEW, format="json")
+    assert response.status_code == status
+    assert Dataset.objects.filter(slug="fresh").exists() == (status == 201)
+
+
+def test_create_reports_bad_fields(client_for, owner):
+    response = client_for(owner).post(
+        "/api/v1/datasets/",
+        {**NEW, "language": "English!", "scale_min": 5, "scale_max": 1},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "language" in response.json()
+
+
+@pytest.mark.parametrize("who, status", [("owner", 200), ("other", 403), ("anonymous", 403)])
+def test_patch_is_for_the_owner(make_dataset, client_for, who, status, request):
+    make_dataset(visibility="public")
+    response = client_for(user_of(who, request)).patch(
+        "/api/v1/datasets/chat/", {"name": "Renamed"}, format="json"
+    )
+    assert response.status_code == status
+    assert (Dataset.objects.get(slug="chat").name == "Renamed") == (status == 200)
+
+
+@pytest.mark.parametrize("who, status", [("owner", 204), ("other", 403), ("anonymous", 403)])
+def test_delete_is_for_the_owner(make_dataset, client_for, who, status, request):
+    make_dataset(visibility="public")
+    assert client_for(user_of(who, request)).delete("/api/v1/datasets/chat/").status_code == status
+    assert Dataset.objects.filter(slug="chat").exists() == (status != 204)
+
+
+@pytest.mark.parametrize("who, status", [("owner", 200), ("other", 404), ("anonymous", 404)])
+def test_items_of_a_private_dataset(make_dataset, client_for, who, status, request):
+    make_dataset()
+    response = client_for(user_of(who, request)).get("/api/v1/datasets/chat/items/?split=dev")
+    assert response.status_code == status
+    if status == 200:
+        assert [i["id"] for i in response.json()["results"]] == ["c1", "c3"]
+
+
+@pytest.mark.parametrize("who, status", [("owner", 201), ("other", 403), ("anonymous", 403)])
+def test_import_is_for_the_owner(make_dataset, client_for, who, status, request):
+    make_dataset(visibility="public", data=None)
+    file = SimpleUploadedFile("x.tsv", (DATA / "small.tsv").read_bytes())
+    response = client_for(user_of(who, request)).post(
+        "/api/v1/datasets/chat/import/", {"file": file}
+    )
+    assert response.status_code == status
+    assert Item.objects.count() == (2 if status == 201 else 0)
+
+
+def test_import_errors_name_line_and_field_and_write_nothing(make_dataset, client_for, owner):
+    make_dataset(data=None)
+    file = SimpleUploadedFile("bad.jsonl", (DATA / "bad.jsonl").read_bytes())
+    response = client_for(owner).post("/api/v1/datasets/chat/import/", {"file": file})
+    assert response.status_code == 400
+    problems = response.json()["problems"]
+    assert {"line": 6, "field": "id", "message": "'ok-1' already used on line 1"} in problems
+    assert Item.objects.count() == 0
+
+
+def test_import_with_an_explicit_format(make_dataset, client_for, owner):
+    make_dataset(data=None)
+    file = SimpleUploadedFile("upload.dat", (DATA / "small.jsonl").read_bytes())
+    response = client_for(owner).post(
+        "/api/v1/datasets/chat/import/", {"file": file, "format": "jsonl"}
+    )
+    assert response.json() == {"items": 3, "references": 6}
+
+
+@pytest.mark.parametrize("who, status", [("owner", 200), ("other", 404), ("anonymous", 404)])
+def test_export_round_trips(make_dataset, client_for, who, status, request):
+    make_dataset()
+    response = client_for(user_of(who, request)).get("/api/v1/datasets/chat/export/")
+    assert response.status_code == status
+    if status == 200:
+        assert b"".join(response.streaming_content) == (DATA / "small.jsonl").read_bytes()
+
+
+def test_token_authentication(owner, client_for):
+    from annotate.models import Role  # noqa: F401  (the owner fixture made the profile)
+
+    response = client_for(None).post(
+        "/api/v1/auth/token/", {"username": "owner", "password": "a-long-test-password-42"}
+    )
+    key = response.json()["token"]
+    client = client_for(None)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/v1/me/").json() == {
+        "username": "owner",
+        "role": "researcher",
+        "is_staff": False,
+    }
+    assert Token.objects.get(user=owner).key == key
+
+
+def test_me_needs_a_login(client_for):
+    assert client_for(None).get("/api/v1/me/").status_code == 403
+
+
+def test_anonymous_requests_are_throttled(client_for, settings):
+    from rest_framework.settings import api_settings
+    from rest_framework.throttling import AnonRateThrottle
+
+    # The rate is read when the throttle class is defined; set it on the class for this test.
+    AnonRateThrottle.THROTTLE_RATES = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "3/minute"}
+    try:
+        codes = [client_for(None).get("/api/v1/datasets/").status_code for _ in range(4)]
+    finally:
+        AnonRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    assert codes == [200, 200, 200, 429]
+
+
+def test_list_is_paginated(make_dataset, client_for, owner):
+    for n in range(3):
+        make_dataset(slug=f"d{n}", data=None)
+    body = client_for(owner).get("/api/v1/datasets/?page=1").json()
+    assert body["count"] == 3 and "next" in body

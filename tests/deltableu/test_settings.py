@@ -1,0 +1,97 @@
+"""Settings read from the environment, strictly; the production check; CI's real services."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from deltableu.env import env_bool, env_int, env_list
+
+ROOT = settings.BASE_DIR
+
+
+@pytest.mark.parametrize("raw, value", [("True", True), ("False", False), ("", False)])
+def test_booleans_are_true_or_false(monkeypatch, raw, value):
+    monkeypatch.setenv("FLAG", raw)
+    assert env_bool("FLAG", False) is value
+
+
+@pytest.mark.parametrize("raw", ["true", "1", "yes", "flase"])
+def test_anything_else_is_refused(monkeypatch, raw):
+    monkeypatch.setenv("FLAG", raw)
+    with pytest.raises(ImproperlyConfigured, match='FLAG must be "True" or "False"'):
+        env_bool("FLAG", False)
+
+
+def test_integers_and_lists(monkeypatch):
+    monkeypatch.setenv("N", "12")
+    monkeypatch.setenv("HOSTS", "a.org, b.org,")
+    assert env_int("N", 0) == 12
+    assert env_list("HOSTS", []) == ["a.org", "b.org"]
+    monkeypatch.setenv("N", "twelve")
+    with pytest.raises(ImproperlyConfigured, match="N must be an integer"):
+        env_int("N", 0)
+
+
+def manage(*args, **env):
+    unset = ("DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_settings_pass_the_deploy_check():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="False",
+        SECRET_KEY="k" * 20 + "-Production-Like-Secret-Key-0123456789!",
+        ALLOWED_HOSTS="studio.example.org",
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout
+
+
+def test_without_debug_a_secret_key_is_required():
+    result = manage("check", DEBUG="False")
+    assert result.returncode != 0
+    assert "SECRET_KEY is required when DEBUG is False" in result.stderr
+
+
+def test_the_openapi_schema_is_valid():
+    result = manage(
+        "spectacular", "--validate", "--fail-on-warn", "--file", os.devnull, DEBUG="True"
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_celery_is_configured_the_robust_way():
+    from deltableu.celery import app
+
+    conf = app.conf
+    assert conf.task_serializer == "json" and conf.accept_content == ["json"]
+    assert conf.task_acks_late and conf.task_reject_on_worker_lost
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.task_time_limit > conf.task_soft_time_limit > 0
+    assert conf.task_always_eager is False
+    assert conf.result_backend == "django-db"
+    assert all("expires" in entry["options"] for entry in conf.beat_schedule.values())
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="CI alone must use PostgreSQL and Redis")
+def test_ci_really_uses_postgresql_and_redis():
+    from deltableu.celery import app
+
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert app.conf.broker_url.startswith("redis://")
