@@ -5,15 +5,23 @@ set -euo pipefail
 bin=$1 host=$2 port=$3
 export DEBUG=True
 mkdir -p var
+
+stop() {  # warm shutdown first (finish the task at hand), then no more waiting
+  local pid=$1
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
 if [ -f var/worker.pid ] && kill -0 "$(cat var/worker.pid)" 2>/dev/null; then
   # A worker left by an earlier run: replace it, so two never share the queue.
-  kill "$(cat var/worker.pid)" 2>/dev/null || true
-  sleep 2
+  stop "$(cat var/worker.pid)"
 fi
 "$bin/celery" -A deltableu worker -B -l info --concurrency 2 \
   --pidfile var/worker.pid --logfile var/worker.log &
 worker=$!
-trap 'kill $worker 2>/dev/null || true; wait $worker 2>/dev/null || true' EXIT INT TERM
+trap 'stop $worker' EXIT
+trap 'exit 130' INT TERM
 cat <<MSG
 
   DeltaBLEU Studio is starting at  http://$host:$port/
