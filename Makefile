@@ -48,7 +48,7 @@ lint: install-dev
 	$(BIN)/ruff format --check .
 
 typecheck: install-dev
-	$(BIN)/mypy
+	DEBUG=True $(BIN)/mypy
 
 test: install-dev browser lint typecheck
 	$(BIN)/python -m pytest

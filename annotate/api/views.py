@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -16,6 +19,7 @@ from rest_framework.views import APIView
 
 from annotate.api import serializers as s
 from annotate.formats import FileProblems
+from annotate.models import Dataset
 from annotate.selectors.datasets import (
     dataset_can_edit,
     dataset_export_jsonl,
@@ -33,7 +37,7 @@ from annotate.services.datasets import (
 )
 
 
-def _editable_dataset(request: Request, slug: str):
+def _editable_dataset(request: Request, slug: str) -> Dataset:
     dataset = dataset_get_visible(user=request.user, slug=slug)
     if not dataset_can_edit(user=request.user, dataset=dataset):
         raise PermissionDenied("Only the dataset's owner can change it.")
@@ -62,7 +66,7 @@ class DatasetListApi(APIView):
         data = s.DatasetInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            dataset = dataset_create(owner=request.user, **data.validated_data)
+            dataset = dataset_create(owner=cast(User, request.user), **data.validated_data)
         except DjangoValidationError as exc:
             raise _as_drf_error(exc) from None
         return Response(s.DatasetOutputSerializer(dataset).data, status=status.HTTP_201_CREATED)
@@ -141,8 +145,10 @@ class DatasetImportApi(APIView):
                 "problems": problems,
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        body = {"items": summary.items, "references": summary.references}
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(
+            {"items": summary.items, "references": summary.references},
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class DatasetExportApi(APIView):
@@ -164,7 +170,7 @@ class MeApi(APIView):
 
     @extend_schema(responses=s.MeOutputSerializer, summary="Who the API sees you as")
     def get(self, request: Request) -> Response:
-        profile = profile_ensure(user=request.user)
+        profile = profile_ensure(user=cast(User, request.user))
         body = {
             "username": request.user.username,
             "role": profile.role,

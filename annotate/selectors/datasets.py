@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
@@ -14,30 +14,30 @@ from annotate.models import Dataset, Item, Reference, Role, Visibility
 EXPORT_BATCH = 500  # items per query: bounded memory, few round trips
 
 
-def user_is_researcher(user: AbstractBaseUser | AnonymousUser) -> bool:
+def user_is_researcher(user: User | AnonymousUser) -> bool:
     if not user.is_authenticated:
         return False
-    if user.is_staff:  # type: ignore[union-attr]
+    if user.is_staff:
         return True
     profile = getattr(user, "profile", None)
     return profile is not None and profile.role == Role.RESEARCHER
 
 
-def dataset_list_visible(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Dataset]:
+def dataset_list_visible(*, user: User | AnonymousUser) -> QuerySet[Dataset]:
     """Public datasets, plus the user's own (staff see every dataset)."""
     datasets = (
         Dataset.objects.select_related("owner")
         .annotate(n_items=Count("splits__items"))
         .order_by("name")
     )
-    if user.is_authenticated and user.is_staff:  # type: ignore[union-attr]
+    if user.is_authenticated and user.is_staff:
         return datasets
     if user.is_authenticated:
         return datasets.filter(Q(visibility=Visibility.PUBLIC) | Q(owner=user))
     return datasets.filter(visibility=Visibility.PUBLIC)
 
 
-def dataset_get_visible(*, user: AbstractBaseUser | AnonymousUser, slug: str) -> Dataset:
+def dataset_get_visible(*, user: User | AnonymousUser, slug: str) -> Dataset:
     """The dataset if the user may see it; a private dataset is a 404 to others, not a 403."""
     try:
         return dataset_list_visible(user=user).get(slug=slug)
@@ -45,8 +45,8 @@ def dataset_get_visible(*, user: AbstractBaseUser | AnonymousUser, slug: str) ->
         raise Http404("No such dataset.") from None
 
 
-def dataset_can_edit(*, user: AbstractBaseUser | AnonymousUser, dataset: Dataset) -> bool:
-    return user.is_authenticated and (user.is_staff or dataset.owner_id == user.pk)  # type: ignore[union-attr]
+def dataset_can_edit(*, user: User | AnonymousUser, dataset: Dataset) -> bool:
+    return user.is_authenticated and (user.is_staff or dataset.owner_id == user.pk)
 
 
 def dataset_items(*, dataset: Dataset, split: str | None = None) -> QuerySet[Item]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -20,8 +19,7 @@ INVITATION_LIFETIME = timedelta(days=14)
 
 def user_create(
     *, username: str, password: str, role: str = Role.RATER, is_staff: bool = False, email: str = ""
-) -> AbstractUser:
-    User = get_user_model()
+) -> User:
     user = User(username=username, email=email, is_staff=is_staff, is_superuser=is_staff)
     validate_password(password, user)
     user.set_password(password)
@@ -31,14 +29,14 @@ def user_create(
     return user
 
 
-def profile_ensure(*, user: AbstractUser) -> Profile:
+def profile_ensure(*, user: User) -> Profile:
     """Users made outside these services (createsuperuser) get a profile on first use."""
     role = Role.RESEARCHER if user.is_staff else Role.RATER
     return Profile.objects.get_or_create(user=user, defaults={"role": role})[0]
 
 
 def invitation_create(
-    *, created_by: AbstractUser, role: str = Role.RATER, max_uses: int = 1, note: str = ""
+    *, created_by: User, role: str = Role.RATER, max_uses: int = 1, note: str = ""
 ) -> Invitation:
     if role == Role.RESEARCHER and not created_by.is_staff:
         raise ValidationError({"role": "Only staff can invite researchers."})
@@ -54,7 +52,7 @@ def invitation_create(
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, username: str, password: str) -> AbstractUser:
+def invitation_accept(*, token: str, username: str, password: str) -> User:
     """Create the invited user; the use count is claimed with a conditional UPDATE."""
     invitation = Invitation.objects.filter(token=token).first()
     if invitation is None or not invitation.is_usable:
@@ -64,11 +62,11 @@ def invitation_accept(*, token: str, username: str, password: str) -> AbstractUs
     ).update(uses=F("uses") + 1)
     if not claimed:  # another sign-up took the last use first
         raise ValidationError("This invitation link is not valid any more.")
-    if get_user_model().objects.filter(username__iexact=username).exists():
+    if User.objects.filter(username__iexact=username).exists():
         raise ValidationError({"username": "This username is taken."})
     return user_create(username=username, password=password, role=invitation.role)
 
 
-def token_regenerate(*, user: AbstractUser) -> Token:
+def token_regenerate(*, user: User) -> Token:
     Token.objects.filter(user=user).delete()
     return Token.objects.create(user=user)

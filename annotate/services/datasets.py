@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max
@@ -23,7 +23,7 @@ class ImportSummary:
     references: int
 
 
-def dataset_create(*, owner: AbstractBaseUser, **fields: object) -> Dataset:
+def dataset_create(*, owner: User, **fields: object) -> Dataset:
     dataset = Dataset(owner=owner, **fields)
     dataset.full_clean()
     dataset.save()

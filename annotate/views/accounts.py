@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from annotate.forms import InvitationForm, SignupForm
+from annotate.http import AuthenticatedRequest
 from annotate.models import Invitation
 from annotate.selectors.datasets import user_is_researcher
 from annotate.services.accounts import (
@@ -53,7 +54,7 @@ def _attach_errors(form: SignupForm, exc: ValidationError) -> None:
 
 
 @login_required
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: AuthenticatedRequest) -> HttpResponse:
     profile = profile_ensure(user=request.user)
     token = Token.objects.filter(user=request.user).first()
     context = {
@@ -68,7 +69,7 @@ def account(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def account_token(request: HttpRequest) -> HttpResponse:
+def account_token(request: AuthenticatedRequest) -> HttpResponse:
     token_regenerate(user=request.user)
     messages.success(request, "A new API token was made; the old one no longer works.")
     return redirect("account")
@@ -76,7 +77,7 @@ def account_token(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_new(request: HttpRequest) -> HttpResponse:
+def invitation_new(request: AuthenticatedRequest) -> HttpResponse:
     if not user_is_researcher(request.user):
         raise PermissionDenied("Only researchers and staff can invite people.")
     form = InvitationForm(request.POST)

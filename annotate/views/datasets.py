@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.formats import FileProblems
 from annotate.forms import DatasetForm, ImportForm
+from annotate.http import AuthenticatedRequest
 from annotate.models import SplitName
 from annotate.selectors.datasets import (
     dataset_can_edit,
@@ -52,7 +53,7 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def dataset_new(request: HttpRequest) -> HttpResponse:
+def dataset_new(request: AuthenticatedRequest) -> HttpResponse:
     if not user_is_researcher(request.user):
         raise PermissionDenied("Only researchers can create datasets.")
     form = DatasetForm(request.POST or None)
@@ -69,7 +70,7 @@ def dataset_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def dataset_import_view(request: HttpRequest, slug: str) -> HttpResponse:
+def dataset_import_view(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     dataset = dataset_get_visible(user=request.user, slug=slug)
     if not dataset_can_edit(user=request.user, dataset=dataset):
         raise PermissionDenied("Only the owner can import into this dataset.")
