@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from datetime import timedelta
+
+from celery import current_app, shared_task
 from django.db.models import F, Q
 
 from annotate.models import Dataset
 from annotate.services.datasets import dataset_compute_stats
+from annotate.services.jobs import job_requeue_stale
+
+# A running job reports progress at least this often; silence past it means its worker died.
+JOB_SILENCE_LIMIT = timedelta(minutes=10)
 
 
 @shared_task(name="annotate.tasks.dataset_compute_stats")
@@ -22,3 +28,11 @@ def datasets_refresh_stale_stats() -> int:
     for dataset_id in stale:
         dataset_compute_stats(dataset_id=dataset_id)
     return len(stale)
+
+
+@shared_task(name="annotate.tasks.jobs_requeue_stale")
+def jobs_requeue_stale() -> int:
+    return job_requeue_stale(
+        older_than=JOB_SILENCE_LIMIT,
+        send=lambda task_name, job_id: current_app.send_task(task_name, args=[job_id]),
+    )

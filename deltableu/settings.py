@@ -231,6 +231,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 240},
     },
+    "jobs-requeue-stale": {
+        "task": "annotate.tasks.jobs_requeue_stale",
+        "schedule": 120.0,
+        "options": {"expires": 100},
+    },
     "celery-results-cleanup": {
         "task": "celery.backend_cleanup",
         "schedule": 24 * 3600.0,

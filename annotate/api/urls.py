@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import views
+from annotate.api import jobs, views
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -15,4 +15,6 @@ urlpatterns = [
     path(
         "datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"
     ),
+    path("jobs/<int:job_id>/", jobs.JobDetailApi.as_view(), name="api-job"),
+    path("jobs/<int:job_id>/cancel/", jobs.JobCancelApi.as_view(), name="api-job-cancel"),
 ]

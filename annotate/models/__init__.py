@@ -1,10 +1,13 @@
 from annotate.models.accounts import Invitation, Profile, Role
 from annotate.models.datasets import Dataset, Item, Origin, Reference, Split, SplitName, Visibility
+from annotate.models.jobs import Job, JobStatus
 
 __all__ = [
     "Dataset",
     "Invitation",
     "Item",
+    "Job",
+    "JobStatus",
     "Origin",
     "Profile",
     "Reference",

@@ -1,0 +1,42 @@
+// Live progress for every `.job` element: polls its job's API URL until the job ends.
+(function () {
+  if (window.jobProgressStarted) return;
+  window.jobProgressStarted = true;
+  const ACTIVE = ["queued", "running"];
+  const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+
+  function render(box, job) {
+    box.querySelector(".job-bar").value = job.percent;
+    box.querySelector(".job-percent").textContent = job.percent + "%";
+    box.querySelector(".job-status").textContent = job.status;
+    box.querySelector(".job-message").textContent = job.message || "";
+    const cancel = box.querySelector(".job-cancel");
+    if (cancel && !ACTIVE.includes(job.status)) cancel.remove();
+  }
+
+  function watch(box) {
+    const tick = async () => {
+      const response = await fetch(box.dataset.jobUrl, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const job = await response.json();
+      render(box, job);
+      if (ACTIVE.includes(job.status)) {
+        setTimeout(tick, 700);
+      } else if (box.dataset.reload === "true") {
+        window.location.reload();
+      }
+    };
+    const cancel = box.querySelector(".job-cancel");
+    if (cancel) {
+      cancel.addEventListener("click", async () => {
+        const response = await fetch(box.dataset.cancelUrl, {
+          method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() },
+        });
+        if (response.ok) render(box, await response.json());
+      });
+    }
+    tick();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => document.querySelectorAll(".job").forEach(watch));
+})();
