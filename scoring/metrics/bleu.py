@@ -119,7 +119,7 @@ class BleuFamily(Metric):
             "sys_len": int(round(sys_len)),
             "ref_len": int(round(ref_len)),
             "ratio": sys_len / ref_len if ref_len else 0.0,
-            "counts": [float(x) for x in s[2 : 2 + n]],
+            "counts": [max(float(x), 0.0) for x in s[2 : 2 + n]],  # clamped as in the score
             "totals": [float(x) for x in s[2 + n : 2 + 2 * n]],
         }
         return ScoreResult(float(p.score), self.signature(nrefs), extras)
