@@ -141,7 +141,7 @@ def _paper_multi(table_m: np.ndarray, rc: Any, weights: np.ndarray) -> tuple[np.
     rows = np.flatnonzero(need[rc.entry] > 0)
     rep = need[rc.entry[rows]]
     row_idx = np.repeat(rows, rep)
-    first = np.concatenate(([0], np.cumsum(rep)[:-1]))
+    first = np.cumsum(rep) - rep
     c = 2 + np.arange(len(row_idx), dtype=np.int64) - np.repeat(first, rep)
     values = weights[rc.ref[row_idx]] * np.minimum(c, rc.count[row_idx])
     multi = np.full(int(offsets[-1]), -np.inf)
