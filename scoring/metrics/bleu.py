@@ -70,9 +70,7 @@ class BleuFamily(Metric):
         """Per-item counts against a prebuilt index."""
         if not self.accepts_prepared(prepared):
             raise MetricInputError("the reference index was built with other options")
-        return match_index(
-            hyps, prepared, self.max_order, self.definition, self.opts["ref_length"]
-        )
+        return match_index(hyps, prepared, self.max_order, self.definition, self.opts["ref_length"])
 
     def counts_direct(self, hyps: Sequence[str], items: Sequence[RefItem]) -> MatchCounts:
         """Per-item counts straight from the references (no full index)."""
@@ -116,8 +114,8 @@ class BleuFamily(Metric):
         extras = {
             "precisions": [float(x) for x in p.precisions],
             "bp": float(p.bp),
-            "sys_len": int(round(sys_len)),
-            "ref_len": int(round(ref_len)),
+            "sys_len": round(sys_len),
+            "ref_len": round(ref_len),
             "ratio": sys_len / ref_len if ref_len else 0.0,
             "counts": [max(float(x), 0.0) for x in s[2 : 2 + n]],  # clamped as in the score
             "totals": [float(x) for x in s[2 + n : 2 + 2 * n]],
@@ -129,8 +127,10 @@ class BleuFamily(Metric):
         o = self.opts
         smooth = o["smooth"]
         if smooth in ("floor", "add-k"):
-            value = o["smooth_value"] if o["smooth_value"] is not None else (
-                0.1 if smooth == "floor" else 1.0
+            value = (
+                o["smooth_value"]
+                if o["smooth_value"] is not None
+                else (0.1 if smooth == "floor" else 1.0)
             )
             smooth += f"[{value:.2f}]"
         return [
@@ -141,7 +141,9 @@ class BleuFamily(Metric):
 
     def signature(self, nrefs: int | str) -> str:
         """``name|…|nrefs:N|version:V``: everything needed to reproduce the score."""
-        return "|".join([self.name, *self.signature_fields(), f"nrefs:{nrefs}", f"version:{__version__}"])
+        return "|".join(
+            [self.name, *self.signature_fields(), f"nrefs:{nrefs}", f"version:{__version__}"]
+        )
 
 
 @register

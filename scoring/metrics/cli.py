@@ -122,8 +122,10 @@ def _score(args: argparse.Namespace) -> int:
     results, stats_list = [], []
     for path in args.hyps:
         hyps = read_hyps(path, item_ids)
-        stats = metric.stats(hyps, prepared) if prepared is not None else (
-            metric.stats_direct(hyps, items)
+        stats = (
+            metric.stats(hyps, prepared)
+            if prepared is not None
+            else (metric.stats_direct(hyps, items))
         )
         stats_list.append(stats)
         res = api.result_with_nrefs(metric, stats.sum(axis=0), nrefs)
@@ -139,7 +141,10 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _significance(
-    args: argparse.Namespace, metric: Metric, stats: Sequence[np.ndarray], results: list[dict[str, Any]]
+    args: argparse.Namespace,
+    metric: Metric,
+    stats: Sequence[np.ndarray],
+    results: list[dict[str, Any]],
 ) -> None:
     if not (args.paired_bs or args.paired_ar):
         return
@@ -150,7 +155,9 @@ def _significance(
         if args.paired_bs:
             test = paired_bootstrap(metric, stats[0], stats[k], args.n_bootstrap, args.seed)
         else:
-            test = paired_approximate_randomization(metric, stats[0], stats[k], args.n_ar, args.seed)
+            test = paired_approximate_randomization(
+                metric, stats[0], stats[k], args.n_ar, args.seed
+            )
         results[k]["p_value"] = test.p_value
 
 

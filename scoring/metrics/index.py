@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from .version import __version__
 from .base import MetricInputError, RefItem, WeightedRef
 from .ngrams import Positions, build_tables, ref_counts
 from .tokenizers import encode
+from .version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,9 @@ class RefSet:
             for ref in item.refs:
                 w = float(ref.weight)
                 if not -1.0 <= w <= 1.0:  # also rejects NaN
-                    raise MetricInputError(f"item {item.id!r}: weight {ref.weight!r} not in [-1, 1]")
+                    raise MetricInputError(
+                        f"item {item.id!r}: weight {ref.weight!r} not in [-1, 1]"
+                    )
                 texts.append(ref.text)
                 weights.append(w)
             ptr.append(len(texts))

@@ -29,7 +29,7 @@ def _open_lines(source: str | Path | IO[bytes]) -> Iterator[tuple[int, str]]:
         fh, close = sys.stdin.buffer, False
     else:
         try:
-            fh, close = Path(source).open("rb"), True
+            fh, close = Path(source).open("rb"), True  # noqa: SIM115 (closed in finally)
         except OSError as exc:
             raise MetricInputError(f"{name}: cannot open: {exc.strerror}") from exc
     try:
@@ -37,7 +37,9 @@ def _open_lines(source: str | Path | IO[bytes]) -> Iterator[tuple[int, str]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise MetricInputError(f"{name}, line {number}: invalid UTF-8 ({exc.reason})") from exc
+                raise MetricInputError(
+                    f"{name}, line {number}: invalid UTF-8 ({exc.reason})"
+                ) from exc
             yield number, line.rstrip("\r\n") if line.endswith("\n") else line
     finally:
         if close:
@@ -58,18 +60,20 @@ def parse_ref_item(obj: Any, where: str) -> RefItem:
         raise MetricInputError(f"{where}: expected a JSON object")
     item_id = obj.get("id")
     if not isinstance(item_id, str | int) or isinstance(item_id, bool) or item_id == "":
-        raise MetricInputError(f"{where}: missing or invalid \"id\"")
+        raise MetricInputError(f'{where}: missing or invalid "id"')
     where = f"{where} (item {str(item_id)!r})"
     refs = obj.get("refs")
     if not isinstance(refs, list) or not refs:
-        raise MetricInputError(f"{where}: \"refs\" must be a non-empty list")
+        raise MetricInputError(f'{where}: "refs" must be a non-empty list')
     out = []
     for k, ref in enumerate(refs, start=1):
         if isinstance(ref, str):
             ref = {"text": ref}
         if not isinstance(ref, dict) or not isinstance(ref.get("text"), str):
-            raise MetricInputError(f"{where}, reference {k}: needs a string \"text\"")
-        out.append(WeightedRef(ref["text"], _weight(ref.get("weight", 1.0), f"{where}, reference {k}")))
+            raise MetricInputError(f'{where}, reference {k}: needs a string "text"')
+        out.append(
+            WeightedRef(ref["text"], _weight(ref.get("weight", 1.0), f"{where}, reference {k}"))
+        )
     return RefItem(str(item_id), tuple(out))
 
 
@@ -112,8 +116,7 @@ def read_hyps(source: str | Path | IO[bytes], item_ids: Sequence[str]) -> list[s
         return _hyps_by_id(lines, item_ids, name)
     if len(lines) != len(item_ids):
         raise MetricInputError(
-            f"{name}: {len(lines)} hypothesis lines for {len(item_ids)} items "
-            f"(line count mismatch)"
+            f"{name}: {len(lines)} hypothesis lines for {len(item_ids)} items (line count mismatch)"
         )
     return [line for _, line in lines]
 
@@ -127,10 +130,10 @@ def _hyps_by_id(lines: list[tuple[int, str]], item_ids: Sequence[str], name: str
         obj = _jsonl_hyp(line)
         where = f"{name}, line {number}"
         if obj is None:
-            raise MetricInputError(f"{where}: bad JSON or no \"hyp\" field")
+            raise MetricInputError(f'{where}: bad JSON or no "hyp" field')
         iid, hyp = str(obj.get("id")), obj["hyp"]
         if not isinstance(hyp, str):
-            raise MetricInputError(f"{where}: \"hyp\" must be a string")
+            raise MetricInputError(f'{where}: "hyp" must be a string')
         if iid not in position:
             raise MetricInputError(f"{where}: unknown id {iid!r}")
         if out[position[iid]] is not None:
@@ -139,5 +142,7 @@ def _hyps_by_id(lines: list[tuple[int, str]], item_ids: Sequence[str], name: str
     missing = [iid for iid, h in zip(item_ids, out, strict=True) if h is None]
     if missing:
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        raise MetricInputError(f"{name}: no hypothesis for item {', '.join(map(repr, missing[:5]))}{more}")
+        raise MetricInputError(
+            f"{name}: no hypothesis for item {', '.join(map(repr, missing[:5]))}{more}"
+        )
     return [h for h in out if h is not None]

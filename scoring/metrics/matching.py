@@ -162,4 +162,4 @@ def match_direct(
     )
 
 
-__all__ = ["MatchCounts", "Segments", "match_direct", "match_index", "effective_ref_len"]
+__all__ = ["MatchCounts", "Segments", "effective_ref_len", "match_direct", "match_index"]

@@ -59,7 +59,9 @@ class Positions:
         """Build the helpers; ``item_of_seg[k]`` is the item of segment k."""
         return cls(segs, np.repeat(item_of_seg, segs.lens), segs.remaining())
 
-    def keys(self, n: int, prev: np.ndarray | None, vocab_size: int) -> tuple[np.ndarray, np.ndarray]:
+    def keys(
+        self, n: int, prev: np.ndarray | None, vocab_size: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Positions where an order-``n`` key exists, and the keys there (see module doc)."""
         ids = self.segs.ids
         if n == 1:

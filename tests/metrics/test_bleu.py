@@ -15,7 +15,9 @@ from .conftest import SHARED
 from .helpers import items_from_streams
 
 VECTORS = json.loads(
-    (__import__("pathlib").Path(__file__).parents[1] / "data" / "sacrebleu_vectors.json").read_text()
+    (
+        __import__("pathlib").Path(__file__).parents[1] / "data" / "sacrebleu_vectors.json"
+    ).read_text()
 )
 
 
@@ -39,7 +41,9 @@ SENTENCE = [v for v in VECTORS["vectors"] if v["settings"]["sentence_level"]]
 
 @pytest.mark.parametrize("vec", CORPUS, ids=[v["name"] for v in CORPUS])
 def test_corpus_vectors(vec):
-    res = score_corpus("bleu", vec["hyps"], items_from_streams(vec["refs"]), **_opts(vec["settings"]))
+    res = score_corpus(
+        "bleu", vec["hyps"], items_from_streams(vec["refs"]), **_opts(vec["settings"])
+    )
     expected = vec["sacrebleu_2_6_0"]["score"]
     assert res.score == pytest.approx(expected, abs=1e-9)
     assert res.extras["sys_len"] == vec["sacrebleu_2_6_0"]["sys_len"]
@@ -77,7 +81,9 @@ def test_unicode_lowercase_follows_python_like_sacrebleu():
 @pytest.mark.parametrize("vec", SENTENCE, ids=[v["name"] for v in SENTENCE])
 def test_sentence_vectors_one_item_each(vec):
     # a sentence-level vector is a one-item corpus with effective order
-    res = score_corpus("bleu", vec["hyps"], items_from_streams(vec["refs"]), **_opts(vec["settings"]))
+    res = score_corpus(
+        "bleu", vec["hyps"], items_from_streams(vec["refs"]), **_opts(vec["settings"])
+    )
     assert res.score == pytest.approx(vec["sacrebleu_2_6_0"]["score"], abs=1e-9)
 
 
@@ -114,7 +120,9 @@ def test_scores_from_stats_handmade_rows_with_zeros():
 def test_exp_smoothing_on_zero_orders_matches_sacrebleu():
     for correct, total in [([3, 0, 0, 0], [5, 4, 3, 2]), ([2, 1, 0, 0], [2, 1, 0, 0])]:
         sb = sacrebleu.BLEU.compute_bleu(correct[:], total[:], 5, 5, smooth_method="exp")
-        ours = compute_bleu(np.array(correct, float), np.array(total, float), np.float64(1.0), "exp")
+        ours = compute_bleu(
+            np.array(correct, float), np.array(total, float), np.float64(1.0), "exp"
+        )
         assert float(ours.score) == pytest.approx(sb.score, abs=1e-9)
 
 
@@ -122,7 +130,7 @@ WMT = [v for v in VECTORS["wmt17_en_de_vectors"]]
 
 
 def _wmt_case(vec):
-    read = lambda rel: (SHARED / rel).read_text(encoding="utf-8").splitlines()  # noqa: E731
+    read = lambda rel: (SHARED / rel).read_text(encoding="utf-8").splitlines()
     return read(vec["hyps_file"]), [read(p) for p in vec["refs_files"]]
 
 
@@ -132,7 +140,9 @@ def test_wmt17_one_system_matches_sacrebleu_and_mteval():
     hyps, streams = _wmt_case(vec)
     res = score_corpus("bleu", hyps, items_from_streams(streams))
     assert res.score == pytest.approx(vec["sacrebleu_2_6_0"]["score"], abs=1e-9)
-    assert round(res.score / 100, 4) == pytest.approx(float(vec["expected"]["mteval_bleu"]), abs=1e-4)
+    assert round(res.score / 100, 4) == pytest.approx(
+        float(vec["expected"]["mteval_bleu"]), abs=1e-4
+    )
 
 
 @pytest.mark.slow

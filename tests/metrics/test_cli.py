@@ -36,7 +36,16 @@ def test_score_json_fields(files, capsys):
                        "--json", "--ci", "--max-order", "2")  # fmt: skip
     assert code == 0
     res = json.loads(out)
-    for key in ("score", "precisions", "bp", "sys_len", "ref_len", "signature", "ci_low", "ci_high"):
+    for key in (
+        "score",
+        "precisions",
+        "bp",
+        "sys_len",
+        "ref_len",
+        "signature",
+        "ci_low",
+        "ci_high",
+    ):
         assert key in res
     assert len(res["precisions"]) == 2 and res["signature"].startswith("dbleu|def:paper|order:2")
 
@@ -58,7 +67,9 @@ def test_jsonl_hyps_by_id_and_stdin(files, capsys, monkeypatch):
     tmp, refs, _, _ = files
     hyps = tmp / "h.jsonl"
     hyps.write_text('{"id": "2", "hyp": "it was great ."}\n{"id": "1", "hyp": "a cat"}\n')
-    code, out, _ = run(capsys, "score", "--metric", "bleu", "--refs", refs, "--hyps", hyps, "--json")
+    code, out, _ = run(
+        capsys, "score", "--metric", "bleu", "--refs", refs, "--hyps", hyps, "--json"
+    )
     assert code == 0 and json.loads(out)["sys_len"] == 6
 
 

@@ -70,7 +70,10 @@ def test_author_demo(author_demo):
             exp = author_demo["expected"][key][system]
             assert round(res.score, 2) == exp["score"]
             assert [round(p, 1) for p in res.extras["precisions"]] == exp["precisions"]
-            assert (res.extras["sys_len"], res.extras["ref_len"]) == (exp["sys_len"], exp["ref_len"])
+            assert (res.extras["sys_len"], res.extras["ref_len"]) == (
+                exp["sys_len"],
+                exp["ref_len"],
+            )
 
 
 def test_author_demo_full_precision(vectors):
@@ -83,7 +86,9 @@ def test_author_demo_full_precision(vectors):
         ]
         res = score_corpus("dbleu", vec["hyps"], items, definition="author-2019")
         assert res.score == pytest.approx(vec["expected"]["score"], abs=1e-9)
-        np.testing.assert_allclose(res.extras["counts"], vec["expected"]["weighted_counts"], atol=1e-9)
+        np.testing.assert_allclose(
+            res.extras["counts"], vec["expected"]["weighted_counts"], atol=1e-9
+        )
 
 
 WORDS = st.sampled_from(["the", "cat", "a", "dog", "sat", ".", ",", "on", "mat", "3", "-", "it's"])
@@ -125,9 +130,7 @@ def test_all_weights_one_equals_bleu_and_sacrebleu(corpus, tok, order, smooth, d
 @st.composite
 def weighted(draw):
     hyps, refs = draw(corpora())
-    weights = [
-        [draw(st.floats(-1, 1, allow_nan=False)) for _ in rs] for rs in refs
-    ]
+    weights = [[draw(st.floats(-1, 1, allow_nan=False)) for _ in rs] for rs in refs]
     for ws in weights:  # best reference per item has weight 1
         ws[draw(st.integers(0, len(ws) - 1))] = 1.0
     return hyps, refs, weights
@@ -137,7 +140,7 @@ def weighted(draw):
 @given(weighted(), st.sampled_from(["paper", "author-2019"]), st.integers(1, 4))
 def test_weighted_properties(data, definition, order):
     hyps, refs, weights = data
-    mk = lambda ws, rs: [  # noqa: E731
+    mk = lambda ws, rs: [
         RefItem(str(i), tuple(WeightedRef(t, w) for t, w in zip(r, wi)))
         for i, (r, wi) in enumerate(zip(rs, ws))
     ]
@@ -145,7 +148,9 @@ def test_weighted_properties(data, definition, order):
     base = score_corpus("dbleu", hyps, mk(weights, refs), **opts).score
     assert base <= 100.0 + 1e-9
     # reference order does not matter
-    rev = score_corpus("dbleu", hyps, mk([w[::-1] for w in weights], [r[::-1] for r in refs]), **opts)
+    rev = score_corpus(
+        "dbleu", hyps, mk([w[::-1] for w in weights], [r[::-1] for r in refs]), **opts
+    )
     assert rev.score == pytest.approx(base, abs=1e-9)
     # making the non-best references negative never raises the score (without smoothing:
     # exp/floor smoothing can credit a numerator clamped to 0 more than a small positive one)

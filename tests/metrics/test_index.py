@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 
 from scoring.metrics import (
-    MetricInputError, RefItem, WeightedRef, build_index, compute_stats, get_metric, load_index,
+    MetricInputError,
+    RefItem,
+    WeightedRef,
+    build_index,
+    compute_stats,
+    get_metric,
+    load_index,
     save_index,
 )  # fmt: skip
 
@@ -28,7 +34,9 @@ def test_index_path_equals_direct_path(tmp_path, name, opts):
     index = load_index(path)
     assert index.item_ids == ["a", "b"]
     np.testing.assert_allclose(
-        compute_stats(metric, HYPS, index=index), compute_stats(metric, HYPS, items=ITEMS), atol=1e-12
+        compute_stats(metric, HYPS, index=index),
+        compute_stats(metric, HYPS, items=ITEMS),
+        atol=1e-12,
     )
 
 

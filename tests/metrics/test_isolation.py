@@ -12,6 +12,8 @@ def test_importing_and_scoring_leaves_django_out():
         "print('django' in sys.modules)"
     )
     root = Path(__file__).parents[2]
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

@@ -19,7 +19,9 @@ def test_mean_of_sacrebleu_sentence_bleu(smooth):
     expected = sum(
         sacrebleu.sentence_bleu(h, rs, smooth_method=smooth).score for h, rs in zip(HYPS, REFS)
     ) / len(HYPS)
-    assert score_corpus("sbleu", HYPS, ITEMS, smooth=smooth).score == pytest.approx(expected, abs=1e-9)
+    assert score_corpus("sbleu", HYPS, ITEMS, smooth=smooth).score == pytest.approx(
+        expected, abs=1e-9
+    )
 
 
 def test_default_is_lin_och_bleu_plus_one():

@@ -8,7 +8,10 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.significance import _compute_p_value, estimate_ci
 
 from scoring.metrics import (
-    bootstrap_ci, get_metric, paired_approximate_randomization, paired_bootstrap,
+    bootstrap_ci,
+    get_metric,
+    paired_approximate_randomization,
+    paired_bootstrap,
 )  # fmt: skip
 
 RNG = np.random.default_rng(0)
@@ -67,4 +70,6 @@ def test_paired_ar_p_value_as_sacrebleu_in_blocks(monkeypatch):
 def test_system_against_itself_follows_sacrebleu_strict_inequality():
     # sacrebleu counts samples strictly above the observed difference (0 here): p = 1 / (n + 1)
     assert paired_bootstrap(METRIC, BASE, BASE, 100).p_value == pytest.approx(1 / 101)
-    assert paired_approximate_randomization(METRIC, BASE, BASE, 100).p_value == pytest.approx(1 / 101)
+    assert paired_approximate_randomization(METRIC, BASE, BASE, 100).p_value == pytest.approx(
+        1 / 101
+    )
