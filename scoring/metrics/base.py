@@ -22,6 +22,64 @@ from typing import Any, ClassVar
 import numpy as np
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a metric: a keyword argument of its ``__init__`` and a CLI flag.
+
+    ``type`` is ``str``, ``int``, ``float`` or ``bool``; ``choices`` restricts values;
+    ``minimum``/``maximum`` bound numbers. The CLI flag is ``--`` + name with ``-`` for ``_``.
+    """
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag, e.g. ``--max-order`` for ``max_order``."""
+        return "--" + self.name.replace("_", "-")
+
+    def check(self, value: Any) -> Any:
+        """``value`` converted to the option's type, or :class:`MetricInputError`."""
+        if value is None and self.default is None:
+            return None
+        try:
+            converted = self.type(value) if self.type is not bool else _to_bool(value)
+        except (TypeError, ValueError):
+            raise MetricInputError(f"option {self.name}: {value!r} is not a {self.type.__name__}")
+        if self.choices is not None and converted not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise MetricInputError(f"option {self.name}: {value!r} is not one of {allowed}")
+        if self.minimum is not None and converted < self.minimum:
+            raise MetricInputError(f"option {self.name}: {value!r} is below {self.minimum}")
+        if self.maximum is not None and converted > self.maximum:
+            raise MetricInputError(f"option {self.name}: {value!r} is above {self.maximum}")
+        return converted
+
+
+def _to_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "True", "1", 1):
+        return True
+    if value in ("false", "False", "0", 0):
+        return False
+    raise ValueError(value)
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with ``given`` (checked); unknown names raise :class:`MetricInputError`."""
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise MetricInputError(f"unknown option(s): {', '.join(unknown)}")
+    return {name: spec.check(given.get(name, spec.default)) for name, spec in known.items()}
+
+
 class MetricInputError(ValueError):
     """Bad input (line count mismatch, weight out of range, …); the message names the item."""
 
@@ -59,6 +117,19 @@ class Metric(ABC):
     description: ClassVar[str]
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        """Store the checked options (defaults for the ones not given) in ``self.opts``."""
+        self.opts: dict[str, Any] = resolve_options(self.options, options)
+
+    def accepts_prepared(self, prepared: Any) -> bool:
+        """Whether ``prepared`` (made by another metric or options) can be used as is."""
+        return False
+
+    def stats_direct(self, hyps: Sequence[str], items: Sequence[RefItem]) -> np.ndarray:
+        """``stats(hyps, prepare(items))``; metrics may override with a faster one-shot path."""
+        return self.stats(hyps, self.prepare(items))
 
     @abstractmethod
     def prepare(self, items: Sequence[RefItem]) -> Any:

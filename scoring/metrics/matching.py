@@ -1,0 +1,165 @@
+"""Hypotheses against references → per-item BLEU-family counts (Galley et al. 2015, sec. 3).
+
+Two routes give identical numbers:
+
+* :func:`match_index`: against a prebuilt :class:`~.index.BleuIndex` (the leaderboard path:
+  only the hypotheses are tokenized);
+* :func:`match_direct`: straight from the references, without building a full index: the
+  hypotheses' n-grams form the table and the references are looked up in it, so reference
+  n-grams absent from the hypothesis of their item are dropped at once (the end-to-end path).
+
+``definition`` selects what a hypothesis n-gram g occurring c times in item i earns:
+``counts`` min(c, M) (plain BLEU, weights ignored), ``author-2019`` W · min(c, M), ``paper``
+max_j w_ij · min(c, #g(r_ij)); see :mod:`.index` for M and W.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import MetricInputError
+from .index import BleuIndex, RefSet
+from .ngrams import Positions, build_tables, lookup, ref_counts
+from .tokenizers import Segments, encode, split_segments
+
+DEFINITIONS = ("paper", "author-2019", "counts")
+REF_LENGTH_RULES = ("closest", "shortest")
+
+
+@dataclass
+class MatchCounts:
+    """Per-item counts; ``correct`` may be negative with negative weights (per item)."""
+
+    hyp_len: np.ndarray  # (n_items,)
+    ref_len: np.ndarray  # (n_items,) effective reference length under the chosen rule
+    correct: np.ndarray  # (n_items, max_order) earned (weighted) n-gram matches
+    total: np.ndarray  # (n_items, max_order) hypothesis n-grams, unweighted
+    max_weight: np.ndarray  # (n_items,) largest reference weight of the item
+
+
+def effective_ref_len(
+    hyp_len: np.ndarray, ref_lens: np.ndarray, ptr: np.ndarray, rule: str
+) -> np.ndarray:
+    """Per-item reference length: ``closest`` to the hypothesis (ties → shorter), or
+    ``shortest`` (BLEU, Papineni et al. 2002; sacrebleu's ``_get_closest_ref_len``)."""
+    starts = ptr[:-1]
+    if rule == "shortest":
+        return np.minimum.reduceat(ref_lens, starts)
+    if rule != "closest":
+        raise MetricInputError(f"unknown ref-length rule {rule!r}")
+    nrefs = np.diff(ptr)
+    diff = np.abs(ref_lens - np.repeat(hyp_len, nrefs))
+    big = int(ref_lens.max(initial=0)) + 1
+    return np.minimum.reduceat(diff * big + ref_lens, starts) % big
+
+
+def _hyp_totals(hyp_len: np.ndarray, max_order: int) -> np.ndarray:
+    orders = np.arange(1, max_order + 1)
+    return np.maximum(hyp_len[:, None] - orders[None, :] + 1, 0).astype(np.float64)
+
+
+def _earned(definition: str, c: np.ndarray, m: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Earned amount for hypothesis count ``c`` given M and W (``counts``/``author-2019``)."""
+    clipped = np.minimum(c, m).astype(np.float64)
+    return clipped if definition == "counts" else w * clipped
+
+
+def _check(n_hyps: int, n_items: int, definition: str) -> None:
+    if n_hyps != n_items:
+        raise MetricInputError(f"{n_hyps} hypotheses for {n_items} items")
+    if definition not in DEFINITIONS:
+        raise MetricInputError(f"unknown definition {definition!r}")
+
+
+def match_index(
+    hyps: Sequence[str], index: BleuIndex, max_order: int, definition: str, ref_length: str
+) -> MatchCounts:
+    """Per-item counts of ``hyps`` (one per item, in order) against a prebuilt index."""
+    _check(len(hyps), index.n_items, definition)
+    n = index.n_items
+    segs, _ = encode(hyps, index.tokenize, index.lowercase, vocab=index.vocab)
+    pos = Positions.of(segs, np.arange(n, dtype=np.int64))
+    tables = [t.keys for t in index.orders[:max_order]]
+    entries = lookup(pos, tables, index.vocab_size)
+    correct = np.zeros((n, max_order))
+    for k, (table, entry) in enumerate(zip(index.orders, entries, strict=False)):
+        found = np.flatnonzero(entry >= 0)
+        e, first, c = np.unique(entry[found], return_index=True, return_counts=True)
+        m = table.max_count[e]
+        if definition == "paper":
+            cc = np.minimum(c, m)
+            side = np.where(cc >= 2, table.multi_start[e] + cc - 2, 0)
+            multi = table.multi[side] if len(table.multi) else np.zeros(len(e))
+            value = np.where(cc >= 2, multi, table.max_weight[e])
+        else:
+            value = _earned(definition, c, m, table.max_weight[e])
+        correct[:, k] = np.bincount(pos.item_of_pos[found[first]], weights=value, minlength=n)
+    hyp_len = segs.lens
+    return MatchCounts(
+        hyp_len,
+        effective_ref_len(hyp_len, index.ref_lens, index.ref_ptr, ref_length),
+        correct,
+        _hyp_totals(hyp_len, max_order),
+        np.maximum.reduceat(index.ref_weights, index.ref_ptr[:-1]),
+    )
+
+
+def _direct_order(
+    hpos: Positions, h_entry: np.ndarray, r_entry: np.ndarray, refs: RefSet,
+    ref_of_pos: np.ndarray, definition: str,
+) -> np.ndarray:  # fmt: skip
+    """Per-item earned amounts of one order (direct route)."""
+    n = refs.n_items
+    hyp_found = np.flatnonzero(h_entry >= 0)
+    n_entries = int(h_entry.max(initial=-1)) + 1
+    c_e = np.bincount(h_entry[hyp_found], minlength=n_entries)
+    item_e = np.zeros(n_entries, dtype=np.int64)
+    item_e[h_entry[hyp_found]] = hpos.item_of_pos[hyp_found]
+    rc = ref_counts(r_entry, ref_of_pos, len(refs.texts))
+    if not len(rc.group_starts):
+        return np.zeros(n)
+    ge, gs = rc.group_entry, rc.group_starts
+    w_rows = refs.weights[rc.ref]
+    if definition == "paper":
+        value = np.maximum.reduceat(w_rows * np.minimum(c_e[rc.entry], rc.count), gs)
+    else:
+        m = np.maximum.reduceat(rc.count, gs)
+        value = _earned(definition, c_e[ge], m, np.maximum.reduceat(w_rows, gs))
+    return np.bincount(item_e[ge], weights=value, minlength=n)
+
+
+def match_direct(
+    hyps: Sequence[str], refs: RefSet, tokenize: str, lowercase: bool, max_order: int,
+    definition: str, ref_length: str,
+) -> MatchCounts:  # fmt: skip
+    """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers)."""
+    _check(len(hyps), refs.n_items, definition)
+    n = refs.n_items
+    segs, vocab = encode(list(hyps) + refs.texts, tokenize, lowercase)
+    hsegs, rsegs = split_segments(segs, n)
+    vocab_size = max(vocab.values(), default=0) + 1
+    # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.
+    rsegs.ids[rsegs.ids > hsegs.ids.max(initial=-1)] = -1
+    hpos = Positions.of(hsegs, np.arange(n, dtype=np.int64))
+    tables, h_entries = build_tables(hpos, max_order, vocab_size, n)
+    rpos = Positions.of(rsegs, refs.item_of_ref)
+    r_entries = lookup(rpos, tables, vocab_size)
+    ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), rsegs.lens)
+    correct = np.zeros((n, max_order))
+    for k in range(max_order):
+        correct[:, k] = _direct_order(
+            hpos, h_entries[k], r_entries[k], refs, ref_of_pos, definition
+        )
+    return MatchCounts(
+        hsegs.lens,
+        effective_ref_len(hsegs.lens, rsegs.lens, refs.ptr, ref_length),
+        correct,
+        _hyp_totals(hsegs.lens, max_order),
+        np.maximum.reduceat(refs.weights, refs.ptr[:-1]),
+    )
+
+
+__all__ = ["MatchCounts", "Segments", "effective_ref_len", "match_direct", "match_index"]

@@ -1,0 +1,179 @@
+"""Tokenization through sacrebleu's own tokenizers (``13a``, ``intl``, ``none``, ``char``).
+
+The tokenizers are sacrebleu's (a dependency, never re-implemented). What this module adds is
+throughput: each distinct string is tokenized once, and for ``13a`` and ``none`` many lines are
+joined with a separator that no tokenizer rule touches and tokenized in one call, which gives
+exactly the per-line result (the rules look at most one character left and right, and every line
+is padded by spaces on both sides of the separator) at a fraction of the per-call overhead.
+``tests/metrics/test_tokenizers.py`` checks the equivalence against per-line sacrebleu.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
+from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+
+from .base import MetricInputError
+
+TOKENIZERS = ("13a", "intl", "none", "char")
+# Control characters that are neither whitespace for str.split() nor touched by 13a's rules.
+_SEPARATORS = ("\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07", "\x08", "\x0e", "\x0f")
+_CHUNK_LINES = 2000  # lines per joined 13a call: large enough to amortise, small for memory
+
+
+@functools.cache
+def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
+    """The sacrebleu tokenizer object called ``name`` (one of :data:`TOKENIZERS`)."""
+    classes = {
+        "13a": Tokenizer13a,
+        "intl": TokenizerV14International,
+        "none": NoneTokenizer,
+        "char": TokenizerChar,
+    }
+    if name not in classes:
+        raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
+    return classes[name]()  # type: ignore[no-any-return]
+
+
+def _uncached_13a() -> Callable[[str], str]:
+    """sacrebleu's 13a steps without its per-line LRU caches (joined chunks are huge strings)."""
+    tok = Tokenizer13a()
+    post = TokenizerRegexp()
+    tok._post_tokenizer = functools.partial(TokenizerRegexp.__call__.__wrapped__, post)  # type: ignore[attr-defined]
+    return functools.partial(Tokenizer13a.__call__.__wrapped__, tok)  # type: ignore[attr-defined]
+
+
+def preprocess(lines: Sequence[str], lowercase: bool) -> list[str]:
+    """sacrebleu's segment preprocessing: optional lowercasing, then trailing whitespace removed."""
+    if lowercase:
+        return [s.lower().rstrip() for s in lines]
+    return [s.rstrip() for s in lines]
+
+
+def _pick_separator(text: str) -> str | None:
+    for sep in _SEPARATORS:
+        if sep not in text:
+            return sep
+    return None
+
+
+def tokenize_joined(lines: Sequence[str], name: str) -> tuple[list[str], str]:
+    """Tokenize preprocessed ``lines``; returns all tokens with a separator token between lines.
+
+    The result is ``tokens_of_line_0 + [sep] + tokens_of_line_1 + [sep] + …`` (no trailing
+    separator) and the separator, a character that occurs in no input line.
+    """
+    probe = "".join(lines)
+    sep = _pick_separator(probe)
+    if sep is None:  # pathological input: every candidate separator occurs in the text
+        sep = _SEPARATORS[0]
+        tok = sacrebleu_tokenizer(name)
+        out: list[str] = []
+        for k, line in enumerate(lines):
+            if k:
+                out.append(sep)
+            out.extend(t.replace(sep, "\x00") for t in tok(line).split())
+        return out, sep
+    glue = f" {sep} "
+    if name == "none":
+        return glue.join(lines).split(), sep
+    if name == "13a":
+        tok13a = _uncached_13a()
+        chunks = [
+            tok13a(glue.join(lines[k : k + _CHUNK_LINES]))
+            for k in range(0, len(lines), _CHUNK_LINES)
+        ]
+        return glue.join(chunks).split(), sep
+    tok = sacrebleu_tokenizer(name)  # intl looks past line ends, char is cheap: one call a line
+    return glue.join([tok(line) for line in lines]).split(), sep
+
+
+@dataclass
+class Segments:
+    """Token ids of many segments, flattened: ``ids[starts[k]:starts[k]+lens[k]]`` is segment k."""
+
+    ids: np.ndarray  # int64, -1 for a token outside the vocabulary
+    starts: np.ndarray  # int64
+    lens: np.ndarray  # int64
+
+    @property
+    def seg_of_pos(self) -> np.ndarray:
+        """Segment index of every token position."""
+        return np.repeat(np.arange(len(self.lens), dtype=np.int64), self.lens)
+
+    def remaining(self) -> np.ndarray:
+        """For each position, the number of tokens from it to the end of its segment."""
+        ends = np.repeat(self.starts + self.lens, self.lens)
+        return ends - np.arange(len(self.ids), dtype=np.int64)
+
+
+def _split_ids(ids: np.ndarray, sep_id: int, n_lines: int) -> Segments:
+    is_sep = ids == sep_id
+    sep_pos = np.flatnonzero(is_sep)
+    if len(sep_pos) != n_lines - 1:
+        raise RuntimeError("tokenizer changed the line separator")  # a bug, not bad input
+    bounds = np.concatenate(([-1], sep_pos, [len(ids)]))
+    lens = np.diff(bounds) - 1
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    return Segments(ids[~is_sep], starts, lens.astype(np.int64))
+
+
+def encode(
+    lines: Sequence[str],
+    name: str,
+    lowercase: bool,
+    vocab: dict[str, int] | None = None,
+) -> tuple[Segments, dict[str, int]]:
+    """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
+
+    With ``vocab=None`` a vocabulary is built from these lines and returned; otherwise tokens
+    missing from ``vocab`` get id -1 (they can match nothing) and ``vocab`` is returned as is.
+    """
+    if not lines:
+        empty = np.zeros(0, dtype=np.int64)
+        return Segments(empty, empty, empty), (vocab if vocab is not None else {})
+    distinct = list(dict.fromkeys(lines))
+    tokens, sep = tokenize_joined(preprocess(distinct, lowercase), name)
+    if vocab is None:
+        vocab = {t: i for i, t in enumerate(dict.fromkeys(tokens))}
+        sep_id = vocab.pop(sep, -2)  # leaves a gap in the ids, which is harmless
+        vocab[sep] = sep_id
+        ids = np.fromiter(map(vocab.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        del vocab[sep]
+    else:
+        lookup = dict(vocab)
+        sep_id = lookup[sep] = -2  # the separator occurs in no line, so in no vocabulary entry
+        ids = np.fromiter(
+            map(lookup.get, tokens, itertools.repeat(-1)), dtype=np.int64, count=len(tokens)
+        )
+    segs = _split_ids(ids, sep_id, len(distinct))
+    if len(distinct) != len(lines):
+        segs = _expand(segs, distinct, lines)
+    return segs, vocab
+
+
+def _expand(segs: Segments, distinct: list[str], lines: Sequence[str]) -> Segments:
+    """Segments of ``distinct`` strings → segments of ``lines`` (which repeat some of them)."""
+    where = {s: i for i, s in enumerate(distinct)}
+    occ = np.fromiter(map(where.__getitem__, lines), dtype=np.int64, count=len(lines))
+    lens = segs.lens[occ]
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    gather = np.repeat(segs.starts[occ] - starts, lens) + np.arange(int(lens.sum()), dtype=np.int64)
+    return Segments(segs.ids[gather], starts, lens)
+
+
+def split_segments(segs: Segments, k: int) -> tuple[Segments, Segments]:
+    """Segments ``[0, k)`` and ``[k, end)`` of ``segs`` as two independent objects."""
+    cut = int(segs.starts[k]) if k < len(segs.lens) else len(segs.ids)
+    head = Segments(segs.ids[:cut], segs.starts[:k], segs.lens[:k])
+    tail = Segments(segs.ids[cut:], segs.starts[k:] - cut, segs.lens[k:])
+    return head, tail

@@ -1,0 +1,75 @@
+"""Bootstrap CI and paired tests: vectorised, and equal to sacrebleu's procedures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.significance import _compute_p_value, estimate_ci
+
+from scoring.metrics import (
+    bootstrap_ci,
+    get_metric,
+    paired_approximate_randomization,
+    paired_bootstrap,
+)  # fmt: skip
+
+RNG = np.random.default_rng(0)
+N = 37
+
+
+def _stats():
+    tot = RNG.integers(5, 20, size=N).astype(float)
+    totals = np.stack([tot - k for k in range(4)], 1)
+    correct = np.floor(totals * RNG.uniform(0.1, 0.9, size=(N, 4)))
+    lens = tot + RNG.integers(-3, 4, size=N)
+    return np.column_stack([tot, lens, correct, totals])
+
+
+BASE, SYS = _stats(), _stats()
+METRIC = get_metric("bleu")
+SB = BLEU()
+
+
+def _sb_score(row):
+    return SB._compute_score_from_stats(list(row)).score
+
+
+def test_bootstrap_ci_matches_sacrebleu_resampling():
+    ci = bootstrap_ci(METRIC, BASE, n_samples=200, seed=7)
+    idx = np.random.default_rng(7).choice(N, size=(200, N), replace=True)
+    scores = np.array([_sb_score(BASE[i].sum(0)) for i in idx])
+    mean, half = estimate_ci(scores)
+    assert ci.mean == pytest.approx(mean, abs=1e-9)
+    assert (ci.high - ci.low) / 2 == pytest.approx(half, abs=1e-9)
+    assert ci.low <= ci.score <= ci.high
+
+
+def test_paired_bootstrap_p_value_as_sacrebleu():
+    res = paired_bootstrap(METRIC, BASE, SYS, n_samples=300, seed=3)
+    idx = np.random.default_rng(3).choice(N, size=(300, N), replace=True)
+    bl = np.array([_sb_score(BASE[i].sum(0)) for i in idx])
+    sy = np.array([_sb_score(SYS[i].sum(0)) for i in idx])
+    diffs = np.abs(sy - bl)
+    real = abs(_sb_score(BASE.sum(0)) - _sb_score(SYS.sum(0)))
+    assert res.p_value == pytest.approx(_compute_p_value(diffs - diffs.mean(), real))
+
+
+def test_paired_ar_p_value_as_sacrebleu_in_blocks(monkeypatch):
+    import scoring.metrics.significance as sig
+
+    monkeypatch.setattr(sig, "_BLOCK_CELLS", 64 * N)  # force several blocks
+    res = paired_approximate_randomization(METRIC, BASE, SYS, n_samples=500, seed=11)
+    pos = np.random.default_rng(11).integers(2, size=(500, N), dtype=bool)
+    a = [_sb_score(r) for r in pos @ BASE + ~pos @ SYS]
+    b = [_sb_score(r) for r in ~pos @ BASE + pos @ SYS]
+    real = abs(_sb_score(BASE.sum(0)) - _sb_score(SYS.sum(0)))
+    assert res.p_value == pytest.approx(_compute_p_value(np.abs(np.array(a) - b), real))
+
+
+def test_system_against_itself_follows_sacrebleu_strict_inequality():
+    # sacrebleu counts samples strictly above the observed difference (0 here): p = 1 / (n + 1)
+    assert paired_bootstrap(METRIC, BASE, BASE, 100).p_value == pytest.approx(1 / 101)
+    assert paired_approximate_randomization(METRIC, BASE, BASE, 100).p_value == pytest.approx(
+        1 / 101
+    )
