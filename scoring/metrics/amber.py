@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -68,7 +68,9 @@ VARIANTS = ("1", "4")
 MATCH, HYP, REF = 0, N, 2 * N  # n-gram matches / hypothesis / reference counts, n = 1..N
 FIX_M, FIX_H = 3 * N, 4 * N - 1  # fixed-gap matches / hypothesis counts, n = 2..N
 FLX_M, FLX_H = 5 * N - 2, 6 * N - 3  # flexible-gap matches / hypothesis counts, n = 2..N
-(MIN_W, MAX_W, HYP_C, REF_C, MIN_C, MAX_C, SHORT, LONG, RHO, TAU, SEGS) = range(7 * N - 4, 7 * N + 7)
+(MIN_W, MAX_W, HYP_C, REF_C, MIN_C, MAX_C, SHORT, LONG, RHO, TAU, SEGS) = range(
+    7 * N - 4, 7 * N + 7
+)
 BLOCK = SEGS + 1
 
 
@@ -125,7 +127,7 @@ def _gapped(tokens: Sequence[str], n: int, flexible: bool) -> Counter[tuple[obje
     return out
 
 
-def _clipped(hyp: Counter[tuple[object, ...]], ref: Counter[tuple[object, ...]]) -> int:
+def _clipped(hyp: Counter[Any], ref: Counter[Any]) -> int:
     return sum(min(c, ref[g]) for g, c in hyp.items() if g in ref)
 
 

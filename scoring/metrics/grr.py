@@ -77,7 +77,9 @@ def grr_numerators(
     order = sorted(range(count), key=lambda p: (len(cands[p]), len(refs[p])))
     for start in range(0, count, _BATCH):
         batch = order[start : start + _BATCH]
-        out[batch] = _batch_numerators([cands[p] for p in batch], [refs[p] for p in batch], alpha, beta)
+        out[batch] = _batch_numerators(
+            [cands[p] for p in batch], [refs[p] for p in batch], alpha, beta
+        )
     return out
 
 

@@ -55,7 +55,9 @@ def test_spearman_and_kendall_examples() -> None:
     rho, tau = rank_vector_correlations([1, 3, 4, 2])
     assert rho == pytest.approx(0.90)
     assert tau == pytest.approx(1 / 3)
-    assert rank_correlations("Bob reading book likes".split(), "Bob likes reading book".split()) == (
+    assert rank_correlations(
+        ["Bob", "reading", "book", "likes"], ["Bob", "likes", "reading", "book"]
+    ) == (
         pytest.approx(0.9),
         pytest.approx(1 / 3),
         4,
@@ -79,7 +81,7 @@ def test_split_type1() -> None:
 
 
 def test_gapped_ngram_counts() -> None:
-    block = variant_stats("a b c d".split(), "a X c d".split())
+    block = variant_stats(["a", "b", "c", "d"], ["a", "X", "c", "d"])
     assert block[FIX_H : FIX_H + 3].tolist() == [2, 2, 0]  # a_c b_d | a_cd ab_d | none
     assert block[FLX_H : FLX_H + 3].tolist() == [3, 2, 0]  # a_c a_d b_d | a_cd ab_d
     assert block[FLX_M : FLX_M + 3].tolist() == [2, 1, 0]  # a_c a_d | a_cd
@@ -127,7 +129,9 @@ def test_length_and_word_penalties() -> None:
 
 def test_metric_averages_variants_and_picks_closest_reference() -> None:
     metric = Amber()
-    refs = [RefItem("1", (WeightedRef("Gangs were fighting"), WeightedRef("the gangs fought hard")))]
+    refs = [
+        RefItem("1", (WeightedRef("Gangs were fighting"), WeightedRef("the gangs fought hard")))
+    ]
     rows = metric.stats(["The gangs FOUGHT"], metric.prepare(refs))
     assert rows[0, MATCH] == 1  # the 3-word reference is closest: only "gangs" matches
     assert rows[0, BLOCK + MATCH] == 2  # variant 4: "gang" + "gs"

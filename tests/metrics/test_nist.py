@@ -13,12 +13,12 @@ import pytest
 
 from scoring.metrics import __version__
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
-from scoring.metrics.nist import BETA, NIST, DeltaNIST, make_tokenizer
+from scoring.metrics.nist import BETA, NIST, DeltaNIST, NISTIndex, make_tokenizer
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "testdata"
-VECTORS = json.loads((Path(__file__).resolve().parents[1] / "data" / "nist_wmt17_vectors.json").read_text())[
-    "vectors"
-]
+VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "nist_wmt17_vectors.json").read_text()
+)["vectors"]
 
 
 def items(*refs_per_item: tuple[str, ...] | tuple[tuple[str, float], ...]) -> list[RefItem]:
@@ -70,7 +70,13 @@ def test_mteval_quirk_only_touches_bigrams_starting_with_zero() -> None:
 
 
 def test_mteval_tokenizer_folds_ascii_only() -> None:
-    assert make_tokenizer("mteval", False)("Über DEN Fluß, 3.5") == ["Über", "den", "fluß", ",", "3.5"]
+    assert make_tokenizer("mteval", False)("Über DEN Fluß, 3.5") == [
+        "Über",
+        "den",
+        "fluß",
+        ",",
+        "3.5",
+    ]
     assert make_tokenizer("13a", False)("Über DEN Fluß, 3.5") == ["Über", "DEN", "Fluß", ",", "3.5"]
     assert make_tokenizer("13a", True)("Über DEN") == ["über", "den"]
     with pytest.raises(MetricInputError, match="unknown tokenizer"):
@@ -128,7 +134,9 @@ def test_delta_nist_design_example() -> None:
 
 
 def test_delta_nist_equals_nist_with_unit_weights() -> None:
-    ref_lines = (SHARED / "wmt17_en_de" / "newstest2017-ende-ref.de.txt").read_text().split("\n")[:200]
+    ref_lines = (
+        (SHARED / "wmt17_en_de" / "newstest2017-ende-ref.de.txt").read_text().split("\n")[:200]
+    )
     hyp_lines = (SHARED / VECTORS[0]["hyps_file"]).read_text().split("\n")[:200]
     refs = items(*((r, h) for r, h in zip(ref_lines, hyp_lines[::-1])))
     for compat in (False, True):
@@ -141,7 +149,9 @@ def test_delta_nist_equals_nist_with_unit_weights() -> None:
 def test_delta_nist_weights_scale_and_validate() -> None:
     refs = items((("a b c", 0.5),), (("d e", 0.5), ("f", -1.0)))
     halved = corpus(DeltaNIST(), ["a b c", "d e"], refs)
-    assert halved == pytest.approx(corpus(NIST(), ["a b c", "d e"], items(("a b c",), ("d e", "f"))))
+    assert halved == pytest.approx(
+        corpus(NIST(), ["a b c", "d e"], items(("a b c",), ("d e", "f")))
+    )
     with pytest.raises(MetricInputError, match="item-0.*weight > 0"):
         DeltaNIST().prepare(items((("a", -0.5),)))
     with pytest.raises(MetricInputError, match="item-0.*not in"):
@@ -149,10 +159,12 @@ def test_delta_nist_weights_scale_and_validate() -> None:
 
 
 @lru_cache(maxsize=8)
-def _prepared(refs_files: tuple[str, ...], compat: bool) -> tuple[NIST, object]:
+def _prepared(refs_files: tuple[str, ...], compat: bool) -> tuple[NIST, NISTIndex]:
     metric = NIST(mteval_compat=compat)
     streams = [(SHARED / f).read_text(encoding="utf-8").split("\n")[:-1] for f in refs_files]
-    refs = [RefItem(str(k), tuple(WeightedRef(s[k]) for s in streams)) for k in range(len(streams[0]))]
+    refs = [
+        RefItem(str(k), tuple(WeightedRef(s[k]) for s in streams)) for k in range(len(streams[0]))
+    ]
     return metric, metric.prepare(refs)
 
 
