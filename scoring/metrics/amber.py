@@ -45,6 +45,7 @@ Choices where the paper leaves room:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -114,17 +115,37 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[k : k + n]) for k in range(len(tokens) - n + 1))
 
 
-def _gapped(tokens: Sequence[str], n: int, flexible: bool) -> Counter[tuple[object, ...]]:
-    """(n words, gap position) patterns with one gap of 1 word (fixed) or ≥ 1 word (flexible)."""
+def _gapped(tokens: Sequence[str], n: int, flexible: bool, common: set[str]) -> Counter[Any]:
+    """(gap position, n words) patterns with one gap of 1 word (fixed) or ≥ 1 word (flexible).
+
+    Only patterns made of words in ``common`` are listed (no other pattern can match).
+    """
     size = len(tokens)
-    out: Counter[tuple[object, ...]] = Counter()
+    run = [0] * (size + 1)  # run[k]: number of consecutive common words from position k
+    for k in range(size - 1, -1, -1):
+        run[k] = run[k + 1] + 1 if tokens[k] in common else 0
+    out: Counter[Any] = Counter()
     for a in range(1, n):
-        for s in range(size - n):
+        b = n - a
+        rights = [t for t in range(size) if run[t] >= b]
+        for s in range(size):
+            if run[s] < a:
+                continue
             left = tuple(tokens[s : s + a])
-            last = size - (n - a) if flexible else s + a + 1
-            for t in range(s + a + 1, last + 1):
-                out[(a, *left, *tokens[t : t + n - a])] += 1
+            lo = s + a + 1
+            if flexible:
+                starts = rights[bisect_left(rights, lo) :]
+            else:
+                starts = [lo] if lo < size and run[lo] >= b else []
+            for t in starts:
+                out[(a, *left, *tokens[t : t + b])] += 1
     return out
+
+
+def _gapped_total(size: int, n: int, flexible: bool) -> int:
+    """Number of gapped n-grams in a sentence of ``size`` words (gap at n-1 positions)."""
+    free = max(size - n, 0)
+    return (n - 1) * (free * (free + 1) // 2 if flexible else free)
 
 
 def _clipped(hyp: Counter[Any], ref: Counter[Any]) -> int:
@@ -142,11 +163,12 @@ def variant_stats(hyp: Sequence[str], ref: Sequence[str]) -> np.ndarray:
         row[MATCH + n - 1] = _clipped(_ngrams(hyp, n), _ngrams(ref, n))
         row[HYP + n - 1] = max(len(hyp) - n + 1, 0)
         row[REF + n - 1] = max(len(ref) - n + 1, 0)
+    common = set(hyp) & set(ref)
     for n in range(2, N + 1):
         for col_m, col_h, flexible in ((FIX_M, FIX_H, False), (FLX_M, FLX_H, True)):
-            hyp_g = _gapped(hyp, n, flexible)
-            row[col_m + n - 2] = _clipped(hyp_g, _gapped(ref, n, flexible))
-            row[col_h + n - 2] = sum(hyp_g.values())
+            hyp_g = _gapped(hyp, n, flexible, common)
+            row[col_m + n - 2] = _clipped(hyp_g, _gapped(ref, n, flexible, common))
+            row[col_h + n - 2] = _gapped_total(len(hyp), n, flexible)
     hc, rc = _chars(hyp), _chars(ref)
     row[[MIN_W, MAX_W, HYP_C, REF_C, MIN_C, MAX_C]] = (
         min(len(hyp), len(ref)), max(len(hyp), len(ref)), hc, rc, min(hc, rc), max(hc, rc)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import warnings
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from scoring.metrics import __version__
 from scoring.metrics.amber import (
     BLOCK,
     FIX_H,
+    FIX_M,
     FLX_H,
     FLX_M,
     HYP,
@@ -173,3 +175,28 @@ def test_result_signature_pickle_and_errors() -> None:
         metric.stats([None], prepared)  # type: ignore[list-item]
     with pytest.raises(MetricInputError, match="'s2'"):
         metric.prepare([RefItem("s2", ())])
+
+
+def naive_gapped(tokens: list[str], n: int, flexible: bool) -> Counter[tuple[object, ...]]:
+    """Every (gap position, words) pattern, by brute force over all gap placements."""
+    out: Counter[tuple[object, ...]] = Counter()
+    for a in range(1, n):
+        for s in range(len(tokens)):
+            for gap in range(1, len(tokens) + 1) if flexible else (1,):
+                t = s + a + gap
+                if t + n - a <= len(tokens):
+                    out[(a, *tokens[s : s + a], *tokens[t : t + n - a])] += 1
+    return out
+
+
+def test_gapped_matches_agree_with_brute_force() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        hyp = [str(x) for x in rng.integers(0, 5, size=int(rng.integers(0, 13)))]
+        ref = [str(x) for x in rng.integers(0, 5, size=int(rng.integers(0, 13)))]
+        block = variant_stats(hyp, ref)
+        for n in range(2, 5):
+            for col_m, col_h, flexible in ((FIX_M, FIX_H, False), (FLX_M, FLX_H, True)):
+                h, r = naive_gapped(hyp, n, flexible), naive_gapped(ref, n, flexible)
+                assert block[col_h + n - 2] == sum(h.values())
+                assert block[col_m + n - 2] == sum((h & r).values())
