@@ -115,30 +115,35 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[k : k + n]) for k in range(len(tokens) - n + 1))
 
 
-def _gapped(tokens: Sequence[str], n: int, flexible: bool, common: set[str]) -> Counter[Any]:
-    """(gap position, n words) patterns with one gap of 1 word (fixed) or ≥ 1 word (flexible).
+def _positions(tokens: Sequence[str], order: int) -> list[list[tuple[str, ...]]]:
+    """``grams[n][s]`` = the n-gram starting at position s, for n = 1..order (index 0 unused)."""
+    return [[]] + [
+        [tuple(tokens[s : s + n]) for s in range(len(tokens) - n + 1)] for n in range(1, order + 1)
+    ]
 
-    Only patterns made of words in ``common`` are listed (no other pattern can match).
+
+def _gapped(
+    grams: list[list[tuple[str, ...]]], n: int, flexible: bool, common: list[set[tuple[str, ...]]]
+) -> Counter[Any]:
+    """(left a-gram, right b-gram) patterns, a + b = n, with a gap of 1 word (fixed) or ≥ 1 word
+    (flexible) between them; ``grams`` from :func:`_positions`.
+
+    Only patterns whose two parts occur in ``common[a]`` and ``common[b]`` (n-grams found in both
+    sentences) are listed: no other pattern can match.
     """
-    size = len(tokens)
-    run = [0] * (size + 1)  # run[k]: number of consecutive common words from position k
-    for k in range(size - 1, -1, -1):
-        run[k] = run[k + 1] + 1 if tokens[k] in common else 0
     out: Counter[Any] = Counter()
     for a in range(1, n):
         b = n - a
-        rights = [t for t in range(size) if run[t] >= b]
-        for s in range(size):
-            if run[s] < a:
+        rights = [t for t, g in enumerate(grams[b]) if g in common[b]]
+        for s, left in enumerate(grams[a]):
+            if left not in common[a]:
                 continue
-            left = tuple(tokens[s : s + a])
             lo = s + a + 1
             if flexible:
-                starts = rights[bisect_left(rights, lo) :]
-            else:
-                starts = [lo] if lo < size and run[lo] >= b else []
-            for t in starts:
-                out[(a, *left, *tokens[t : t + b])] += 1
+                for t in rights[bisect_left(rights, lo) :]:
+                    out[left, grams[b][t]] += 1
+            elif lo < len(grams[b]) and grams[b][lo] in common[b]:
+                out[left, grams[b][lo]] += 1
     return out
 
 
@@ -159,15 +164,18 @@ def _chars(tokens: Sequence[str]) -> int:
 def variant_stats(hyp: Sequence[str], ref: Sequence[str]) -> np.ndarray:
     """One variant's block of sufficient statistics for a (hypothesis, reference) token pair."""
     row = np.zeros(BLOCK)
+    hyp_grams, ref_grams = _positions(hyp, N - 1), _positions(ref, N - 1)
+    common: list[set[tuple[str, ...]]] = [set()]
     for n in range(1, N + 1):
-        row[MATCH + n - 1] = _clipped(_ngrams(hyp, n), _ngrams(ref, n))
+        hyp_n, ref_n = _ngrams(hyp, n), _ngrams(ref, n)
+        row[MATCH + n - 1] = _clipped(hyp_n, ref_n)
         row[HYP + n - 1] = max(len(hyp) - n + 1, 0)
         row[REF + n - 1] = max(len(ref) - n + 1, 0)
-    common = set(hyp) & set(ref)
+        common.append(set(hyp_n) & set(ref_n))
     for n in range(2, N + 1):
         for col_m, col_h, flexible in ((FIX_M, FIX_H, False), (FLX_M, FLX_H, True)):
-            hyp_g = _gapped(hyp, n, flexible, common)
-            row[col_m + n - 2] = _clipped(hyp_g, _gapped(ref, n, flexible, common))
+            hyp_g = _gapped(hyp_grams, n, flexible, common)
+            row[col_m + n - 2] = _clipped(hyp_g, _gapped(ref_grams, n, flexible, common))
             row[col_h + n - 2] = _gapped_total(len(hyp), n, flexible)
     hc, rc = _chars(hyp), _chars(ref)
     row[[MIN_W, MAX_W, HYP_C, REF_C, MIN_C, MAX_C]] = (
