@@ -50,7 +50,9 @@ class OptionSpec:
         try:
             converted = self.type(value) if self.type is not bool else _to_bool(value)
         except (TypeError, ValueError):
-            raise MetricInputError(f"option {self.name}: {value!r} is not a {self.type.__name__}")
+            raise MetricInputError(
+                f"option {self.name}: {value!r} is not a {self.type.__name__}"
+            ) from None
         if self.choices is not None and converted not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise MetricInputError(f"option {self.name}: {value!r} is not one of {allowed}")

@@ -35,7 +35,11 @@ def common_options(
         OptionSpec("smooth", str, smooth, "smoothing method (sacrebleu)", choices=SMOOTH_METHODS),
         OptionSpec("smooth_value", float, smooth_value, "value for floor / add-k smoothing"),
         OptionSpec(
-            "ref_length", str, "closest", "brevity-penalty reference length", choices=REF_LENGTH_RULES
+            "ref_length",
+            str,
+            "closest",
+            "brevity-penalty reference length",
+            choices=REF_LENGTH_RULES,
         ),
         OptionSpec(
             "effective_order", bool, effective_order,

@@ -211,7 +211,8 @@ def load_index(path: str | Path) -> IndexFile:
     """Read an index file written by :func:`save_index` (trusted files only: it is a pickle)."""
     try:
         with Path(path).open("rb") as fh:
-            data = pickle.load(fh)
+            # Index files are written by this product only (see the module docstring).
+            data = pickle.load(fh)  # noqa: S301
     except OSError as exc:
         raise MetricInputError(f"{path}: cannot read index: {exc.strerror}") from exc
     except (pickle.UnpicklingError, EOFError, AttributeError, ImportError) as exc:

@@ -14,7 +14,7 @@ from typing import Any
 from .base import Metric, MetricInputError, OptionSpec
 
 # Modules whose import registers metrics (scoring.metrics.<name>).
-BUILTIN_MODULES: tuple[str, ...] = ("bleu", "sentence_bleu", "bleu_sbp")
+BUILTIN_MODULES: tuple[str, ...] = ("bleu", "sentence_bleu", "bleu_sbp", "nist", "grr", "amber")
 
 
 @dataclass(frozen=True)

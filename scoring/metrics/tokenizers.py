@@ -41,15 +41,15 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     }
     if name not in classes:
         raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
-    return classes[name]()  # type: ignore[no-any-return]
+    return classes[name]()
 
 
 def _uncached_13a() -> Callable[[str], str]:
     """sacrebleu's 13a steps without its per-line LRU caches (joined chunks are huge strings)."""
     tok = Tokenizer13a()
     post = TokenizerRegexp()
-    tok._post_tokenizer = functools.partial(TokenizerRegexp.__call__.__wrapped__, post)  # type: ignore[attr-defined]
-    return functools.partial(Tokenizer13a.__call__.__wrapped__, tok)  # type: ignore[attr-defined]
+    tok._post_tokenizer = functools.partial(TokenizerRegexp.__call__.__wrapped__, post)
+    return functools.partial(Tokenizer13a.__call__.__wrapped__, tok)
 
 
 def preprocess(lines: Sequence[str], lowercase: bool) -> list[str]:

@@ -19,7 +19,3 @@ def vectors() -> dict:
 @pytest.fixture(scope="session")
 def author_demo() -> dict:
     return json.loads((DATA / "deltableu_author_demo.json").read_text(encoding="utf-8"))
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: takes more than ~5 s (still runs in CI)")

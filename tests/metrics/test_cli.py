@@ -95,3 +95,20 @@ def test_option_of_another_metric_is_rejected(files, capsys):
     code, _, err = run(capsys, "score", "--metric", "bleu", "--definition", "paper",
                        "--refs", refs, "--hyps", h1)  # fmt: skip
     assert code == 1 and "--definition does not apply to metric bleu" in err
+
+
+@pytest.mark.parametrize("metric", ["nist", "dnist", "4grr", "amber"])
+def test_companion_metrics_share_the_cli_contract(files, capsys, metric):
+    tmp, refs, h1, h2 = files
+    code, out, _ = run(capsys, "score", "--metric", metric, "--refs", refs, "--hyps", h1, h2,
+                       "--json", "--ci", "--paired-bs", "--n-bootstrap", "200")  # fmt: skip
+    assert code == 0
+    first, second = json.loads(out)
+    assert first["signature"].startswith(metric + "|")
+    assert first["ci_low"] <= first["score"] <= first["ci_high"]
+    assert 0 < second["p_value"] <= 1
+    index = tmp / f"{metric}.idx"
+    assert run(capsys, "index", "--metric", metric, "--refs", refs, "--out", index)[0] == 0
+    code, out, _ = run(capsys, "score", "--index", index, "--hyps", h1, "--json")
+    assert code == 0
+    assert json.loads(out)["score"] == pytest.approx(first["score"], abs=1e-12)

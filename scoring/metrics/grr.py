@@ -1,0 +1,229 @@
+"""4-GRR, the 4-gram recognition rate of Chiang & DeNeefe (papers/003…, section 4, eq. 6).
+
+For a candidate c and a reference r::
+
+    4-GRR = max over monotone alignments of (Σ_{k=1..4} M_k - α·I - β·D) / Σ_{k=1..4} |g_k(r)|
+
+computed as a Viterbi search through the paper's automaton with states (i, m), 0 ≤ i ≤ |r|,
+0 ≤ m ≤ 3 (m = consecutive matches before this point, capped at 3), initial state (0, 0) and
+final states (|r|, m):
+
+* match ``(i, m) --r_{i+1} : m+1--> (i+1, min(m+1, 3))`` — a run of L matches earns
+  1 + 2 + 3 + 4 + 4 + … = the number of 1- to 4-grams it matches;
+* deletion ``(i, m) --ε : -β--> (i+1, 0)``, substitution ``(i, m) --★ : 0--> (i+1, 0)``;
+* insertion ``(i, m) --★ : -α--> (i, 0)``.
+
+Defaults α = 1, β = 0 (the paper's setting "by analogy with WRR"); the paper's best-correlating
+α = -0.9, β = 1 is available through the options. Test-set score = Σ numerators / Σ denominators
+(micro-average, as in the paper).
+
+Implementation: the DP runs over candidate positions j, vectorized over all reference positions
+and over a batch of (candidate, reference) pairs at once (pairs sorted by length, padded); the
+ε-closure of deletions inside one row is a running maximum (``max_{k<i} B[k] - β(i-k)``), so a
+row costs O(|r|·4) numpy work and a pair O(|c|·|r|·4) in total.
+
+Choices where the paper leaves room:
+
+* **Several references per item** (the paper scores one reference): we use, per item, the
+  reference with the best 4-GRR ratio (ties: the first in the item's order) and add *its*
+  numerator and denominator to the test-set sums.
+* **Empty references** have denominator 0; they are used only when every reference of the
+  item is empty (then the item adds its numerator, -α·|c| at most, and 0 to the denominator).
+  A test set whose denominators sum to 0 scores 0.
+* The paper reports case-sensitive scores; tokenization is sacrebleu's 13a by default
+  (``tokenize``, ``lowercase`` options as for NIST).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from . import __version__
+from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
+from .nist import TOKENIZERS, make_tokenizer
+from .registry import register
+
+_BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
+_NEG = -np.inf
+
+
+@dataclass
+class GRRIndex:
+    """Prepared references (picklable): token lists per item."""
+
+    ids: list[str]
+    refs: list[list[list[str]]]
+    nrefs: int | str
+
+
+def grr_denominator(ref_len: int | np.ndarray) -> np.ndarray:
+    """Σ_{k=1..4} |g_k(r)| (the number of 1- to 4-grams of a reference of length ``ref_len``)."""
+    length = np.asarray(ref_len, dtype=np.float64)
+    return sum(np.maximum(length - k + 1, 0.0) for k in range(1, 5))  # type: ignore[return-value]
+
+
+def grr_numerators(
+    cands: Sequence[Sequence[int]], refs: Sequence[Sequence[int]], alpha: float, beta: float
+) -> np.ndarray:
+    """Best path score (Σ M_k - α·I - β·D) of each (candidate, reference) pair of token ids.
+
+    ``cands[p]`` and ``refs[p]`` are sequences of non-negative ints; returns shape ``(P,)``.
+    """
+    count = len(cands)
+    out = np.empty(count)
+    order = sorted(range(count), key=lambda p: (len(cands[p]), len(refs[p])))
+    for start in range(0, count, _BATCH):
+        batch = order[start : start + _BATCH]
+        out[batch] = _batch_numerators(
+            [cands[p] for p in batch], [refs[p] for p in batch], alpha, beta
+        )
+    return out
+
+
+def _pad(seqs: Sequence[Sequence[int]], fill: int) -> np.ndarray:
+    width = max((len(s) for s in seqs), default=0)
+    arr = np.full((len(seqs), width), fill, dtype=np.int64)
+    for k, seq in enumerate(seqs):
+        arr[k, : len(seq)] = seq
+    return arr
+
+
+def _close_deletions(row: np.ndarray, beta: float, idx: np.ndarray) -> None:
+    """Apply chains of deletions (i → i+1 → …, -β each, into m = 0) inside one DP row."""
+    best = row.max(axis=2) + beta * idx
+    reach = np.maximum.accumulate(best, axis=1)[:, :-1] - beta * idx[1:]
+    np.maximum(row[:, 1:, 0], reach, out=row[:, 1:, 0])
+
+
+def _batch_numerators(
+    cands: Sequence[Sequence[int]], refs: Sequence[Sequence[int]], alpha: float, beta: float
+) -> np.ndarray:
+    cand = _pad(cands, -1)
+    ref = _pad(refs, -2)
+    c_len = np.array([len(c) for c in cands])
+    r_len = np.array([len(r) for r in refs])
+    pairs, width = ref.shape
+    idx = np.arange(width + 1, dtype=np.float64)
+    rows = np.arange(pairs)
+    row = np.full((pairs, width + 1, 4), _NEG)
+    row[:, 0, 0] = 0.0
+    _close_deletions(row, beta, idx)
+    result = np.where(c_len == 0, row[rows, r_len].max(axis=1), 0.0)
+    for j in range(cand.shape[1]):
+        match = cand[:, j, None] == ref
+        best = row.max(axis=2)
+        new = np.full_like(row, _NEG)
+        new[:, 1:, 0] = best[:, :-1]
+        new[:, 1:, 1] = np.where(match, row[:, :-1, 0] + 1.0, _NEG)
+        new[:, 1:, 2] = np.where(match, row[:, :-1, 1] + 2.0, _NEG)
+        run = np.maximum(row[:, :-1, 2] + 3.0, row[:, :-1, 3] + 4.0)
+        new[:, 1:, 3] = np.where(match, run, _NEG)
+        np.maximum(new[:, :, 0], best - alpha, out=new[:, :, 0])
+        _close_deletions(new, beta, idx)
+        done = c_len == j + 1
+        result[done] = new[rows[done], r_len[done]].max(axis=1)
+        row = new
+    return result
+
+
+@register
+class GRR(Metric):
+    """4-GRR (papers/003… §4): stats per item ``[numerator, denominator]`` of the best ref."""
+
+    name: ClassVar[str] = "4grr"
+    display_name: ClassVar[str] = "4-GRR"
+    description: ClassVar[str] = (
+        "4-gram recognition rate (Chiang et al. 2008): monotone alignment rewarding 1-4-gram "
+        "matches, penalising insertions (alpha) and deletions (beta); micro-averaged, "
+        "best reference per item."
+    )
+    higher_is_better: ClassVar[bool] = True
+    uses_weights: ClassVar[bool] = False
+
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("alpha", float, 1.0, "reward of a matched n-gram step (the paper's α)"),
+        OptionSpec("beta", float, 0.0, "penalty weight of an unmatched word (the paper's β)"),
+        OptionSpec("tokenize", str, "13a", "tokenizer", choices=TOKENIZERS),
+        OptionSpec("lowercase", bool, False, "lowercase before scoring"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        """Options: insertion penalty α, deletion penalty β, tokenizer, lowercasing."""
+        super().__init__(**options)
+        self.alpha = float(self.opts["alpha"])
+        self.beta = float(self.opts["beta"])
+        self.tokenize = self.opts["tokenize"]
+        self.lowercase = self.opts["lowercase"]
+        self._tok = make_tokenizer(self.tokenize, self.lowercase)
+        self._nrefs: int | str = 1
+
+    def prepare(self, items: Sequence[RefItem]) -> GRRIndex:
+        """Tokenize every reference once."""
+        refs = []
+        for item in items:
+            if not item.refs:
+                raise MetricInputError(f"item {item.id!r} has no reference")
+            refs.append([self._tok(r.text) for r in item.refs])
+        counts = {len(r) for r in refs}
+        nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+        self._nrefs = nrefs
+        return GRRIndex([it.id for it in items], refs, nrefs)
+
+    def stats(self, hyps: Sequence[str], prepared: GRRIndex) -> np.ndarray:
+        """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""
+        if len(hyps) != len(prepared.ids):
+            raise MetricInputError(
+                f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"
+            )
+        self._nrefs = prepared.nrefs
+        vocab: dict[str, int] = {}
+        cands, refs, owner = [], [], []
+        for k, hyp in enumerate(hyps):
+            if not isinstance(hyp, str):
+                raise MetricInputError(f"item {prepared.ids[k]!r}: hypothesis is not a string")
+            cand = [vocab.setdefault(t, len(vocab)) for t in self._tok(hyp)]
+            for ref in prepared.refs[k]:
+                cands.append(cand)
+                refs.append([vocab.setdefault(t, len(vocab)) for t in ref])
+                owner.append(k)
+        num = grr_numerators(cands, refs, self.alpha, self.beta)
+        den = grr_denominator(np.array([len(r) for r in refs]))
+        return _best_per_item(num, den, np.array(owner, dtype=np.int64), len(hyps))
+
+    def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
+        """Σ numerator / Σ denominator for shape ``(..., 2)`` (0 where the denominator is 0)."""
+        summed = np.asarray(summed, dtype=np.float64)
+        num, den = summed[..., 0], summed[..., 1]
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+    def result(self, summed: np.ndarray, nrefs: int | str | None = None) -> ScoreResult:
+        """Score with numerator and denominator as extras."""
+        summed = np.asarray(summed, dtype=np.float64)
+        extras = {"numerator": float(summed[0]), "denominator": float(summed[1])}
+        score = float(self.scores_from_stats(summed))
+        return ScoreResult(score, self.signature(self._nrefs if nrefs is None else nrefs), extras)
+
+    def signature(self, nrefs: int | str) -> str:
+        """E.g. ``4grr|nrefs:1|tok:13a|case:mixed|alpha:1|beta:0|ref:best|version:…``."""
+        case = "lc" if self.lowercase else "mixed"
+        return (
+            f"{self.name}|nrefs:{nrefs}|tok:{self.tokenize}|case:{case}|alpha:{self.alpha:g}"
+            f"|beta:{self.beta:g}|ref:best|version:{__version__}"
+        )
+
+
+def _best_per_item(num: np.ndarray, den: np.ndarray, owner: np.ndarray, n_items: int) -> np.ndarray:
+    """Pick, per item, the (num, den) pair with the best ratio; empty references last."""
+    ratio = np.where(den > 0, num / np.where(den > 0, den, 1.0), _NEG)
+    out = np.zeros((n_items, 2))
+    best = np.full(n_items, np.nan)
+    for p in range(len(num)):  # pairs are grouped by item in reference order
+        k = owner[p]
+        if np.isnan(best[k]) or ratio[p] > best[k]:
+            best[k] = ratio[p]
+            out[k] = num[p], den[p]
+    return out
