@@ -134,7 +134,6 @@ def _wmt_case(vec):
     return read(vec["hyps_file"]), [read(p) for p in vec["refs_files"]]
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason="shared testdata not present")
 def test_wmt17_one_system_matches_sacrebleu_and_mteval():
     vec = WMT[0]
     hyps, streams = _wmt_case(vec)
@@ -146,7 +145,6 @@ def test_wmt17_one_system_matches_sacrebleu_and_mteval():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.exists(), reason="shared testdata not present")
 @pytest.mark.parametrize("vec", WMT, ids=[v["name"] for v in WMT])
 def test_wmt17_all_systems(vec):
     hyps, streams = _wmt_case(vec)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -87,7 +88,7 @@ def test_errors_name_line_or_item(tmp_path, capsys, refs_text, hyps_text, messag
     hyps.write_bytes(hyps_text if isinstance(hyps_text, bytes) else hyps_text.encode())
     code, _, err = run(capsys, "score", "--refs", refs, "--hyps", hyps)
     assert code == 1
-    assert pytest.importorskip("re").search(message, err), err
+    assert re.search(message, err), err
 
 
 def test_option_of_another_metric_is_rejected(files, capsys):
