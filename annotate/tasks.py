@@ -8,8 +8,10 @@ from celery import current_app, shared_task
 from django.db.models import F, Q
 
 from annotate.models import Dataset
+from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats
 from annotate.services.jobs import job_requeue_stale
+from annotate.services.weights import weights_recompute_campaign
 
 # A running job reports progress at least this often; silence past it means its worker died.
 JOB_SILENCE_LIMIT = timedelta(minutes=10)
@@ -36,3 +38,13 @@ def jobs_requeue_stale() -> int:
         older_than=JOB_SILENCE_LIMIT,
         send=lambda task_name, job_id: current_app.send_task(task_name, args=[job_id]),
     )
+
+
+@shared_task(name="annotate.tasks.campaign_weights")
+def campaign_weights_task(campaign_id: int) -> int:
+    return weights_recompute_campaign(campaign_id=campaign_id)
+
+
+@shared_task(name="annotate.tasks.leases_reclaim")
+def leases_reclaim_task() -> int:
+    return leases_reclaim()

@@ -231,6 +231,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 240},
     },
+    # Abandoned rating leases go back to the pool even when no rater asks for work.
+    "leases-reclaim": {
+        "task": "annotate.tasks.leases_reclaim",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
     "jobs-requeue-stale": {
         "task": "annotate.tasks.jobs_requeue_stale",
         "schedule": 120.0,

@@ -73,3 +73,32 @@ def make_dataset(owner):
         return dataset
 
     return make
+
+
+@pytest.fixture
+def make_campaign(owner, make_dataset):
+    from annotate.services.campaigns import campaign_create
+
+    def make(*, dataset=None, **fields):
+        fields.setdefault("name", "First round")
+        fields.setdefault("control_rate", 0.0)
+        return campaign_create(owner=owner, dataset=dataset or make_dataset(), **fields)
+
+    return make
+
+
+@pytest.fixture
+def make_rater(db):
+    from itertools import count
+
+    numbers = count(1)
+
+    def make(campaign=None):
+        user = user_create(username=f"rater{next(numbers)}", password=PASSWORD, role=Role.RATER)
+        if campaign is not None:
+            from annotate.services.campaigns import campaign_join
+
+            campaign_join(campaign=campaign, rater=user)
+        return user
+
+    return make

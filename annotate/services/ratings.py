@@ -1,0 +1,105 @@
+"""Writes of ratings: submit a score, skip, flag. The weight follows in the same transaction."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from annotate.models.rating import (
+    Flag,
+    Rating,
+    RatingKind,
+    RatingStatus,
+    ReferenceSlot,
+    Weight,
+)
+from annotate.services.weights import weight_recompute
+
+
+def _locked_lease(rating_id: int, rater: User) -> Rating:
+    rating = (
+        Rating.objects.select_for_update()
+        .select_related("campaign")
+        .filter(pk=rating_id, rater=rater)
+        .first()
+    )
+    if rating is None:
+        raise ValidationError("This item is not yours, or its lease ran out and was reclaimed.")
+    return rating
+
+
+# z-normalised weights depend on every rating of a rater, so they are recomputed for the whole
+# campaign by a task; ratings landing within this many seconds share one recomputation.
+WEIGHTS_DEBOUNCE_SECONDS = 3
+
+
+def _after_commit(rating: Rating) -> None:
+    from annotate.tasks import campaign_weights_task
+
+    def send() -> None:
+        if cache.add(f"campaign-weights-{rating.campaign_id}", 1, WEIGHTS_DEBOUNCE_SECONDS):
+            campaign_weights_task.apply_async(
+                (rating.campaign_id,), countdown=WEIGHTS_DEBOUNCE_SECONDS
+            )
+
+    transaction.on_commit(send)
+
+
+def _top_up_on_disagreement(rating: Rating, weight: Weight) -> None:
+    campaign = rating.campaign
+    disagree = weight.n >= 2 and weight.sd is not None and weight.sd >= campaign.disagreement_sd
+    if campaign.extra_ratings_on_disagreement and disagree:
+        wanted = campaign.ratings_per_reference + campaign.extra_ratings_on_disagreement
+        ReferenceSlot.objects.filter(
+            campaign=campaign, reference_id=rating.reference_id, wanted__lt=wanted
+        ).update(wanted=wanted)
+
+
+@transaction.atomic
+def rating_submit(*, rating_id: int, rater: User, score: int) -> Rating:
+    """Record a score for the rater's leased item. Sending the same score again is harmless."""
+    rating = _locked_lease(rating_id, rater)
+    campaign = rating.campaign
+    if rating.status == RatingStatus.DONE and rating.score == score:
+        return rating  # a retried request: already recorded
+    if rating.status != RatingStatus.LEASED:
+        raise ValidationError("This item was already answered.")
+    if not isinstance(score, int) or not campaign.scale_min <= score <= campaign.scale_max:
+        raise ValidationError(
+            {"score": f"Give a whole number from {campaign.scale_min} to {campaign.scale_max}."}
+        )
+    rating.score = score
+    rating.status = RatingStatus.DONE
+    rating.finished_at = timezone.now()
+    rating.lease_expires_at = None
+    rating.save(update_fields=["score", "status", "finished_at", "lease_expires_at"])
+    if rating.kind == RatingKind.NORMAL:
+        weight = weight_recompute(campaign=campaign, reference_id=rating.reference_id)
+        _top_up_on_disagreement(rating, weight)
+    _after_commit(rating)
+    return rating
+
+
+@transaction.atomic
+def rating_pass(*, rating_id: int, rater: User, flag: str = "") -> Rating:
+    """Skip the item, or flag it (offensive, not in the language, broken); it goes back to the
+    pool for other raters and this rater will not see it again."""
+    rating = _locked_lease(rating_id, rater)
+    if rating.status != RatingStatus.LEASED:
+        raise ValidationError("This item was already answered.")
+    if flag and flag not in Flag.values:
+        raise ValidationError({"flag": f"Use one of {', '.join(Flag.values)}."})
+    rating.status = RatingStatus.FLAGGED if flag else RatingStatus.SKIPPED
+    rating.flag = flag
+    rating.finished_at = timezone.now()
+    rating.lease_expires_at = None
+    rating.save(update_fields=["status", "flag", "finished_at", "lease_expires_at"])
+    if rating.kind == RatingKind.NORMAL:
+        ReferenceSlot.objects.filter(
+            campaign_id=rating.campaign_id, reference_id=rating.reference_id
+        ).update(active=F("active") - 1)
+    return rating
