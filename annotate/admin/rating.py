@@ -1,0 +1,58 @@
+"""Admin pages of rating campaigns."""
+
+from django.contrib import admin
+
+from annotate.models import Campaign, CampaignRater, Rating, ReferenceSlot, Weight
+
+
+class CampaignRaterInline(admin.TabularInline):
+    model = CampaignRater
+    extra = 0
+    fields = ["rater", "crowd_id", "qc_status", "qc_reasons", "joined_at"]
+    readonly_fields = ["joined_at"]
+    raw_id_fields = ["rater"]
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "dataset", "split", "owner", "status", "ratings_per_reference"]
+    list_filter = ["status", "dataset"]
+    search_fields = ["name", "dataset__slug", "owner__username", "token"]
+    raw_id_fields = ["owner", "dataset", "split"]
+    readonly_fields = ["token", "created_at"]
+    inlines = [CampaignRaterInline]
+
+
+@admin.register(CampaignRater)
+class CampaignRaterAdmin(admin.ModelAdmin):
+    list_display = ["rater", "campaign", "crowd_id", "qc_status", "joined_at"]
+    list_filter = ["qc_status", "campaign"]
+    search_fields = ["rater__username", "crowd_id", "campaign__name"]
+    raw_id_fields = ["rater", "campaign"]
+
+
+@admin.register(ReferenceSlot)
+class ReferenceSlotAdmin(admin.ModelAdmin):
+    list_display = ["reference", "campaign", "active", "wanted"]
+    list_filter = ["campaign"]
+    search_fields = ["reference__text"]
+    raw_id_fields = ["reference", "campaign"]
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["reference", "rater", "campaign", "kind", "status", "score", "counted"]
+    list_filter = ["kind", "status", "counted", "flag", "campaign"]
+    search_fields = ["reference__text", "control_text", "rater__username"]
+    raw_id_fields = ["reference", "rater", "campaign", "donor"]
+    readonly_fields = ["started_at", "finished_at", "lease_expires_at"]
+    list_select_related = ["reference", "rater", "campaign"]
+
+
+@admin.register(Weight)
+class WeightAdmin(admin.ModelAdmin):
+    list_display = ["reference", "campaign", "n", "mean", "sd", "weight", "z_weight"]
+    list_filter = ["campaign"]
+    search_fields = ["reference__text"]
+    raw_id_fields = ["reference", "campaign"]
+    list_select_related = ["reference", "campaign"]
