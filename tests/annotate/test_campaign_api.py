@@ -11,7 +11,9 @@ def user_of(who, request):
     return None if who == "anonymous" else request.getfixturevalue(who)
 
 
-@pytest.mark.parametrize("who, status", [("owner", 201), ("other", 404), ("rater", 404), ("anonymous", 403)])
+@pytest.mark.parametrize(
+    "who, status", [("owner", 201), ("other", 404), ("rater", 404), ("anonymous", 403)]
+)
 def test_only_the_dataset_owner_starts_a_campaign(make_dataset, client_for, who, status, request):
     make_dataset()
     body = {"dataset": "chat", "name": "Round 1", "ratings_per_reference": 2}
@@ -41,8 +43,12 @@ def test_create_on_one_split_with_bad_fields_named(make_dataset, client_for, own
     assert Campaign.objects.get().slots.count() == 2
 
 
-@pytest.mark.parametrize("who, status", [("owner", 200), ("other", 403), ("rater", 403), ("anonymous", 403)])
-def test_campaign_detail_is_for_its_owner(make_campaign, make_rater, client_for, who, status, request):
+@pytest.mark.parametrize(
+    "who, status", [("owner", 200), ("other", 403), ("rater", 403), ("anonymous", 403)]
+)
+def test_campaign_detail_is_for_its_owner(
+    make_campaign, make_rater, client_for, who, status, request
+):
     campaign = make_campaign()
     user = user_of(who, request)
     if who == "rater":
@@ -92,7 +98,9 @@ def test_nobody_answers_someone_elses_item(make_campaign, make_rater, client_for
     first, second = make_rater(campaign), make_rater(campaign)
     rating_id = client_for(first).post(f"/api/v1/campaigns/{campaign.pk}/next/").json()["rating_id"]
     for user in (second, owner, None):
-        response = client_for(user).post(f"/api/v1/ratings/{rating_id}/", {"score": 1}, format="json")
+        response = client_for(user).post(
+            f"/api/v1/ratings/{rating_id}/", {"score": 1}, format="json"
+        )
         assert response.status_code in (403, 404)
     assert Rating.objects.get(pk=rating_id).status == "leased"
 
