@@ -118,3 +118,10 @@ def test_a_crowd_participant_sees_no_code_before_quality_control(make_campaign, 
     client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "3"})
     page = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True).content.decode()
     assert "completion-pending" in page and "completion-code" not in page
+
+
+def test_the_account_page_lists_the_raters_campaigns(make_campaign, make_rater, client_for):
+    campaign = make_campaign(name="Round one")
+    rater = make_rater(campaign)
+    page = client_for(rater).get(reverse("account")).content.decode()
+    assert "Round one" in page and reverse("campaign-rate", args=[campaign.pk]) in page
