@@ -18,9 +18,10 @@ from scoring.tasks import score_submission_task
 pytestmark = pytest.mark.django_db
 
 HYPS = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]
+HYPS_FILE = "\n".join(HYPS) + "\n"
 
 
-def upload(board, user, text="\n".join(HYPS) + "\n", **fields):
+def upload(board, user, text=HYPS_FILE, **fields):
     data = text.encode()
     fields.setdefault("method", "seq2seq")
     return submission_create(
@@ -72,10 +73,9 @@ def test_scores_equal_the_metric_cli_on_the_same_files(
             handle.write(json.dumps({"id": item.id, "refs": refs_json}) + "\n")
     hyps = tmp_path / "hyps.txt"
     hyps.write_text("\n".join(HYPS) + "\n")
-    out = subprocess.run(
-        [sys.executable, "-m", "scoring.metrics", "score", "--refs", str(refs), "--hyps", str(hyps), "--json"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+    command = [sys.executable, "-m", "scoring.metrics", "score", "--json"]
+    command += ["--refs", str(refs), "--hyps", str(hyps)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     cli = json.loads(out)
     stored = Score.objects.get(submission=submission, metric="dbleu")
     assert stored.score == pytest.approx(cli["score"], abs=1e-9)
