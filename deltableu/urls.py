@@ -30,6 +30,8 @@ urlpatterns = [
     path("invite/<str:token>/", accounts.signup, name="signup"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("annotate.api.urls")),
+    path("api/v1/", include("scoring.api.urls")),
+    path("leaderboards/", include("scoring.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),

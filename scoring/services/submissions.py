@@ -128,3 +128,7 @@ def submission_cancel(*, submission: Submission, user: User) -> bool:
             status=SubmissionStatus.CANCELLED, finished_at=timezone.now(), charged=False
         )
     )
+
+
+def upload_problems_as_dicts(exc: UploadRejected) -> list[dict[str, object]]:
+    return [{"line": p.line, "message": p.message} for p in exc.problems]
