@@ -59,14 +59,14 @@ class SubmissionUploadSerializer(serializers.Serializer):
     is_baseline = serializers.BooleanField(required=False, default=False)
 
 
-class ProblemSerializer(serializers.Serializer):
+class UploadProblemSerializer(serializers.Serializer):
     line = serializers.IntegerField(help_text="1-based; 0 for the whole file.")
     message = serializers.CharField()
 
 
 class UploadErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
-    problems = ProblemSerializer(many=True)
+    problems = UploadProblemSerializer(many=True)
 
 
 def _drf(exc: DjangoValidationError) -> ValidationError:
