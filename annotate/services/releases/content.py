@@ -18,7 +18,7 @@ REFERENCE_FIELDS = ("text", "origin", "weight", "z_weight", "n", "mean", "sd", "
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON with sorted keys: jsonb keeps no key order, so sorting is the only stable one."""
+    """Compact JSON with sorted keys: jsonb keeps no key order, so only sorting is stable."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
