@@ -237,6 +237,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    "submissions-requeue-stuck": {
+        "task": "scoring.tasks.requeue_stuck_submissions",
+        "schedule": 120.0,
+        "options": {"expires": 100},
+    },
     "jobs-requeue-stale": {
         "task": "annotate.tasks.jobs_requeue_stale",
         "schedule": 120.0,
