@@ -136,3 +136,11 @@ def test_hugging_face_datasets_loads_the_parquet_offline(release, tmp_path, monk
     assert loaded.num_rows == 2 and loaded[0]["id"] == "c1"
     assert loaded[0]["references"][0]["weight"] == 0.5
     assert loaded[0]["references"][0]["z_weight"] == 0.4
+
+
+def test_leaderboards_score_the_same_items_and_weights_as_the_downloaded_file(release):
+    from scoring.selectors.leaderboards import release_scoring_items
+
+    mine = release_ref_items(release=release, split="dev")
+    theirs = [ref_item for _, ref_item in release_scoring_items(release=release, split="dev")]
+    assert theirs == mine
