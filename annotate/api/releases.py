@@ -36,7 +36,9 @@ from annotate.services.releases.importing import release_import_archive
 
 
 class ReleaseOutputSerializer(serializers.ModelSerializer):
-    dataset = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
 
     class Meta:
         model = Release
@@ -232,7 +234,7 @@ class ReleaseImportApi(APIView):
             raise ValidationError({"archive": "Attach the archive as 'archive'."})
         try:
             release = release_import_archive(
-                source=upload, owner=cast(User, request.user), slug=request.data.get("slug") or None
+                source=upload, owner=cast(User, request.user), slug=request.POST.get("slug") or None
             )
         except DjangoValidationError as exc:
             raise _drf(exc) from None

@@ -176,3 +176,27 @@ def test_the_diff_shows_weight_changes_and_hides_hidden_splits_from_others(
         )
     )
     assert "Weights changed: 1" in html and HIDDEN not in html
+
+
+def test_importing_an_archive_through_the_api_is_for_researchers(world, client_for, owner, rater):
+    import io
+
+    from django.core.files.storage import default_storage
+
+    release = Release.objects.get(dataset=world, version="1.0.0")
+    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
+    job_run(job_id=job.pk, work=release_archive_build)
+    release.refresh_from_db()
+    data = default_storage.open(release.archive_name).read()
+    url = reverse("api-release-import")
+
+    def upload(user, slug):
+        archive = io.BytesIO(data)
+        archive.name = "chat.zip"
+        return client_for(user).post(url, {"archive": archive, "slug": slug}, format="multipart")
+
+    assert upload(None, "a").status_code in (401, 403)
+    assert upload(rater, "b").status_code == 403
+    response = upload(owner, "chat-imported")
+    assert response.status_code == 201
+    assert response.json()["manifest_checksum"] == release.manifest_checksum

@@ -62,7 +62,8 @@ def _agreement(campaign: Campaign) -> dict[str, Any]:
         campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
     ).values_list("reference_id", "score")
     for reference_id, score in counted:
-        scores[reference_id].append(float(score))
+        if score is not None:  # a done rating always has one (a check constraint says so)
+            scores[reference_id].append(float(score))
     alpha = krippendorff_alpha_interval(list(scores.values()))
     return {
         "krippendorff_alpha_interval": None if alpha is None else round(alpha, 4),

@@ -119,7 +119,7 @@ def _copy_ratings(release: Release, campaign: Campaign, copies: dict[int, Releas
                 release=release,
                 reference=copies[rating.reference_id],
                 rater=name,
-                score=rating.score,
+                score=rating.score or 0,  # done ratings have a score (a constraint)
             )
         )
     ReleaseRating.objects.bulk_create(rows, batch_size=BATCH)
