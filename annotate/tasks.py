@@ -10,7 +10,9 @@ from django.db.models import F, Q
 from annotate.models import Dataset
 from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats
-from annotate.services.jobs import job_requeue_stale
+from annotate.services.jobs import job_register_task, job_requeue_stale, job_run
+from annotate.services.releases.archive import JOB_KIND as RELEASE_ARCHIVE
+from annotate.services.releases.archive import release_archive_build
 from annotate.services.weights import weights_recompute_campaign
 
 # A running job reports progress at least this often; silence past it means its worker died.
@@ -48,3 +50,11 @@ def campaign_weights_task(campaign_id: int) -> int:
 @shared_task(name="annotate.tasks.leases_reclaim")
 def leases_reclaim_task() -> int:
     return leases_reclaim()
+
+
+@shared_task(name="annotate.tasks.release_archive")
+def release_archive_task(job_id: int) -> None:
+    job_run(job_id=job_id, work=release_archive_build)
+
+
+job_register_task(RELEASE_ARCHIVE, "annotate.tasks.release_archive")
