@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db.models import F
@@ -42,9 +43,6 @@ from scoring.submission_files import parse_submission
 log = logging.getLogger(__name__)
 
 BOOTSTRAP_RESAMPLES = 1000
-# Items per chunk: below this a submission is scored in one task (2,000 lines take well under
-# a second); above it, chunks spread the work over the workers.
-CHUNK_ITEMS = 50_000
 _INDEX_CACHE: dict[str, tuple[Metric, Any, int | str]] = {}
 _INDEX_CACHE_SIZE = 8
 
@@ -95,7 +93,10 @@ def submission_hypotheses(submission: Submission, item_ids: list[str]) -> list[s
     return hyps
 
 
-def chunk_bounds(n_items: int, size: int = CHUNK_ITEMS) -> list[tuple[int, int]]:
+def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]:
+    """Item ranges of the chunks: up to SCORING_CHUNK_ITEMS a submission is one task (2,000
+    lines take well under a second); above it, chunks spread the work over the workers."""
+    size = size or settings.SCORING_CHUNK_ITEMS
     return [(start, min(start + size, n_items)) for start in range(0, n_items, size)] or [(0, 0)]
 
 
