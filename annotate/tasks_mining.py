@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from celery import shared_task
 
 from annotate.selectors.mining import CORPUS_INDEX_KIND, MINING_KIND
@@ -20,10 +22,10 @@ def mining_task(job_id: int) -> None:
 
 @shared_task(name=CORPUS_INDEX_TASK)
 def corpus_index_task(job_id: int) -> None:
-    try:
+    # A refused corpus is recorded on the job and the corpus: the owner fixes the file, and
+    # there is nothing to retry.
+    with suppress(CorpusInvalid):
         job_run(job_id=job_id, work=corpus_index_job)
-    except CorpusInvalid:
-        pass  # recorded on the job and the corpus; the owner fixes the file, nothing to retry
 
 
 job_register_task(MINING_KIND, MINING_TASK)

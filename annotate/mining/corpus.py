@@ -110,7 +110,8 @@ def _triple(line: int, row: dict[str, Any], problems: RowProblems) -> Triple | N
         return None
     if context is None or message is None or response is None:
         return None
-    return Triple(line, context, message, response, "" if conversation is None else str(conversation))
+    name = "" if conversation is None else str(conversation)
+    return Triple(line, context, message, response, name)
 
 
 def _jsonl_rows(lines: Iterator[tuple[int, str]], problems: RowProblems) -> Iterator[Triple]:

@@ -12,6 +12,7 @@ one seek away and the corpus file is never needed again after indexing.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from array import array
 from collections.abc import Callable, Iterable
@@ -35,6 +36,8 @@ SPARSE_BELOW = 4
 PROGRESS_EVERY = 5000  # rows between progress reports: one small UPDATE each
 # bm25s's defaults (Lucene's BM25, k1=1.5, b=0.75) suit short chat turns well enough.
 BM25_PARAMS = {"k1": 1.5, "b": 0.75, "method": "lucene"}
+# bm25s logs every index build at DEBUG level on its own logger, set to DEBUG.
+logging.getLogger("bm25s").setLevel(logging.INFO)
 
 
 class EmptyCorpus(ValueError):

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotate.mining.corpus import RowProblems, format_for, read_triples
-from annotate.mining.index import EmptyCorpus, build_index
+from annotate.mining.index import META, EmptyCorpus, build_index
 from annotate.models import Corpus, CorpusStatus, Job
 from annotate.selectors.mining import CORPUS_INDEX_KIND
 from annotate.services.jobs import job_create, job_enqueue, job_progress
@@ -128,9 +128,12 @@ def corpus_index_dir(corpus: Corpus) -> Path:
     if not corpus.is_ready:
         raise ValueError(f"Corpus {corpus} is not indexed.")
     try:
-        return Path(default_storage.path(corpus.index_path))
-    except NotImplementedError:  # remote storage: fetch it once per index version
-        return _cached_copy(corpus.index_path)
+        local = Path(default_storage.path(corpus.index_path))
+    except NotImplementedError:  # object storage has no local paths
+        local = None
+    if local is not None and (local / META).exists():
+        return local
+    return _cached_copy(corpus.index_path)  # fetched once per index version
 
 
 def _cached_copy(prefix: str) -> Path:
@@ -152,8 +155,10 @@ def _download(prefix: str, folder: Path) -> None:
     folders, files = default_storage.listdir(prefix)
     folder.mkdir(parents=True, exist_ok=True)
     for name in files:
-        with default_storage.open(f"{prefix}/{name}", "rb") as source:
-            with (folder / name).open("wb") as out:
-                shutil.copyfileobj(source, out)
+        with (
+            default_storage.open(f"{prefix}/{name}", "rb") as src,
+            (folder / name).open("wb") as out,
+        ):
+            shutil.copyfileobj(src, out)
     for sub in folders:
         _download(f"{prefix}/{sub}", folder / sub)

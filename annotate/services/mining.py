@@ -50,9 +50,18 @@ QUERY_ORIGINS = (Origin.ORIGINAL, Origin.WRITTEN)  # what "the seed's response" 
 
 
 def mining_start(
-    *, user: User, dataset: Dataset, corpus: Corpus, split: str = "dev", k: int = DEFAULT_K
+    *,
+    user: User,
+    dataset: Dataset,
+    corpus: Corpus,
+    split: str = "dev",
+    k: int = DEFAULT_K,
+    enqueue: bool = True,
 ) -> Job:
-    """Check a run can start and queue it; raise ValidationError saying why it cannot."""
+    """Check a run can start and queue it; raise ValidationError saying why it cannot.
+
+    `enqueue=False` leaves the job for the caller to run in its own process (`manage.py mine`).
+    """
     if not dataset_can_edit(user=user, dataset=dataset):
         raise PermissionDenied("Only the dataset's owner can mine candidates for it.")
     if not corpus_usable_by(user=user, corpus=corpus):
@@ -70,14 +79,17 @@ def mining_start(
             raise ValidationError("A mining run is already under way for this dataset.")
         params = {"corpus_id": corpus.pk, "corpus": corpus.name, "split": split, "k": k}
         job = job_create(kind=MINING_KIND, owner=user, dataset=dataset, params=params)
-        from annotate.tasks_mining import mining_task
+        if enqueue:
+            from annotate.tasks_mining import mining_task
 
-        job_enqueue(job=job, task=mining_task)
+            job_enqueue(job=job, task=mining_task)
     return job
 
 
 def mining_run(job: Job) -> dict:
     """The body of a mining job; returns counts of what it added."""
+    if job.dataset_id is None:
+        raise ValueError("A mining job needs a dataset.")
     corpus = Corpus.objects.get(pk=job.params["corpus_id"])
     k = int(job.params.get("k", DEFAULT_K))
     source = {"corpus": corpus.name, "corpus_id": corpus.pk, "job": job.pk}
@@ -144,7 +156,7 @@ def _add_candidates(plans: Iterable[tuple[Item, list[Candidate]]]) -> Counter[st
     return Counter(r.origin for r in rows)
 
 
-def _dataset_changed(dataset_id: int | None) -> None:
+def _dataset_changed(dataset_id: int) -> None:
     Dataset.objects.filter(pk=dataset_id).update(updated_at=timezone.now())
 
     def enqueue() -> None:
