@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from annotate.mining.index import CorpusIndex
-from annotate.models import CorpusStatus, DismissedCandidate, Job, JobStatus, Reference
+from annotate.models import Corpus, CorpusStatus, DismissedCandidate, Job, JobStatus, Reference
 from annotate.services.corpora import CorpusInvalid, corpus_index_dir
 from annotate.services.jobs import job_run
 from annotate.services.mining import (
@@ -14,7 +14,7 @@ from annotate.services.mining import (
     references_remove_mined,
 )
 from tests.conftest import DATA
-from tests.mining_fixtures import corpus, index_corpus, media, seeds  # noqa: F401
+from tests.mining_fixtures import index_corpus
 
 pytestmark = pytest.mark.django_db
 
@@ -151,12 +151,10 @@ def test_cancelling_stops_a_run_between_batches(owner, seeds, corpus, monkeypatc
 def test_a_corpus_with_bad_rows_is_refused_with_its_lines(owner, media):
     with pytest.raises(CorpusInvalid, match="4 bad rows"):
         index_corpus(owner, path=DATA / "mining_bad_corpus.jsonl")
-    from annotate.models import Corpus
-
     corpus = Corpus.objects.get()
     assert corpus.status == CorpusStatus.FAILED and corpus.bad_rows == 4
-    assert corpus.problems[0] == {"line": 2, "field": "",
-                                  "message": "not valid JSON (Expecting value at column 31)"}  # fmt: skip
+    message = "not valid JSON (Expecting value at column 31)"
+    assert corpus.problems[0] == {"line": 2, "field": "", "message": message}
 
 
 def test_bad_rows_can_be_skipped(owner, media):
@@ -170,8 +168,8 @@ def test_the_index_is_in_storage_and_fetched_from_remote_storage(owner, media, s
     assert local.index_path.startswith(f"corpora/{local.pk}/index-")
     assert corpus_index_dir(local) == media / local.index_path
     # Storage without local paths (object storage in production): copied once into var/cache.
-    settings.STORAGES = {**settings.STORAGES,
-                         "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"}}  # fmt: skip
+    in_memory = {"BACKEND": "django.core.files.storage.InMemoryStorage"}
+    settings.STORAGES = {**settings.STORAGES, "default": in_memory}
     settings.VAR_DIR = tmp_path / "var"
     remote = index_corpus(owner, name="remote")
     folder = corpus_index_dir(remote)
