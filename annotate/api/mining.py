@@ -34,6 +34,8 @@ from annotate.services.mining import MAX_K, mining_start, references_remove_mine
 
 class CorpusOutputSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
+    # The same choices as the dataset import's `format`, so the schema has one enum for both.
+    format = serializers.ChoiceField(choices=["jsonl", "tsv"], read_only=True)
 
     class Meta:
         model = Corpus
