@@ -7,6 +7,7 @@ from datetime import timedelta
 from celery import current_app, shared_task
 from django.db.models import F, Q
 
+from annotate import tasks_mining  # noqa: F401  (the worker finds tasks in this module only)
 from annotate.models import Dataset
 from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats

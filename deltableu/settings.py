@@ -142,6 +142,8 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 50 * 1024 * 1024)
+# Corpora uploaded through the web; larger ones are added by staff with `manage.py corpus_add`.
+CORPUS_MAX_BYTES = env_int("CORPUS_MAX_BYTES", 500 * 1024 * 1024)
 
 # --- Security (check --deploy is clean when DEBUG is False) ----------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

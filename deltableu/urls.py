@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from annotate.views import accounts, campaigns, datasets, rating, releases
+from annotate.views import accounts, campaigns, datasets, mining, rating, releases
 from deltableu.health import healthz
 
 urlpatterns = [
@@ -54,6 +54,10 @@ urlpatterns = [
         name="campaign-answer",
     ),
     path("campaigns/<int:campaign_id>/done/", rating.campaign_done, name="campaign-done"),
+    path("datasets/<slug:slug>/mining/", mining.dataset_mining, name="dataset-mining"),
+    path("datasets/<slug:slug>/mining/candidates/", mining.mined_review, name="mined-review"),
+    path("corpora/", mining.corpus_list, name="corpus-list"),
+    path("corpora/<int:corpus_id>/", mining.corpus_detail, name="corpus-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", accounts.account, name="account"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,50 @@ from annotate.models import Role, Visibility
 from annotate.services.accounts import user_create
 from annotate.services.datasets import dataset_create, dataset_import_file
 
+# Fixtures of one area, kept beside its tests rather than in this file.
+pytest_plugins = ["tests.mining_fixtures"]
+
 PASSWORD = "a-long-test-password-42"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+_RELEASES_MIGRATION = importlib.import_module("annotate.migrations.0005_releases")
+
+
+def _uses_db(request) -> tuple[bool, bool]:
+    """(uses the database, in transactional mode) for the running test."""
+    marker = request.node.get_closest_marker("django_db")
+    names = set(request.fixturenames)
+    transactional = bool(
+        (marker and marker.kwargs.get("transaction")) or names & {"transactional_db", "live_server"}
+    )
+    return bool(marker or names & {"db", "transactional_db", "live_server"}), transactional
+
+
+@pytest.fixture(autouse=True)
+def _sqlite_release_triggers_let_flush_work(request):
+    # Published releases are guarded by triggers that abort DELETE; SQLite's flush (how
+    # transactional tests clean up) deletes rows, PostgreSQL's truncates. So on SQLite a
+    # transactional test drops the triggers just before the flush, and every test that uses
+    # the database gets them back first.
+    from django.db import connection
+
+    uses_db, transactional = _uses_db(request)
+    if not uses_db or connection.vendor != "sqlite":
+        yield
+        return
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {row[0] for row in cursor.fetchall()}
+        if "annotate_release_frozen_delete" not in present:
+            for statement in _RELEASES_MIGRATION._sqlite_sql():
+                cursor.execute(statement)
+    yield
+    if transactional:
+        with connection.cursor() as cursor:
+            for statement in _RELEASES_MIGRATION._drop_sql("sqlite"):
+                cursor.execute(statement)
 
 
 @pytest.fixture(autouse=True)

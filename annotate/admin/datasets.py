@@ -1,6 +1,16 @@
 from django.contrib import admin
 
-from annotate.models import Dataset, Invitation, Item, Job, Profile, Reference, Split
+from annotate.models import (
+    Corpus,
+    Dataset,
+    DismissedCandidate,
+    Invitation,
+    Item,
+    Job,
+    Profile,
+    Reference,
+    Split,
+)
 
 
 @admin.register(Profile)
@@ -75,3 +85,23 @@ class JobAdmin(admin.ModelAdmin):
     search_fields = ["kind", "message", "owner__username", "dataset__slug"]
     raw_id_fields = ["owner", "dataset"]
     readonly_fields = ["created_at", "started_at", "finished_at", "heartbeat_at"]
+
+
+@admin.register(Corpus)
+class CorpusAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "format", "status", "rows", "bad_rows", "shared", "created_at"]
+    list_filter = ["status", "format", "shared", "language"]
+    search_fields = ["name", "description", "source", "owner__username"]
+    raw_id_fields = ["owner"]
+    readonly_fields = ["rows", "bad_rows", "problems", "index_path", "index_meta", "created_at",
+                       "indexed_at"]  # fmt: skip
+
+
+@admin.register(DismissedCandidate)
+class DismissedCandidateAdmin(admin.ModelAdmin):
+    list_display = ["text", "origin", "item", "dismissed_by", "dismissed_at"]
+    list_filter = ["origin", "item__split__dataset"]
+    search_fields = ["text", "item__external_id"]
+    list_select_related = ["item", "dismissed_by"]
+    raw_id_fields = ["item", "dismissed_by"]
+    readonly_fields = ["key", "dismissed_at"]

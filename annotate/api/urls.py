@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import campaigns, jobs, releases, views
+from annotate.api import campaigns, jobs, mining, releases, views
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -68,6 +68,19 @@ urlpatterns = [
         name="api-campaign-progress",
     ),
     path("ratings/<int:rating_id>/", campaigns.RatingAnswerApi.as_view(), name="api-rating"),
+    path("datasets/<slug:slug>/mining/", mining.MiningApi.as_view(), name="api-mining"),
+    path(
+        "datasets/<slug:slug>/mining/candidates/",
+        mining.CandidateListApi.as_view(),
+        name="api-mined-candidates",
+    ),
+    path(
+        "datasets/<slug:slug>/mining/candidates/<int:reference_id>/",
+        mining.CandidateDetailApi.as_view(),
+        name="api-mined-candidate",
+    ),
+    path("corpora/", mining.CorpusListApi.as_view(), name="api-corpora"),
+    path("corpora/<int:corpus_id>/", mining.CorpusDetailApi.as_view(), name="api-corpus"),
     path("jobs/<int:job_id>/", jobs.JobDetailApi.as_view(), name="api-job"),
     path("jobs/<int:job_id>/cancel/", jobs.JobCancelApi.as_view(), name="api-job-cancel"),
 ]

@@ -1,4 +1,5 @@
 from annotate.models.accounts import Invitation, Profile, Role
+from annotate.models.corpora import Corpus, CorpusFormat, CorpusStatus, DismissedCandidate
 from annotate.models.datasets import Dataset, Item, Origin, Reference, Split, SplitName, Visibility
 from annotate.models.jobs import Job, JobStatus
 from annotate.models.rating import (
@@ -26,7 +27,11 @@ __all__ = [
     "Campaign",
     "CampaignRater",
     "CampaignStatus",
+    "Corpus",
+    "CorpusFormat",
+    "CorpusStatus",
     "Dataset",
+    "DismissedCandidate",
     "Flag",
     "Invitation",
     "Item",

@@ -6,6 +6,7 @@ configured broker (file system, or Redis in CI), exactly as `make run` and produ
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -60,16 +61,14 @@ class Worker:
 
     def kill(self) -> None:
         """SIGKILL the worker and its pool: no warm shutdown, work in hand is lost."""
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.process.wait(timeout=20)
 
     def stop(self) -> None:
         self.process.terminate()
         try:
-            self.process.wait(timeout=20)
+            self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.kill()
 
@@ -96,8 +95,19 @@ SESSION_WORKER_CHUNK_ITEMS = "3"
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(start_worker):
-    return start_worker(SCORING_CHUNK_ITEMS=SESSION_WORKER_CHUNK_ITEMS)
+def _main_worker() -> dict[str, Worker]:
+    return {}
+
+
+@pytest.fixture
+def celery_worker_process(start_worker, _main_worker):
+    """The shared worker, started on first use and again if a test killed it."""
+    worker = _main_worker.get("worker")
+    if worker is None or worker.process.poll() is not None:
+        worker = _main_worker["worker"] = start_worker(
+            SCORING_CHUNK_ITEMS=SESSION_WORKER_CHUNK_ITEMS
+        )
+    return worker
 
 
 def wait_for(condition, timeout=30.0, what="the worker"):

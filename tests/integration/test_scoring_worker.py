@@ -9,7 +9,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from deltableu.celery import app
 from scoring.models import Score, Submission
 from scoring.selectors.leaderboards import release_scoring_items
 from scoring.tasks import requeue_stuck_submissions_task
@@ -21,10 +20,11 @@ HYPS = ["the cat sat on a mat", "what a great match", "see you then", "i love ch
 
 def cli_score(release, split, hyps, tmp_path) -> dict:
     refs = tmp_path / "refs.jsonl"
-    refs.write_text("".join(
-        json.dumps({"id": item.id, "refs": [{"text": r.text, "weight": r.weight} for r in item.refs]}) + "\n"
-        for _, item in release_scoring_items(release=release, split=split)
-    ))  # fmt: skip
+    lines = []
+    for _, item in release_scoring_items(release=release, split=split):
+        weighted = [{"text": r.text, "weight": r.weight} for r in item.refs]
+        lines.append(json.dumps({"id": item.id, "refs": weighted}) + "\n")
+    refs.write_text("".join(lines))
     hyp_file = tmp_path / "hyps.txt"
     hyp_file.write_text("\n".join(hyps) + "\n")
     command = [sys.executable, "-m", "scoring.metrics", "score", "--json"]
@@ -52,29 +52,26 @@ def test_upload_is_scored_by_the_worker_like_the_cli(
 
 
 def test_a_worker_killed_mid_run_does_not_leave_the_submission_stuck(
-    start_worker, make_release, make_leaderboard, client_for, other, monkeypatch
+    celery_worker_process, start_worker, make_release, make_leaderboard, client_for, other
 ):
-    # Its own queue, so the session's worker cannot pick up this test's tasks.
-    monkeypatch.setitem(app.conf, "task_default_queue", "kill-test")
-    env = {"CELERY_TASK_DEFAULT_QUEUE": "kill-test", "SCORING_CHUNK_ITEMS": "1"}
     items = [("dev", f"i{n}", [(f"reference number {n} is here", 1.0)]) for n in range(30)]
     board = make_leaderboard(release=make_release(slug="many", items=items), slug="many")
-    doomed = start_worker(**env)
     hyps = "".join(f"reference {n} maybe\n" for n in range(30)).encode()
     response = client_for(other).post(
         f"/api/v1/leaderboards/{board.slug}/submissions/",
         {"file": SimpleUploadedFile("out.txt", hyps), "method": "m"},
     )
     submission_id = response.json()["id"]
-    wait_for(lambda: Submission.objects.filter(pk=submission_id, progress__gte=10).exists(),
+    wait_for(lambda: Submission.objects.filter(pk=submission_id, progress__gt=0).exists(),
              timeout=60, what="the first chunks")  # fmt: skip
-    doomed.kill()
+    celery_worker_process.kill()  # the only worker: what it held is lost
+    assert Submission.objects.get(pk=submission_id).status == "running"
     # Ten minutes of silence later the periodic sweep finds it and queues it again.
     Submission.objects.filter(pk=submission_id).update(
         heartbeat_at=timezone.now() - timedelta(hours=1)
     )
     assert requeue_stuck_submissions_task() == 1
-    start_worker(**env)
+    start_worker(SCORING_CHUNK_ITEMS="3")
     wait_for(lambda: Submission.objects.filter(pk=submission_id, status="finished").exists(),
              timeout=120, what="the requeued run")  # fmt: skip
     submission = Submission.objects.get(pk=submission_id)

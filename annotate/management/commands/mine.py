@@ -1,0 +1,37 @@
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.mining.candidates import DEFAULT_K
+from annotate.models import Corpus, Dataset
+from annotate.services.jobs import job_run
+from annotate.services.mining import mining_run, mining_start
+
+
+class Command(BaseCommand):
+    help = (
+        "Mine candidate references for a dataset split from an indexed corpus, in this process "
+        "(the web page and the API queue the same run for a worker instead)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="The dataset's slug.")
+        parser.add_argument("--corpus", type=int, required=True, help="Corpus id.")
+        parser.add_argument("--split", default="dev", choices=["dev", "test"])
+        parser.add_argument("--k", type=int, default=DEFAULT_K, help="Candidates per item.")
+
+    def handle(self, *args, slug, corpus, split, k, **options):
+        dataset = Dataset.objects.filter(slug=slug).select_related("owner").first()
+        found = Corpus.objects.filter(pk=corpus).first()
+        if dataset is None or found is None:
+            raise CommandError("No such dataset or corpus.")
+        owner = get_user_model().objects.get(pk=dataset.owner_id)
+        try:
+            job = mining_start(
+                user=owner, dataset=dataset, corpus=found, split=split, k=k, enqueue=False
+            )
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
+        job_run(job_id=job.pk, work=mining_run)
+        job.refresh_from_db()
+        self.stdout.write(f"Job {job.pk}: {job.status}. {job.message} {job.result}")
