@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from annotate.models import Dataset, Role
+from annotate.models import Campaign, Dataset, Role, Split
 
 
 class DatasetForm(forms.ModelForm):
@@ -49,3 +49,24 @@ class InvitationForm(forms.Form):
     role = forms.ChoiceField(choices=Role.choices, initial=Role.RATER)
     max_uses = forms.IntegerField(min_value=1, max_value=10_000, initial=20)
     note = forms.CharField(max_length=200, required=False)
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = [
+            "name",
+            "split",
+            "instructions",
+            "ratings_per_reference",
+            "control_rate",
+            "lease_minutes",
+            "ratings_per_rater",
+            "extra_ratings_on_disagreement",
+            "disagreement_sd",
+        ]
+        help_texts = {"split": "Leave empty to rate every split."}
+
+    def __init__(self, *args, dataset: Dataset, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["split"].queryset = Split.objects.filter(dataset=dataset)  # type: ignore[attr-defined]

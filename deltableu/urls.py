@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from annotate.views import accounts, datasets
+from annotate.views import accounts, campaigns, datasets, rating
 from deltableu.health import healthz
 
 urlpatterns = [
@@ -13,6 +13,15 @@ urlpatterns = [
     path("datasets/<slug:slug>/", datasets.dataset_detail, name="dataset-detail"),
     path("datasets/<slug:slug>/import/", datasets.dataset_import_view, name="dataset-import"),
     path("datasets/<slug:slug>/export.jsonl", datasets.dataset_export, name="dataset-export"),
+    path("datasets/<slug:slug>/campaigns/new/", campaigns.campaign_new, name="campaign-new"),
+    path("r/<str:token>/", campaigns.campaign_join_view, name="campaign-join"),
+    path("campaigns/<int:campaign_id>/rate/", rating.campaign_rate, name="campaign-rate"),
+    path(
+        "campaigns/<int:campaign_id>/rate/<int:rating_id>/",
+        rating.campaign_answer,
+        name="campaign-answer",
+    ),
+    path("campaigns/<int:campaign_id>/done/", rating.campaign_done, name="campaign-done"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", accounts.account, name="account"),

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import jobs, views
+from annotate.api import campaigns, jobs, views
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -15,6 +15,22 @@ urlpatterns = [
     path(
         "datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"
     ),
+    path("campaigns/", campaigns.CampaignListApi.as_view(), name="api-campaigns"),
+    path("campaigns/join/", campaigns.CampaignJoinApi.as_view(), name="api-campaign-join"),
+    path(
+        "campaigns/<int:campaign_id>/", campaigns.CampaignDetailApi.as_view(), name="api-campaign"
+    ),
+    path(
+        "campaigns/<int:campaign_id>/next/",
+        campaigns.CampaignNextApi.as_view(),
+        name="api-campaign-next",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/progress/",
+        campaigns.CampaignProgressApi.as_view(),
+        name="api-campaign-progress",
+    ),
+    path("ratings/<int:rating_id>/", campaigns.RatingAnswerApi.as_view(), name="api-rating"),
     path("jobs/<int:job_id>/", jobs.JobDetailApi.as_view(), name="api-job"),
     path("jobs/<int:job_id>/cancel/", jobs.JobCancelApi.as_view(), name="api-job-cancel"),
 ]

@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 from annotate.forms import InvitationForm, SignupForm
 from annotate.http import AuthenticatedRequest
 from annotate.models import Invitation
+from annotate.selectors.campaigns import campaigns_joined
 from annotate.selectors.datasets import user_is_researcher
 from annotate.services.accounts import (
     invitation_accept,
@@ -63,6 +64,7 @@ def account(request: AuthenticatedRequest) -> HttpResponse:
         "can_invite": user_is_researcher(request.user),
         "invitations": request.user.invitations_sent.all()[:50],
         "invitation_form": InvitationForm(),
+        "rating_campaigns": campaigns_joined(user=request.user),
     }
     return render(request, "registration/account.html", context)
 

@@ -2,7 +2,9 @@
 
 Metrics (registry names): ``dbleu`` (ΔBLEU, Galley et al. 2015; ``definition`` ``paper`` or
 ``author-2019``), ``bleu`` (= sacrebleu ``corpus_bleu``), ``sbleu`` (mean sentence BLEU+1),
-``bleu-sbp`` (strict brevity penalty, Chiang et al. 2008). Every metric follows the contract of
+``bleu-sbp`` (strict brevity penalty, Chiang et al. 2008), ``nist`` (mteval-v13a) and ``dnist``
+(weighted NIST), ``4grr`` (4-gram recognition rate, Chiang et al. 2008), ``amber`` (AMBER(1,4),
+Chen & Kuhn 2011). Every metric follows the contract of
 :mod:`.base`: ``prepare(items)`` → picklable reference index; ``stats(hyps, prepared)`` → per-item
 statistics ``(n_items, n_stats)``; ``scores_from_stats(summed)`` vectorised; ``result(summed)``.
 

@@ -1,0 +1,65 @@
+"""The rater's page: one candidate at a time, answered by buttons or the keys 1-5, s, o, e, b."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from annotate.http import AuthenticatedRequest
+from annotate.models import CampaignRater, Flag
+from annotate.selectors.campaigns import campaign_get_for_rater, rater_progress
+from annotate.services.assignment import rating_next
+from annotate.services.ratings import rating_pass, rating_submit
+
+
+@login_required
+def campaign_rate(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    rating = rating_next(campaign=campaign, rater=request.user)
+    progress = rater_progress(campaign=campaign, rater=request.user)
+    if rating is None:
+        return redirect("campaign-done", campaign_id=campaign.pk)
+    item = rating.reference.item
+    scale = list(zip(campaign.scale, campaign.anchors or [""] * len(campaign.scale), strict=False))
+    context = {
+        "campaign": campaign,
+        "rating": rating,
+        "item": item,
+        "scale": scale,
+        "flags": Flag.choices,
+        "progress": progress,
+    }
+    return render(request, "annotate/campaigns/rate.html", context)
+
+
+@login_required
+@require_POST
+def campaign_answer(
+    request: AuthenticatedRequest, campaign_id: int, rating_id: int
+) -> HttpResponse:
+    campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    try:
+        if request.POST.get("score"):
+            score = int(request.POST["score"]) if request.POST["score"].isdigit() else -1
+            rating_submit(rating_id=rating_id, rater=request.user, score=score)
+        else:
+            rating_pass(rating_id=rating_id, rater=request.user, flag=request.POST.get("flag", ""))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("campaign-rate", campaign_id=campaign_id)
+
+
+@login_required
+def campaign_done(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    membership = CampaignRater.objects.get(campaign=campaign, rater=request.user)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "progress": rater_progress(campaign=campaign, rater=request.user),
+    }
+    return render(request, "annotate/campaigns/done.html", context)

@@ -1,0 +1,115 @@
+"""The campaigns API: who may create, join, take items and answer them."""
+
+import pytest
+
+from annotate.models import Campaign, Rating
+
+pytestmark = pytest.mark.django_db
+
+
+def user_of(who, request):
+    return None if who == "anonymous" else request.getfixturevalue(who)
+
+
+@pytest.mark.parametrize(
+    "who, status", [("owner", 201), ("other", 404), ("rater", 404), ("anonymous", 403)]
+)
+def test_only_the_dataset_owner_starts_a_campaign(make_dataset, client_for, who, status, request):
+    make_dataset()
+    body = {"dataset": "chat", "name": "Round 1", "ratings_per_reference": 2}
+    response = client_for(user_of(who, request)).post("/api/v1/campaigns/", body, format="json")
+    assert response.status_code == status
+    assert Campaign.objects.exists() == (status == 201)
+
+
+def test_a_public_dataset_still_needs_its_owner(make_dataset, client_for, other):
+    make_dataset(visibility="public")
+    response = client_for(other).post(
+        "/api/v1/campaigns/", {"dataset": "chat", "name": "x"}, format="json"
+    )
+    assert response.status_code == 403
+
+
+def test_create_on_one_split_with_bad_fields_named(make_dataset, client_for, owner):
+    make_dataset()
+    response = client_for(owner).post(
+        "/api/v1/campaigns/", {"dataset": "chat", "name": "x", "control_rate": 0.9}, format="json"
+    )
+    assert response.status_code == 400 and "control_rate" in response.json()
+    response = client_for(owner).post(
+        "/api/v1/campaigns/", {"dataset": "chat", "name": "x", "split": "test"}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["split"] == "test"
+    assert Campaign.objects.get().slots.count() == 2
+
+
+@pytest.mark.parametrize(
+    "who, status", [("owner", 200), ("other", 403), ("rater", 403), ("anonymous", 403)]
+)
+def test_campaign_detail_is_for_its_owner(
+    make_campaign, make_rater, client_for, who, status, request
+):
+    campaign = make_campaign()
+    user = user_of(who, request)
+    if who == "rater":
+        from annotate.services.campaigns import campaign_join
+
+        campaign_join(campaign=campaign, rater=user)
+    response = client_for(user).get(f"/api/v1/campaigns/{campaign.pk}/")
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["progress"]["total"] == 18
+        assert response.json()["join_url"].endswith(f"/r/{campaign.token}/")
+
+
+def test_a_rater_joins_takes_an_item_and_answers(make_campaign, client_for, rater):
+    campaign = make_campaign()
+    client = client_for(rater)
+    assert client.post(f"/api/v1/campaigns/{campaign.pk}/next/").status_code == 404
+    assert client.post("/api/v1/campaigns/join/", {"token": campaign.token}).status_code == 200
+    item = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()
+    assert set(item) >= {"rating_id", "item", "candidate", "scale", "anchors"}
+    assert item["scale"] == [1, 2, 3, 4, 5]
+    again = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()
+    assert again["rating_id"] == item["rating_id"]  # resumes the lease
+    response = client.post(f"/api/v1/ratings/{item['rating_id']}/", {"score": 4}, format="json")
+    assert response.json() == {"rating_id": item["rating_id"], "status": "done", "score": 4}
+    progress = client.get(f"/api/v1/campaigns/{campaign.pk}/progress/").json()
+    assert progress["done"] == 1 and progress["campaign_total"] == 18
+    # The joined campaign is listed, without the owner's join link.
+    listed = client.get("/api/v1/campaigns/").json()
+    assert [c["id"] for c in listed] == [campaign.pk] and listed[0]["join_url"] is None
+
+
+def test_answers_are_checked(make_campaign, make_rater, client_for):
+    campaign = make_campaign()
+    rater = make_rater(campaign)
+    client = client_for(rater)
+    rating_id = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()["rating_id"]
+    url = f"/api/v1/ratings/{rating_id}/"
+    assert client.post(url, {"score": 9}, format="json").status_code == 400
+    assert client.post(url, {"score": 3, "skip": True}, format="json").status_code == 400
+    assert client.post(url, {"flag": "boring"}, format="json").status_code == 400
+    assert client.post(url, {"flag": "broken"}, format="json").json()["status"] == "flagged"
+
+
+def test_nobody_answers_someone_elses_item(make_campaign, make_rater, client_for, owner):
+    campaign = make_campaign()
+    first, second = make_rater(campaign), make_rater(campaign)
+    rating_id = client_for(first).post(f"/api/v1/campaigns/{campaign.pk}/next/").json()["rating_id"]
+    for user in (second, owner, None):
+        response = client_for(user).post(
+            f"/api/v1/ratings/{rating_id}/", {"score": 1}, format="json"
+        )
+        assert response.status_code in (403, 404)
+    assert Rating.objects.get(pk=rating_id).status == "leased"
+
+
+def test_nothing_left_is_204(make_campaign, make_rater, client_for):
+    campaign = make_campaign(ratings_per_reference=1)
+    rater = make_rater(campaign)
+    client = client_for(rater)
+    for _ in range(6):
+        rating_id = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()["rating_id"]
+        client.post(f"/api/v1/ratings/{rating_id}/", {"score": 5}, format="json")
+    assert client.post(f"/api/v1/campaigns/{campaign.pk}/next/").status_code == 204

@@ -1,0 +1,127 @@
+"""The rater's pages: joining by link, crowd arrival, rating, finishing."""
+
+import pytest
+from django.urls import reverse
+
+from annotate.models import CampaignRater, Rating
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_logged_in_rater_joins_by_the_campaign_link(make_campaign, client_for, rater):
+    campaign = make_campaign()
+    response = client_for(rater).get(reverse("campaign-join", args=[campaign.token]))
+    assert response["Location"] == reverse("campaign-rate", args=[campaign.pk])
+    assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
+
+
+def test_an_anonymous_visitor_is_asked_to_log_in_first(make_campaign, client_for):
+    campaign = make_campaign()
+    response = client_for(None).get(reverse("campaign-join", args=[campaign.token]))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert not CampaignRater.objects.exists()
+
+
+def test_a_crowd_participant_arrives_and_resumes(make_campaign, client_for):
+    campaign = make_campaign()
+    url = reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=5f3a9c"
+    client = client_for(None)
+    assert client.get(url)["Location"] == reverse("campaign-rate", args=[campaign.pk])
+    page = client.get(reverse("campaign-rate", args=[campaign.pk]))
+    assert page.status_code == 200
+    first = Rating.objects.get()
+    # Arriving again (another browser) resumes the same account and the same item.
+    other_browser = client_for(None)
+    other_browser.get(url)
+    other_browser.get(reverse("campaign-rate", args=[campaign.pk]))
+    assert Rating.objects.get() == first
+    assert CampaignRater.objects.get().crowd_id == "5f3a9c"
+
+
+def test_an_overlong_participant_id_is_refused(make_campaign, client_for):
+    campaign = make_campaign()
+    url = reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=" + "x" * 101
+    response = client_for(None).get(url)
+    assert response.status_code == 400 and b"participant id" in response.content
+
+
+def test_a_closed_campaign_says_so(make_campaign, client_for):
+    campaign = make_campaign(status="closed")
+    assert client_for(None).get(reverse("campaign-join", args=[campaign.token])).status_code == 410
+
+
+def test_the_rate_page_shows_the_conversation_and_the_scale(make_campaign, make_rater, client_for):
+    campaign = make_campaign(instructions="Be kind.")
+    rater = make_rater(campaign)
+    page = client_for(rater).get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
+    rating = Rating.objects.get()
+    assert rating.reference.text in page and rating.reference.item.message in page
+    for label in ("Very poor", "Acceptable", "Very good", "Be kind."):
+        assert label in page
+    assert 'data-key="3"' in page and 'data-key="s"' in page
+
+
+def test_answering_by_the_form_moves_on(make_campaign, make_rater, client_for):
+    campaign = make_campaign()
+    rater = make_rater(campaign)
+    client = client_for(rater)
+    client.get(reverse("campaign-rate", args=[campaign.pk]))
+    first = Rating.objects.get()
+    client.post(reverse("campaign-answer", args=[campaign.pk, first.pk]), {"score": "4"})
+    first.refresh_from_db()
+    assert first.score == 4
+    client.get(reverse("campaign-rate", args=[campaign.pk]))
+    second = Rating.objects.exclude(pk=first.pk).get()
+    client.post(reverse("campaign-answer", args=[campaign.pk, second.pk]), {"flag": "offensive"})
+    second.refresh_from_db()
+    assert second.flag == "offensive"
+
+
+def test_a_bad_score_shows_an_error(make_campaign, make_rater, client_for):
+    campaign = make_campaign()
+    rater = make_rater(campaign)
+    client = client_for(rater)
+    client.get(reverse("campaign-rate", args=[campaign.pk]))
+    rating = Rating.objects.get()
+    response = client.post(
+        reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "9"}, follow=True
+    )
+    assert "Give a whole number from 1 to 5" in response.content.decode()
+
+
+@pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
+def test_only_members_reach_the_rate_page(make_campaign, client_for, who, request):
+    campaign = make_campaign()
+    user = None if who == "anonymous" else request.getfixturevalue(who)
+    response = client_for(user).get(reverse("campaign-rate", args=[campaign.pk]))
+    assert response.status_code == (302 if who == "anonymous" else 404)
+
+
+def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, client_for):
+    campaign = make_campaign(ratings_per_reference=1)
+    rater = make_rater(campaign)
+    client = client_for(rater)
+    for _ in range(6):
+        client.get(reverse("campaign-rate", args=[campaign.pk]))
+        rating = Rating.objects.get(status="leased")
+        client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "3"})
+    response = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True)
+    assert "Thank you" in response.content.decode()
+
+
+def test_a_crowd_participant_sees_no_code_before_quality_control(make_campaign, client_for):
+    campaign = make_campaign(ratings_per_rater=1)
+    client = client_for(None)
+    client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=abc")
+    client.get(reverse("campaign-rate", args=[campaign.pk]))
+    rating = Rating.objects.get()
+    client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "3"})
+    page = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True).content.decode()
+    assert "completion-pending" in page and "completion-code" not in page
+
+
+def test_the_account_page_lists_the_raters_campaigns(make_campaign, make_rater, client_for):
+    campaign = make_campaign(name="Round one")
+    rater = make_rater(campaign)
+    page = client_for(rater).get(reverse("account")).content.decode()
+    assert "Round one" in page and reverse("campaign-rate", args=[campaign.pk]) in page

@@ -1,0 +1,63 @@
+"""24 raters at once against the real database: exactly k ratings per reference, nothing lost."""
+
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection
+
+from annotate.models import Rating, RatingKind, RatingStatus, ReferenceSlot
+from annotate.services.assignment import rating_next
+from annotate.services.datasets import dataset_import_file
+from annotate.services.demo import DEMO_FILE
+from annotate.services.ratings import rating_submit
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+RATERS = 24
+K = 3
+ITEMS = 12  # about 120 references, 360 ratings
+
+
+def test_concurrent_raters_get_exactly_k_ratings_per_reference(
+    make_dataset, make_campaign, make_rater
+):
+    dataset = make_dataset(slug="demo", data=None)
+    lines = DEMO_FILE.read_bytes().splitlines(keepends=True)[:ITEMS]
+    dataset_import_file(dataset=dataset, lines=lines, fmt="jsonl")
+    campaign = make_campaign(dataset=dataset, ratings_per_reference=K, control_rate=0.1,
+                             extra_ratings_on_disagreement=0)  # fmt: skip
+    raters = [make_rater(campaign) for _ in range(RATERS)]
+    errors: list[BaseException] = []
+    start = threading.Barrier(RATERS)
+
+    def work(rater):
+        try:
+            start.wait()
+            while (rating := rating_next(campaign=campaign, rater=rater)) is not None:
+                rating_submit(rating_id=rating.pk, rater=rater, score=1 + rating.pk % 5)
+        except BaseException as exc:  # reported below with the others
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(r,)) for r in raters]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=240)
+    assert not errors, errors
+    normal = Rating.objects.filter(campaign=campaign, kind=RatingKind.NORMAL)
+    per_reference = Counter(
+        normal.filter(status=RatingStatus.DONE).values_list("reference_id", flat=True)
+    )
+    references = ReferenceSlot.objects.filter(campaign=campaign).count()
+    assert references > 100
+    assert len(per_reference) == references and set(per_reference.values()) == {K}
+    pairs = list(normal.values_list("reference_id", "rater_id"))
+    assert len(pairs) == len(set(pairs)) == references * K  # no duplicates, nothing lost
+    assert not Rating.objects.filter(campaign=campaign, status=RatingStatus.LEASED).exists()
+    assert set(
+        ReferenceSlot.objects.filter(campaign=campaign).values_list("active", flat=True)
+    ) == {K}
+    assert Rating.objects.filter(campaign=campaign).exclude(kind=RatingKind.NORMAL).exists()
