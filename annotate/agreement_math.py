@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 import krippendorff
 import numpy as np
@@ -32,7 +33,10 @@ def value_counts(triples: Iterable[Triple], domain: Sequence[int]) -> np.ndarray
     return np.array(rows) if rows else np.zeros((0, len(domain)))
 
 
-def alpha(counts: np.ndarray, domain: Sequence[int], level: str) -> float | None:
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+
+
+def alpha(counts: np.ndarray, domain: Sequence[int], level: Level) -> float | None:
     """Krippendorff's alpha at `level` (interval, ordinal, …); None when it is undefined.
 
     Undefined: no reference rated twice, or every rating the same value (no variation at all,

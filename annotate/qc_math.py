@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from statistics import median
 
 import numpy as np
@@ -84,7 +85,7 @@ def straightline_share(scores: Sequence[int]) -> float:
     """The share of answers (after the first) that repeat the previous score."""
     if len(scores) < 2:
         return 0.0
-    same = sum(1 for before, now in zip(scores, scores[1:], strict=False) if before == now)
+    same = sum(1 for before, now in pairwise(scores) if before == now)
     return same / (len(scores) - 1)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from annotate.agreement_math import Triple, alpha, consensus_agreement, value_counts
 from annotate.models.rating import Campaign, Rating, RatingKind, RatingStatus
 from annotate.services.weights import counted_ratings
@@ -21,15 +23,20 @@ class Agreement:
     per_rater: dict[int, dict[str, float | int | None]]
 
 
+def _triples(ratings: QuerySet[Rating]) -> list[Triple]:
+    rows = ratings.values_list("rater_id", "reference_id", "score")
+    return [(rater, reference, score) for rater, reference, score in rows if score is not None]
+
+
 def campaign_triples(*, campaign: Campaign) -> list[Triple]:
-    return list(counted_ratings(campaign=campaign).values_list("rater_id", "reference_id", "score"))
+    return _triples(counted_ratings(campaign=campaign))
 
 
 def _answered_triples(campaign: Campaign) -> list[Triple]:
     answered = Rating.objects.filter(
         campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE
     )
-    return list(answered.values_list("rater_id", "reference_id", "score"))
+    return _triples(answered)
 
 
 def campaign_agreement(*, campaign: Campaign) -> Agreement:

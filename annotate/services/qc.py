@@ -44,6 +44,7 @@ def rater_answers(*, campaign: Campaign, rater_id: int) -> list[Answer]:
     return [
         Answer(kind, reference_id, score, (finished - started).total_seconds())
         for kind, reference_id, score, started, finished in rows
+        if score is not None and finished is not None  # a done rating has both
     ]
 
 
