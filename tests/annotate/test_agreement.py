@@ -90,7 +90,11 @@ def test_campaign_agreement_over_counted_ratings(make_campaign, make_rater):
     a, b, excluded = make_rater(campaign), make_rater(campaign), make_rater(campaign)
     now = timezone.now()
     for i, reference in enumerate(references):
-        for rater, score, counted in ((a, 1 + i % 5, True), (b, 1 + i % 5, True), (excluded, 3, False)):
+        for rater, score, counted in (
+            (a, 1 + i % 5, True),
+            (b, 1 + i % 5, True),
+            (excluded, 3, False),
+        ):
             Rating.objects.create(
                 campaign=campaign, reference=reference, rater=rater, status="done",
                 score=score, counted=counted, started_at=now, finished_at=now,

@@ -9,9 +9,9 @@ from django.utils import timezone
 from annotate.models import (
     CampaignRater,
     Item,
-    Reference,
     Rating,
     RatingKind,
+    Reference,
     ReferenceSlot,
     Weight,
 )
