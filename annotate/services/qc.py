@@ -50,12 +50,16 @@ def rater_answers(*, campaign: Campaign, rater_id: int) -> list[Answer]:
 
 def _set_counted(campaign: Campaign, rater_id: int, counted: bool) -> int:
     """Count (or stop counting) the rater's normal ratings; slots follow, one place each."""
-    changing = Rating.objects.select_for_update().filter(
-        campaign=campaign,
-        rater_id=rater_id,
-        kind=RatingKind.NORMAL,
-        status=RatingStatus.DONE,
-        counted=not counted,
+    changing = (
+        Rating.objects.select_for_update(of=("self",))
+        .order_by("pk")
+        .filter(
+            campaign=campaign,
+            rater_id=rater_id,
+            kind=RatingKind.NORMAL,
+            status=RatingStatus.DONE,
+            counted=not counted,
+        )
     )
     rows = list(changing.values_list("pk", "reference_id"))
     if not rows:
@@ -73,7 +77,9 @@ def _set_counted(campaign: Campaign, rater_id: int, counted: bool) -> int:
 def rater_qc_evaluate(*, campaign: Campaign, rater: User) -> CampaignRater:
     """Judge the rater on their answers so far and apply the verdict (idempotent)."""
     # Locked so that two evaluations of the same rater cannot both move the slot counts.
-    membership = CampaignRater.objects.select_for_update().get(campaign=campaign, rater=rater)
+    membership = CampaignRater.objects.select_for_update(of=("self",)).get(
+        campaign=campaign, rater=rater
+    )
     verdict = assess(
         rater_answers(campaign=campaign, rater_id=rater.pk), campaign_thresholds(campaign)
     )

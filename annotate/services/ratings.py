@@ -22,7 +22,9 @@ from annotate.services.weights import weight_recompute
 
 def _locked_lease(rating_id: int, rater: User) -> Rating:
     rating = (
-        Rating.objects.select_for_update()
+        # Only the rating row: a lock on the joined campaign row would make every rater of the
+        # campaign queue behind every other (inserts take KEY SHARE locks on it).
+        Rating.objects.select_for_update(of=("self",))
         .select_related("campaign")
         .filter(pk=rating_id, rater=rater)
         .first()
