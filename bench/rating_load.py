@@ -32,8 +32,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PASSWORD = "bench-password-not-secret-42"
-WORDS = "the a good great what why sure maybe never always time day night game food".split()
+PASSWORD = "bench-password-not-secret-42"  # noqa: S105 (throwaway database)
+WORDS = ["the", "a", "good", "great", "what", "why", "sure", "maybe", "never", "time", "food"]
 STARTUP_SECONDS = 30
 
 
@@ -186,7 +186,7 @@ def request(
 
 
 class Rater(threading.Thread):
-    def __init__(self, port, campaign_id, username, think, start, max_steps):  # noqa: PLR0913
+    def __init__(self, port, campaign_id, username, think, start, max_steps):
         super().__init__(daemon=True)
         self.port, self.campaign_id, self.username = port, campaign_id, username
         self.think, self.start_line, self.max_steps = think, start, max_steps
@@ -237,7 +237,9 @@ class Rater(threading.Thread):
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
@@ -251,15 +253,20 @@ def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
     done = ratings.filter(status=RatingStatus.DONE)
     stored = set(done.values_list("pk", flat=True))
     if stored != accepted:
-        problems.append(f"{len(accepted - stored)} accepted answers missing, {len(stored - accepted)} unexpected")
+        missing, unexpected = len(accepted - stored), len(stored - accepted)
+        problems.append(f"{missing} accepted answers missing, {unexpected} unexpected")
     normal = done.filter(kind=RatingKind.NORMAL)
     per_reference = dict(normal.values_list("reference_id").annotate(n=Count("pk")))
     for slot in ReferenceSlot.objects.filter(campaign_id=campaign_id):
         n = per_reference.get(slot.reference_id, 0)
         # Fewer raters than wanted ratings: each rater rates the reference once, no more.
         if n != min(slot.wanted, raters) or slot.active != n:
-            problems.append(f"reference {slot.reference_id}: {n} ratings, wants {slot.wanted}, slot says {slot.active}")
-    twice = normal.values("reference_id", "rater_id").annotate(n=Count("pk")).filter(n__gt=1).count()
+            problems.append(
+                f"reference {slot.reference_id}: {n} ratings, wants {slot.wanted}, "
+                f"slot says {slot.active}"
+            )
+    pairs = normal.values("reference_id", "rater_id").annotate(n=Count("pk"))
+    twice = pairs.filter(n__gt=1).count()
     if twice:
         problems.append(f"{twice} (reference, rater) pairs rated twice")
     leased = ratings.filter(status=RatingStatus.LEASED).count()
@@ -277,20 +284,30 @@ def report(raters: list[Rater], seconds: float, campaign_id: int, k: int) -> int
     errors = [e for r in raters for e in r.errors]
     slots = ReferenceSlot.objects.filter(campaign_id=campaign_id)
     controls = Rating.objects.filter(campaign_id=campaign_id).exclude(kind=RatingKind.NORMAL)
-    print(f"raters {len(raters)}, references {slots.count()}, k {k} "
-          f"({slots.filter(wanted__gt=k).count()} topped up for disagreement)")
-    print(f"ratings {len(accepted)} ({controls.count()} controls) in {seconds:.1f} s: "
-          f"{len(accepted) / seconds:.1f} ratings/s")
+    print(
+        f"raters {len(raters)}, references {slots.count()}, k {k} "
+        f"({slots.filter(wanted__gt=k).count()} topped up for disagreement)"
+    )
+    print(
+        f"ratings {len(accepted)} ({controls.count()} controls) in {seconds:.1f} s: "
+        f"{len(accepted) / seconds:.1f} ratings/s"
+    )
     for name, values in (("next", next_ms), ("submit", submit_ms)):
-        print(f"{name:>6}: n {len(values)}, p50 {percentile(values, 50):.1f} ms, "
-              f"p95 {percentile(values, 95):.1f} ms, p99 {percentile(values, 99):.1f} ms, "
-              f"max {max(values, default=float('nan')):.1f} ms")
+        print(
+            f"{name:>6}: n {len(values)}, p50 {percentile(values, 50):.1f} ms, "
+            f"p95 {percentile(values, 95):.1f} ms, p99 {percentile(values, 99):.1f} ms, "
+            f"max {max(values, default=float('nan')):.1f} ms"
+        )
     problems = count_check(campaign_id, accepted, len(raters))
     for line in errors[:10] + problems[:20]:
         print("  !", line)
     ok = not errors and not problems
-    print("count check:", "OK — exactly the wanted ratings per reference, no duplicates, "
-          "nothing lost, no lease left" if ok else f"FAILED ({len(errors)} errors, {len(problems)} problems)")  # fmt: skip
+    verdict = (
+        "OK — exactly the wanted ratings per reference, no duplicates, nothing lost, no lease left"
+        if ok
+        else f"FAILED ({len(errors)} errors, {len(problems)} problems)"
+    )
+    print("count check:", verdict)
     return 0 if ok else 1
 
 
@@ -302,7 +319,8 @@ def main() -> int:
     recreate_database(args.pg, args.db)
     server = None
     try:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+        migrate = [sys.executable, "manage.py", "migrate", "-v", "0"]
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True)
         campaign_id, names = populate(args)
         from django.db import connection
 
