@@ -11,8 +11,10 @@ from annotate.models import Dataset
 from annotate.models.rating import CampaignRater
 from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats
-from annotate.services.jobs import job_requeue_stale
+from annotate.services.jobs import job_register_task, job_requeue_stale, job_run
 from annotate.services.qc import campaign_qc_evaluate, rater_qc_evaluate
+from annotate.services.releases.archive import JOB_KIND as RELEASE_ARCHIVE
+from annotate.services.releases.archive import release_archive_build
 from annotate.services.weights import weights_recompute_campaign
 
 # A running job reports progress at least this often; silence past it means its worker died.
@@ -67,3 +69,11 @@ def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
 @shared_task(name="annotate.tasks.campaign_qc")
 def campaign_qc_task(campaign_id: int) -> int:
     return campaign_qc_evaluate(campaign_id=campaign_id)
+
+
+@shared_task(name="annotate.tasks.release_archive")
+def release_archive_task(job_id: int) -> None:
+    job_run(job_id=job_id, work=release_archive_build)
+
+
+job_register_task(RELEASE_ARCHIVE, "annotate.tasks.release_archive")

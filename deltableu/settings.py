@@ -212,6 +212,8 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_RESULT_EXPIRES = 7 * 24 * 3600
+# Separate queues let one machine host several independent worker pools (and tests isolate).
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -237,6 +239,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    "submissions-requeue-stuck": {
+        "task": "scoring.tasks.requeue_stuck_submissions",
+        "schedule": 120.0,
+        "options": {"expires": 100},
+    },
     "jobs-requeue-stale": {
         "task": "annotate.tasks.jobs_requeue_stale",
         "schedule": 120.0,
@@ -248,6 +255,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 3600},
     },
 }
+
+# Items per scoring chunk: larger submissions are scored in parallel chunks (a Celery chord).
+SCORING_CHUNK_ITEMS = env_int("SCORING_CHUNK_ITEMS", 50_000)
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOGGING = {

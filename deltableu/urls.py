@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from annotate.views import accounts, campaign_dashboard, campaigns, datasets, rating
+from annotate.views import accounts, campaign_dashboard, campaigns, datasets, rating, releases
 from deltableu.health import healthz
 
 urlpatterns = [
@@ -13,6 +13,38 @@ urlpatterns = [
     path("datasets/<slug:slug>/", datasets.dataset_detail, name="dataset-detail"),
     path("datasets/<slug:slug>/import/", datasets.dataset_import_view, name="dataset-import"),
     path("datasets/<slug:slug>/export.jsonl", datasets.dataset_export, name="dataset-export"),
+    path("datasets/<slug:slug>/releases/new/", releases.release_new, name="release-new"),
+    path("datasets/<slug:slug>/releases/diff/", releases.release_diff_view, name="release-diff"),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/",
+        releases.release_detail,
+        name="release-detail",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/publish/",
+        releases.release_publish_view,
+        name="release-publish",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/reveal/",
+        releases.release_reveal_view,
+        name="release-reveal",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/delete/",
+        releases.release_delete_view,
+        name="release-delete",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/archive/",
+        releases.release_archive,
+        name="release-archive",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/files/<str:name>",
+        releases.release_file,
+        name="release-file",
+    ),
     path("datasets/<slug:slug>/campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("r/<str:token>/", campaigns.campaign_join_view, name="campaign-join"),
     path(
@@ -45,6 +77,8 @@ urlpatterns = [
     path("invite/<str:token>/", accounts.signup, name="signup"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("annotate.api.urls")),
+    path("api/v1/", include("scoring.api.urls")),
+    path("leaderboards/", include("scoring.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),

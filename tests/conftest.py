@@ -102,3 +102,58 @@ def make_rater(db):
         return user
 
     return make
+
+
+DEFAULT_RELEASE_ITEMS = [
+    ("dev", "d1", [("the cat sat on the mat", 1.0), ("a cat was on the mat", 0.5), ("no", -1.0)]),
+    ("dev", "d2", [("it was a great match", 1.0), ("what a game", 0.4)]),
+    ("dev", "d3", [("see you tomorrow then", 0.8), ("bye", -0.4), ("unrated", None)]),
+    ("dev", "d4", [("only bad ones here", -0.5)]),  # no positive weight: not scored
+    ("dev", "d5", [("i love pizza with cheese", 1.0), ("pizza is fine", 0.0)]),
+    ("test", "t1", [("the hidden answer is here", 1.0), ("secret text", 0.2)]),
+    ("test", "t2", [("another hidden reference", 0.9)]),
+]
+
+
+@pytest.fixture
+def make_release(owner, make_dataset):
+    """A published release built row by row (no campaign needed)."""
+    from django.utils import timezone
+
+    from annotate.models import Release, ReleaseItem, ReleaseReference
+
+    def make(*, slug="chat", items=DEFAULT_RELEASE_ITEMS, public_splits=("dev",), version="1.0.0"):
+        dataset = make_dataset(slug=slug, visibility="public", data=None)
+        release = Release.objects.create(
+            dataset=dataset, version=version, created_by=owner, public_splits=list(public_splits)
+        )
+        for position, (split, external_id, refs) in enumerate(items):
+            item = ReleaseItem.objects.create(
+                release=release, split=split, external_id=external_id,
+                context=["earlier turn"], message=f"message {external_id}", position=position,
+            )  # fmt: skip
+            for index, (text, weight) in enumerate(refs):
+                ReleaseReference.objects.create(
+                    release=release, item=item, position=index, text=text, weight=weight,
+                    z_weight=weight, n=0 if weight is None else 3,
+                )  # fmt: skip
+        Release.objects.filter(pk=release.pk).update(
+            status="published", published_at=timezone.now()
+        )
+        release.refresh_from_db()
+        return release
+
+    return make
+
+
+@pytest.fixture
+def make_leaderboard(owner, make_release):
+    from scoring.services.leaderboards import leaderboard_create
+
+    def make(*, release=None, split="dev", slug="board", **fields):
+        return leaderboard_create(
+            owner=owner, release=release or make_release(), split=split, name=slug.title(),
+            slug=slug, **fields,
+        )  # fmt: skip
+
+    return make

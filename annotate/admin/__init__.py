@@ -1,5 +1,5 @@
 """Django admin for every annotate model, one module per area."""
 
-from annotate.admin import datasets, rating
+from annotate.admin import datasets, rating, releases
 
-__all__ = ["datasets", "rating"]
+__all__ = ["datasets", "rating", "releases"]

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import campaign_quality, campaigns, jobs, views
+from annotate.api import campaign_quality, campaigns, jobs, releases, views
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -15,6 +15,43 @@ urlpatterns = [
     path(
         "datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"
     ),
+    path("datasets/<slug:slug>/releases/", releases.ReleaseListApi.as_view(), name="api-releases"),
+    path(
+        "datasets/<slug:slug>/releases/diff/",
+        releases.ReleaseDiffApi.as_view(),
+        name="api-release-diff",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/",
+        releases.ReleaseDetailApi.as_view(),
+        name="api-release",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/publish/",
+        releases.ReleasePublishApi.as_view(),
+        name="api-release-publish",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/reveal/",
+        releases.ReleaseRevealApi.as_view(),
+        name="api-release-reveal",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/manifest/",
+        releases.ReleaseManifestApi.as_view(),
+        name="api-release-manifest",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/archive/",
+        releases.ReleaseArchiveApi.as_view(),
+        name="api-release-archive",
+    ),
+    path(
+        "datasets/<slug:slug>/releases/<str:version>/files/<str:name>",
+        releases.ReleaseFileApi.as_view(),
+        name="api-release-file",
+    ),
+    path("releases/import/", releases.ReleaseImportApi.as_view(), name="api-release-import"),
     path("campaigns/", campaigns.CampaignListApi.as_view(), name="api-campaigns"),
     path("campaigns/join/", campaigns.CampaignJoinApi.as_view(), name="api-campaign-join"),
     path(

@@ -7,6 +7,7 @@ from typing import cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import ProtectedError
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -95,7 +96,12 @@ class DatasetDetailApi(APIView):
 
     @extend_schema(responses={204: None}, summary="Delete a dataset with its items (owner)")
     def delete(self, request: Request, slug: str) -> Response:
-        _editable_dataset(request, slug).delete()
+        try:
+            _editable_dataset(request, slug).delete()
+        except ProtectedError:
+            # Releases are citable: a dataset that has any cannot disappear under them.
+            body = {"detail": "The dataset has releases; it cannot be deleted."}
+            return Response(body, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -13,6 +13,14 @@ from annotate.models.rating import (
     ReferenceSlot,
     Weight,
 )
+from annotate.models.releases import (
+    Release,
+    ReleaseItem,
+    ReleaseRating,
+    ReleaseReference,
+    ReleaseStatus,
+    WeightVariant,
+)
 
 __all__ = [
     "Campaign",
@@ -32,9 +40,15 @@ __all__ = [
     "RatingStatus",
     "Reference",
     "ReferenceSlot",
+    "Release",
+    "ReleaseItem",
+    "ReleaseRating",
+    "ReleaseReference",
+    "ReleaseStatus",
     "Role",
     "Split",
     "SplitName",
     "Visibility",
     "Weight",
+    "WeightVariant",
 ]

@@ -22,6 +22,7 @@ from annotate.selectors.datasets import (
     dataset_list_visible,
     user_is_researcher,
 )
+from annotate.selectors.releases import release_list_visible
 from annotate.services.datasets import dataset_create, dataset_import_file, import_format_for
 
 ITEMS_PER_PAGE = 20
@@ -47,6 +48,7 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "split": split,
         "splits": SplitName.choices,
         "can_edit": dataset_can_edit(user=request.user, dataset=dataset),
+        "releases": release_list_visible(user=request.user, dataset=dataset),
     }
     return render(request, "annotate/dataset_detail.html", context)
 

@@ -1,16 +1,18 @@
-"""A real Celery worker process, started once for the integration tests.
+"""Real Celery worker processes for the integration tests.
 
-It runs the project's own code against the test database (SQLite file or PostgreSQL) and the
+They run the project's own code against the test database (SQLite file or PostgreSQL) and the
 configured broker (file system, or Redis in CI), exactly as `make run` and production do.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -31,31 +33,71 @@ def database_url(db: dict) -> str:
     return f"postgres://{credentials}@{host}/{db['NAME']}"
 
 
+class Worker:
+    """A `celery worker` subprocess in its own process group (so a test can kill it whole)."""
+
+    def __init__(self, log_path: Path, **env: str):
+        self.log_path = log_path
+        name = f"test-{uuid.uuid4().hex[:8]}@%h"
+        full_env = {
+            **os.environ,
+            "DATABASE_URL": database_url(settings.DATABASES["default"]),
+            **env,
+        }
+        with log_path.open("w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "info",
+                 "--concurrency", "1", "-n", name, "--without-gossip", "--without-mingle"],
+                cwd=settings.BASE_DIR, env=full_env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + WORKER_START_SECONDS
+        while " ready." not in log_path.read_text():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                pytest.fail(f"The Celery worker did not start:\n{log_path.read_text()}")
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its pool: no warm shutdown, work in hand is lost."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=20)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, tmp_path_factory):
+def start_worker(django_db_setup, tmp_path_factory):
+    """`start_worker(**env)` starts a worker; all are stopped at the end of the session."""
     # Tasks left in the queue by an earlier, interrupted run would run against this database.
     app.control.purge()
-    log_path = tmp_path_factory.mktemp("worker") / "worker.log"
-    name = f"test-{uuid.uuid4().hex[:8]}@%h"
-    env = {**os.environ, "DATABASE_URL": database_url(settings.DATABASES["default"])}
-    with log_path.open("w") as log:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "info",
-             "--concurrency", "1", "-n", name, "--without-gossip", "--without-mingle"],
-            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + WORKER_START_SECONDS
-    while " ready." not in log_path.read_text():
-        if worker.poll() is not None or time.monotonic() > deadline:
-            worker.kill()
-            pytest.fail(f"The Celery worker did not start:\n{log_path.read_text()}")
-        time.sleep(0.2)
-    yield worker
-    worker.terminate()
-    try:
-        worker.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        worker.kill()
+    workers: list[Worker] = []
+
+    def start(**env: str) -> Worker:
+        worker = Worker(tmp_path_factory.mktemp("worker") / "worker.log", **env)
+        workers.append(worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+
+
+# Small chunks, so that scoring through this worker exercises the chord of chunks.
+SESSION_WORKER_CHUNK_ITEMS = "3"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(start_worker):
+    return start_worker(SCORING_CHUNK_ITEMS=SESSION_WORKER_CHUNK_ITEMS)
 
 
 def wait_for(condition, timeout=30.0, what="the worker"):

@@ -1,0 +1,241 @@
+"""REST API for releases: list, freeze, publish, manifest, files, archive job, diff, import."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.models import Campaign, Release, SplitName, WeightVariant
+from annotate.models.releases import semantic_version
+from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible, user_is_researcher
+from annotate.selectors.release_diff import release_diff
+from annotate.selectors.releases import (
+    release_file_names,
+    release_get_visible,
+    release_list_visible,
+)
+from annotate.services.releases import release_freeze, release_publish, release_reveal_split
+from annotate.services.releases.archive import (
+    release_archive_job,
+    release_archive_ready,
+    release_archive_request,
+)
+from annotate.services.releases.importing import release_import_archive
+
+
+class ReleaseOutputSerializer(serializers.ModelSerializer):
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+
+    class Meta:
+        model = Release
+        fields = [
+            "dataset",
+            "version",
+            "status",
+            "campaign",
+            "weight_variant",
+            "public_splits",
+            "include_ratings",
+            "license",
+            "citation",
+            "description",
+            "created_at",
+            "published_at",
+            "snapshot_checksum",
+            "manifest",
+            "manifest_checksum",
+            "imported",
+        ]
+
+
+class ReleaseInputSerializer(serializers.Serializer):
+    version = serializers.CharField(max_length=32, validators=[semantic_version])
+    campaign = serializers.IntegerField()
+    weight_variant = serializers.ChoiceField(choices=WeightVariant.choices, default="raw")
+    public_splits = serializers.ListField(
+        child=serializers.ChoiceField(choices=SplitName.choices), default=["dev"]
+    )
+    include_ratings = serializers.BooleanField(default=False)
+    license = serializers.CharField(max_length=100, default="CC-BY-4.0")
+    citation = serializers.CharField(allow_blank=True, default="")
+    description = serializers.CharField(allow_blank=True, default="")
+
+
+class RevealInputSerializer(serializers.Serializer):
+    split = serializers.ChoiceField(choices=SplitName.choices)
+
+
+def _drf(exc: DjangoValidationError) -> ValidationError:
+    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+
+
+def _editable(request: Request, slug: str, version: str) -> Release:
+    release = release_get_visible(user=request.user, slug=slug, version=version)
+    if not dataset_can_edit(user=request.user, dataset=release.dataset):
+        raise PermissionDenied("Only the dataset's owner can change its releases.")
+    return release
+
+
+class ReleaseListApi(APIView):
+    @extend_schema(responses=ReleaseOutputSerializer(many=True), summary="Releases of a dataset")
+    def get(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        releases = release_list_visible(user=request.user, dataset=dataset)
+        return Response(ReleaseOutputSerializer(releases, many=True).data)
+
+    @extend_schema(
+        request=ReleaseInputSerializer,
+        responses={201: ReleaseOutputSerializer},
+        summary="Freeze a draft release (owner)",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        if not dataset_can_edit(user=request.user, dataset=dataset):
+            raise PermissionDenied("Only the dataset's owner can freeze a release.")
+        data = ReleaseInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        campaign = Campaign.objects.filter(pk=fields.pop("campaign"), dataset=dataset).first()
+        if campaign is None:
+            raise ValidationError({"campaign": "No such campaign on this dataset."})
+        try:
+            release = release_freeze(
+                dataset=dataset, campaign=campaign, created_by=cast(User, request.user), **fields
+            )
+        except DjangoValidationError as exc:
+            raise _drf(exc) from None
+        return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)
+
+
+class ReleaseDetailApi(APIView):
+    @extend_schema(responses=ReleaseOutputSerializer, summary="One release")
+    def get(self, request: Request, slug: str, version: str) -> Response:
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        return Response(ReleaseOutputSerializer(release).data)
+
+
+class ReleasePublishApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=ReleaseOutputSerializer, summary="Publish (owner)")
+    def post(self, request: Request, slug: str, version: str) -> Response:
+        try:
+            release = release_publish(release=_editable(request, slug, version))
+        except DjangoValidationError as exc:
+            raise _drf(exc) from None
+        return Response(ReleaseOutputSerializer(release).data)
+
+
+class ReleaseRevealApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=RevealInputSerializer,
+        responses=ReleaseOutputSerializer,
+        summary="Publish a hidden split's references (owner)",
+    )
+    def post(self, request: Request, slug: str, version: str) -> Response:
+        release = _editable(request, slug, version)
+        data = RevealInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            release = release_reveal_split(release=release, split=data.validated_data["split"])
+        except DjangoValidationError as exc:
+            raise _drf(exc) from None
+        return Response(ReleaseOutputSerializer(release).data)
+
+
+class ReleaseManifestApi(APIView):
+    @extend_schema(responses=OpenApiResponse(description="manifest.json"), summary="Manifest")
+    def get(self, request: Request, slug: str, version: str) -> Response:
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        if not release.is_published:
+            raise Http404("A draft has no files yet.")
+        return Response({**release.manifest, "sha256": release.manifest_checksum})
+
+
+class ReleaseFileApi(APIView):
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiResponse()})
+    def get(self, request: Request, slug: str, version: str, name: str) -> FileResponse:
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        if name not in release_file_names(release=release):
+            raise Http404("No such file in this release.")
+        stored = default_storage.open(release.storage_prefix + name, "rb")
+        return FileResponse(stored, as_attachment=True, filename=name)
+
+
+class ReleaseArchiveApi(APIView):
+    @extend_schema(
+        responses={
+            (200, "application/zip"): OpenApiResponse(description="The archive"),
+            202: OpenApiResponse(description="Being built: {job, job_url}"),
+        },
+        summary="Download the archive, or the job building it",
+    )
+    def get(self, request: Request, slug: str, version: str):
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        if not release.is_published:
+            raise Http404("A draft has no archive.")
+        if release_archive_ready(release=release):
+            stored = default_storage.open(release.archive_name, "rb")
+            name = release.archive_name.rsplit("/")[-1]
+            return FileResponse(stored, as_attachment=True, filename=name)
+        job = release_archive_job(release=release)
+        body = {"status": "building", "job": job.pk if job else None}
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, summary="Start building the archive (owner); cached once built")
+    def post(self, request: Request, slug: str, version: str) -> Response:
+        release = _editable(request, slug, version)
+        if not release.is_published:
+            raise ValidationError("Publish the release first.")
+        job = release_archive_request(release=release)
+        if job is None:
+            return Response({"status": "ready", "sha256": release.archive_sha256})
+        return Response({"status": "building", "job": job.pk}, status=status.HTTP_202_ACCEPTED)
+
+
+class ReleaseDiffApi(APIView):
+    @extend_schema(summary="Differences between two releases (?old=…&new=…)")
+    def get(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        releases = release_list_visible(user=request.user, dataset=dataset)
+        old = releases.filter(version=request.query_params.get("old", "")).first()
+        new = releases.filter(version=request.query_params.get("new", "")).first()
+        if old is None or new is None:
+            raise Http404("Name two releases you can see with ?old= and ?new=.")
+        return Response(release_diff(user=request.user, old=old, new=new))
+
+
+class ReleaseImportApi(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(summary="Import a release archive (researchers)")
+    def post(self, request: Request) -> Response:
+        if not user_is_researcher(request.user):
+            raise PermissionDenied("Only researchers can import releases.")
+        upload = request.FILES.get("archive")
+        if upload is None:
+            raise ValidationError({"archive": "Attach the archive as 'archive'."})
+        try:
+            release = release_import_archive(
+                source=upload, owner=cast(User, request.user), slug=request.POST.get("slug") or None
+            )
+        except DjangoValidationError as exc:
+            raise _drf(exc) from None
+        return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)

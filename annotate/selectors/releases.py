@@ -1,0 +1,72 @@
+"""Reads of releases, with who-sees-what in one place.
+
+A release is visible with its dataset (`dataset_get_visible`: a private dataset is a 404 to
+others); a draft only to those who may edit the dataset. References of hidden splits reach only
+editors: every read here that returns references takes `user` and filters them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from annotate.models import Dataset, Release, ReleaseItem, ReleaseReference, ReleaseStatus
+from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
+from annotate.services.releases.content import release_content, scoring_refs
+from scoring.metrics.base import RefItem, WeightedRef
+
+
+def release_list_visible(*, user: User | AnonymousUser, dataset: Dataset) -> QuerySet[Release]:
+    releases = Release.objects.filter(dataset=dataset).select_related("dataset", "created_by")
+    if not dataset_can_edit(user=user, dataset=dataset):
+        releases = releases.filter(status=ReleaseStatus.PUBLISHED)
+    return releases.order_by("-created_at")
+
+
+def release_get_visible(*, user: User | AnonymousUser, slug: str, version: str) -> Release:
+    dataset = dataset_get_visible(user=user, slug=slug)
+    try:
+        return release_list_visible(user=user, dataset=dataset).get(version=version)
+    except Release.DoesNotExist:
+        raise Http404("No such release.") from None
+
+
+def release_can_see_hidden(*, user: User | AnonymousUser, release: Release) -> bool:
+    return dataset_can_edit(user=user, dataset=release.dataset)
+
+
+def release_items(*, release: Release, split: str | None = None) -> QuerySet[ReleaseItem]:
+    """Snapshot items in position order with their references (for leaderboards and pages).
+    Callers showing references to a user check `release_can_see_hidden` for hidden splits."""
+    items = ReleaseItem.objects.filter(release=release)
+    if split:
+        items = items.filter(split=split)
+    return items.prefetch_related(
+        Prefetch("references", queryset=ReleaseReference.objects.order_by("position"))
+    ).order_by("position")
+
+
+def release_ref_items(*, release: Release, split: str) -> list[RefItem]:
+    """The metric's references for one split, hidden or not, exactly as refs.<split>.jsonl holds
+    them: items ΔBLEU can score, in order, with the release's weight variant."""
+    content = release_content(release=release, public_only=False)
+    out = []
+    for item in content:
+        refs = scoring_refs(item, release.weight_variant) if item["split"] == split else None
+        if refs is not None:
+            out.append(
+                RefItem(item["id"], tuple(WeightedRef(r["text"], r["weight"]) for r in refs))
+            )
+    return out
+
+
+def release_manifest_files(*, release: Release) -> list[dict[str, Any]]:
+    return list(release.manifest.get("files", [])) if release.is_published else []
+
+
+def release_file_names(*, release: Release) -> set[str]:
+    names = {entry["name"] for entry in release_manifest_files(release=release)}
+    return names | {"manifest.json"} if names else set()

@@ -1,0 +1,104 @@
+"""The single-file download: a zip of the release's files, built once by a Celery job.
+
+The zip is deterministic (fixed timestamps and permissions, files in name order), so the same
+release gives the same archive bytes here and after an import elsewhere.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+
+from annotate.models import Job, Release
+from annotate.services.jobs import job_create, job_enqueue, job_progress
+from annotate.services.releases.content import sha256
+from annotate.services.releases.files import MANIFEST
+
+JOB_KIND = "release-archive"
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date zip can store
+
+
+def archive_folder(release: Release) -> str:
+    return f"{release.build_info['dataset']['slug']}-{release.version}"
+
+
+def archive_bytes(*, folder: str, files: dict[str, bytes], progress=None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for done, name in enumerate(sorted(files), start=1):
+            info = zipfile.ZipInfo(f"{folder}/{name}", date_time=ZIP_EPOCH)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, files[name])
+            if progress is not None:
+                progress(done, len(files))
+    return buffer.getvalue()
+
+
+def release_stored_file(*, release: Release, name: str) -> bytes:
+    with default_storage.open(release.storage_prefix + name, "rb") as stored:
+        return stored.read()
+
+
+def release_archive_ready(*, release: Release) -> bool:
+    return bool(release.archive_name) and default_storage.exists(release.archive_name)
+
+
+def release_archive_job(*, release: Release) -> Job | None:
+    return (
+        Job.objects.filter(kind=JOB_KIND, params__release_id=release.pk, status__in=Job.ACTIVE)
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def release_archive_request(*, release: Release) -> Job | None:
+    """Start building the archive unless it is built or being built; None when it is ready."""
+    release.refresh_from_db()
+    if not release.is_published or release_archive_ready(release=release):
+        return None
+    running = release_archive_job(release=release)
+    if running is not None:
+        return running
+    from annotate.tasks import release_archive_task
+
+    job = job_create(
+        kind=JOB_KIND,
+        owner=release.created_by,
+        dataset=release.dataset,
+        params={"release_id": release.pk, "version": release.version},
+    )
+    job_enqueue(job=job, task=release_archive_task)
+    return job
+
+
+def release_archive_build(job: Job) -> dict[str, str]:
+    """The job's work: read the stored files, check them against the manifest, zip them."""
+    release = Release.objects.select_related("dataset").get(pk=job.params["release_id"])
+    if release_archive_ready(release=release):
+        return {"archive": release.archive_name, "sha256": release.archive_sha256}
+    listing = release.manifest["files"]
+    files = {}
+    for done, entry in enumerate(listing, start=1):
+        data = release_stored_file(release=release, name=entry["name"])
+        if sha256(data) != entry["sha256"]:
+            raise ValueError(f"{entry['name']} does not match its checksum in the manifest")
+        files[entry["name"]] = data
+        job_progress(job_id=job.pk, done=done, total=2 * len(listing) + 2, message="Reading")
+    files[MANIFEST] = release_stored_file(release=release, name=MANIFEST)
+    data = archive_bytes(
+        folder=archive_folder(release),
+        files=files,
+        progress=lambda n, total: job_progress(
+            job_id=job.pk, done=len(listing) + n, message="Compressing"
+        ),
+    )
+    name = release.storage_prefix + archive_folder(release) + ".zip"
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    default_storage.save(name, ContentFile(data))
+    Release.objects.filter(pk=release.pk).update(archive_name=name, archive_sha256=sha256(data))
+    return {"archive": name, "sha256": sha256(data)}

@@ -1,0 +1,155 @@
+"""REST API of submissions: upload (all problems by line), list one's own, follow one."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.selectors.datasets import user_is_researcher
+from scoring.models import Score, Submission
+from scoring.selectors.leaderboards import leaderboard_get_visible
+from scoring.selectors.submissions import submission_get_for_user, submissions_of_user
+from scoring.services.submissions import (
+    submission_cancel,
+    submission_create,
+    submission_set_counts,
+    upload_problems_as_dicts,
+)
+from scoring.submission_files import UploadRejected
+
+
+class ScoreSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Score
+        fields = ["metric", "score", "ci_low", "ci_high", "signature", "extras"]
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    team = serializers.CharField(source="team.name")
+    leaderboard = serializers.CharField(source="leaderboard.slug")
+    scores = ScoreSerializer(many=True)
+
+    class Meta:
+        model = Submission
+        fields = [
+            "id", "leaderboard", "team", "method", "description", "url", "format", "n_lines",
+            "status", "progress", "error", "is_baseline", "is_public", "counts", "charged",
+            "submitted_at", "queued_at", "started_at", "finished_at", "scores",
+        ]  # fmt: skip
+
+
+class SubmissionUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    method = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    url = serializers.URLField(required=False, allow_blank=True, default="")
+    team = serializers.CharField(required=False, allow_blank=True, default="")
+    format = serializers.ChoiceField(choices=["", "text", "jsonl"], required=False, default="")
+    is_public = serializers.BooleanField(required=False, default=True)
+    is_baseline = serializers.BooleanField(required=False, default=False)
+
+
+class UploadProblemSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="1-based; 0 for the whole file.")
+    message = serializers.CharField()
+
+
+class UploadErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    problems = UploadProblemSerializer(many=True)
+
+
+def _drf(exc: DjangoValidationError) -> ValidationError:
+    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+
+
+class SubmissionListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=SubmissionSerializer(many=True), summary="Your team's submissions")
+    def get(self, request: Request, slug: str) -> Response:
+        board = leaderboard_get_visible(user=request.user, slug=slug)
+        mine = submissions_of_user(user=cast(User, request.user), leaderboard=board)
+        return Response(SubmissionSerializer(mine, many=True).data)
+
+    @extend_schema(
+        request={"multipart/form-data": SubmissionUploadSerializer},
+        responses={
+            201: SubmissionSerializer,
+            400: OpenApiResponse(UploadErrorSerializer, description="Every problem, by line"),
+        },
+        summary="Upload a system output; it is checked now and scored by a worker",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        board = leaderboard_get_visible(user=request.user, slug=slug)
+        if not user_is_researcher(request.user):
+            raise PermissionDenied("Participants need a researcher account to submit.")
+        data = SubmissionUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        upload = fields["file"]
+        try:
+            submission = submission_create(
+                leaderboard=board, user=cast(User, request.user), lines=upload,
+                size=upload.size, filename=upload.name, method=fields["method"],
+                team_name=fields["team"], fmt=fields["format"],
+                description=fields["description"], url=fields["url"],
+                is_public=fields["is_public"], is_baseline=fields["is_baseline"],
+            )  # fmt: skip
+        except UploadRejected as exc:
+            body = {
+                "detail": "The file was not accepted; nothing was queued or charged.",
+                "problems": upload_problems_as_dicts(exc),
+            }
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
+        except DjangoValidationError as exc:
+            raise _drf(exc) from None
+        return Response(SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+
+class SubmissionChangeSerializer(serializers.Serializer):
+    counts = serializers.BooleanField(required=False, help_text="Count it on a test leaderboard.")
+    cancel = serializers.BooleanField(required=False, default=False)
+
+
+class SubmissionDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=SubmissionSerializer, summary="A submission's status and scores")
+    def get(self, request: Request, submission_id: int) -> Response:
+        submission = submission_get_for_user(user=request.user, submission_id=submission_id)
+        return Response(SubmissionSerializer(submission).data)
+
+    @extend_schema(
+        request=SubmissionChangeSerializer,
+        responses=SubmissionSerializer,
+        summary="Pick whether it counts (test leaderboards), or cancel it",
+    )
+    def patch(self, request: Request, submission_id: int) -> Response:
+        submission = submission_get_for_user(user=request.user, submission_id=submission_id)
+        data = SubmissionChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = cast(User, request.user)
+        try:
+            if "counts" in data.validated_data:
+                submission_set_counts(
+                    submission=submission, user=user, counts=data.validated_data["counts"]
+                )
+            if data.validated_data["cancel"]:
+                submission_cancel(submission=submission, user=user)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
+        submission.refresh_from_db()
+        return Response(SubmissionSerializer(submission).data)

@@ -1,0 +1,110 @@
+"""Reads of leaderboards: visibility, the references they score against, their entries."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from annotate.models import Release, ReleaseItem, ReleaseStatus, Visibility
+from scoring.metrics import RefItem, WeightedRef
+from scoring.models import Leaderboard, Submission, SubmissionStatus
+
+
+def leaderboard_can_manage(*, user: User | AnonymousUser, leaderboard: Leaderboard) -> bool:
+    return user.is_authenticated and (user.is_staff or leaderboard.owner_id == user.pk)
+
+
+def leaderboards_visible(*, user: User | AnonymousUser) -> QuerySet[Leaderboard]:
+    """Public leaderboards of published releases of public datasets, plus the user's own."""
+    boards = Leaderboard.objects.select_related("release__dataset")
+    public = Q(
+        is_public=True,
+        release__status=ReleaseStatus.PUBLISHED,
+        release__dataset__visibility=Visibility.PUBLIC,
+    )
+    if user.is_authenticated and user.is_staff:
+        return boards
+    if user.is_authenticated:
+        return boards.filter(public | Q(owner=user))
+    return boards.filter(public)
+
+
+def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderboard:
+    board = leaderboards_visible(user=user).filter(slug=slug).first()
+    if board is None:
+        raise Http404("No such leaderboard.")
+    return board
+
+
+def references_visible(*, user: User | AnonymousUser, leaderboard: Leaderboard) -> bool:
+    """May this user see the references? Hidden test references are the owner's alone."""
+    if leaderboard_can_manage(user=user, leaderboard=leaderboard):
+        return True
+    return leaderboard.split in (leaderboard.release.public_splits or [])
+
+
+def _weight(reference, variant: str) -> float | None:
+    return reference.z_weight if variant == "z" else reference.weight
+
+
+def release_scoring_items(*, release: Release, split: str) -> list[tuple[ReleaseItem, RefItem]]:
+    """The split's items that can be scored, in release order, with their weighted references.
+
+    A reference counts when it has a weight (it was rated); an item counts when one of its
+    references has a positive weight, since ΔBLEU's denominator needs one. This is the same
+    rule as the release's downloadable reference file, so the CLI on that file gives the
+    leaderboard's scores.
+    """
+    items = (
+        ReleaseItem.objects.filter(release=release, split=split)
+        .prefetch_related("references")
+        .order_by("position")
+    )
+    scored = []
+    for item in items:
+        refs = tuple(
+            WeightedRef(ref.text, float(w))
+            for ref in item.references.all()
+            if (w := _weight(ref, release.weight_variant)) is not None
+        )
+        if any(ref.weight > 0 for ref in refs):
+            scored.append((item, RefItem(item.external_id, refs)))
+    return scored
+
+
+def leaderboard_item_ids(*, leaderboard: Leaderboard) -> list[str]:
+    return [
+        ref_item.id
+        for _, ref_item in release_scoring_items(
+            release=leaderboard.release, split=leaderboard.split
+        )
+    ]
+
+
+def leaderboard_entries(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser
+) -> QuerySet[Submission]:
+    """Finished submissions shown on the board: baselines, and per team the latest (dev) or the
+    ones the team picked (test). Private submissions only to their team and the owner."""
+    finished = leaderboard.submissions.filter(status=SubmissionStatus.FINISHED).select_related(
+        "team"
+    )
+    if leaderboard.split == "test":
+        finished = finished.filter(Q(counts=True) | Q(is_baseline=True))
+    if not leaderboard_can_manage(user=user, leaderboard=leaderboard):
+        mine = Q(team__members=user) if user.is_authenticated else Q(pk__in=[])
+        finished = finished.filter(Q(is_public=True) | mine)
+    return finished.prefetch_related("scores").distinct()
+
+
+def latest_per_team(submissions: list[Submission]) -> list[Submission]:
+    """Baselines and each team's most recent submission (dev leaderboards)."""
+    seen: set[int] = set()
+    kept = []
+    for submission in sorted(submissions, key=lambda s: s.submitted_at, reverse=True):
+        if submission.is_baseline or submission.team_id not in seen:
+            kept.append(submission)
+            if not submission.is_baseline:
+                seen.add(submission.team_id)
+    return kept

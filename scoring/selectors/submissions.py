@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+from django.http import Http404
+
+from scoring.models import Leaderboard, Submission
+from scoring.selectors.leaderboards import leaderboard_can_manage
+
+
+def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -> Submission:
+    """A submission is its team's, and the leaderboard owner's; to anyone else it does not
+    exist (its scores appear on the leaderboard if it is public)."""
+    submission = (
+        Submission.objects.select_related("leaderboard__release__dataset", "team")
+        .prefetch_related("scores")
+        .filter(pk=submission_id)
+        .first()
+    )
+    if submission is None or not user.is_authenticated:
+        raise Http404("No such submission.")
+    if submission.team.members.filter(pk=user.pk).exists():
+        return submission
+    if leaderboard_can_manage(user=user, leaderboard=submission.leaderboard):
+        return submission
+    raise Http404("No such submission.")
+
+
+def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
+    return (
+        Submission.objects.filter(leaderboard=leaderboard, team__members=user)
+        .select_related("team")
+        .prefetch_related("scores")
+        .distinct()
+    )

@@ -1,0 +1,282 @@
+"""Scoring a submission in a worker: claim it, compute per-item statistics, store scores.
+
+Per-item statistics depend only on an item's hypothesis and the prepared references, so a large
+submission is cut into chunks of items, each scored against the full reference index with the
+other items' hypotheses left empty; the chunks' rows, stacked in order, are exactly the rows of
+scoring in one piece (a test checks it). Chunks run in parallel as a Celery chord.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import tempfile
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db.models import F
+from django.utils import timezone
+
+from scoring.metrics import (
+    IndexFile,
+    Metric,
+    bootstrap_ci,
+    build_index,
+    get_metric,
+    load_index,
+    prepared_for,
+    result_with_nrefs,
+    save_index,
+)
+from scoring.metrics.api import index_nrefs
+from scoring.models import Leaderboard, Score, Submission, SubmissionStatus
+from scoring.selectors.leaderboards import release_scoring_items
+from scoring.submission_files import parse_submission
+
+log = logging.getLogger(__name__)
+
+BOOTSTRAP_RESAMPLES = 1000
+_INDEX_CACHE: dict[str, tuple[Metric, Any, int | str]] = {}
+_INDEX_CACHE_SIZE = 8
+
+
+def leaderboard_metric(leaderboard: Leaderboard, name: str) -> Metric:
+    options = leaderboard.metric_options if name == leaderboard.primary_metric else {}
+    return get_metric(name, **options)
+
+
+def _index_name(leaderboard: Leaderboard, metric: Metric) -> str:
+    key = (
+        f"{leaderboard.release_id}:{leaderboard.split}:{metric.name}:{sorted(metric.opts.items())}"
+    )
+    return f"indexes/{hashlib.sha256(key.encode()).hexdigest()[:24]}.idx"
+
+
+def reference_index(leaderboard: Leaderboard, name: str) -> tuple[Metric, Any, int | str]:
+    """The metric, its prepared references and nrefs: built once per release, split and
+    configuration, kept in storage for every worker and in this process's memory."""
+    metric = leaderboard_metric(leaderboard, name)
+    storage_name = _index_name(leaderboard, metric)
+    if storage_name in _INDEX_CACHE:
+        return _INDEX_CACHE[storage_name]
+    with tempfile.TemporaryDirectory() as folder:
+        local = Path(folder) / "index"
+        if default_storage.exists(storage_name):
+            with default_storage.open(storage_name, "rb") as stored:
+                local.write_bytes(stored.read())
+            index: IndexFile = load_index(local)
+        else:
+            items = [ref for _, ref in release_scoring_items(
+                release=leaderboard.release, split=leaderboard.split
+            )]  # fmt: skip
+            index = build_index(metric, items)
+            save_index(local, index)
+            if not default_storage.exists(storage_name):  # another worker may have won
+                default_storage.save(storage_name, ContentFile(local.read_bytes()))
+    entry = (metric, prepared_for(metric, index), index_nrefs(index))
+    if len(_INDEX_CACHE) >= _INDEX_CACHE_SIZE:
+        _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
+    _INDEX_CACHE[storage_name] = entry
+    return entry
+
+
+def submission_hypotheses(submission: Submission, item_ids: list[str]) -> list[str]:
+    with submission.file.open("rb") as handle:
+        hyps, _ = parse_submission(handle, item_ids, submission.format)
+    return hyps
+
+
+def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]:
+    """Item ranges of the chunks: up to SCORING_CHUNK_ITEMS a submission is one task (2,000
+    lines take well under a second); above it, chunks spread the work over the workers."""
+    size = size or settings.SCORING_CHUNK_ITEMS
+    return [(start, min(start + size, n_items)) for start in range(0, n_items, size)] or [(0, 0)]
+
+
+def chunk_stats(
+    metric: Metric, prepared: Any, hyps: list[str], start: int, stop: int
+) -> np.ndarray:
+    """Rows start:stop of the statistics, identical to those of scoring all items at once."""
+    masked = [""] * len(hyps)
+    masked[start:stop] = hyps[start:stop]
+    return metric.stats(masked, prepared)[start:stop]
+
+
+def _save_matrix(name: str, matrix: np.ndarray) -> str:
+    buffer = io.BytesIO()
+    np.save(buffer, matrix, allow_pickle=False)
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    return default_storage.save(name, ContentFile(buffer.getvalue()))
+
+
+def load_matrix(name: str) -> np.ndarray:
+    with default_storage.open(name, "rb") as handle:
+        return np.load(io.BytesIO(handle.read()), allow_pickle=False)
+
+
+def chunk_name(plan: ChunkPlan, metric: str, start: int) -> str:
+    # The attempt is in the name: chunks of a run that was given up never mix with a new run's.
+    return f"stats/{plan.submission_id}/run{plan.attempt}/{metric}-{start:09d}.npy"
+
+
+@dataclass(frozen=True)
+class ChunkPlan:
+    submission_id: int
+    attempt: int
+    metrics: list[str]
+    bounds: list[tuple[int, int]]
+
+    @property
+    def steps(self) -> int:
+        return len(self.metrics) * len(self.bounds)
+
+
+def submission_claim(*, submission_id: int) -> bool:
+    """Queued → running, once: a redelivered task finds nothing to claim."""
+    now = timezone.now()
+    return (
+        Submission.objects.filter(pk=submission_id, status=SubmissionStatus.QUEUED).update(
+            status=SubmissionStatus.RUNNING,
+            started_at=now,
+            heartbeat_at=now,
+            progress=0,
+            attempts=F("attempts") + 1,
+        )
+        == 1
+    )
+
+
+def submission_plan(*, submission_id: int, attempt: int | None = None) -> ChunkPlan:
+    """The chunks of a run; `attempt` names an earlier run (default: the latest)."""
+    submission = Submission.objects.select_related("leaderboard").get(pk=submission_id)
+    return ChunkPlan(
+        submission_id,
+        submission.attempts if attempt is None else attempt,
+        submission.leaderboard.metrics,
+        chunk_bounds(submission.n_lines),
+    )
+
+
+def plan_is_current(plan: ChunkPlan) -> bool:
+    """Is this run still the submission's live one (not given up and requeued since)?"""
+    return Submission.objects.filter(
+        pk=plan.submission_id, status=SubmissionStatus.RUNNING, attempts=plan.attempt
+    ).exists()
+
+
+def score_chunk(*, plan: ChunkPlan, metric_name: str, start: int, stop: int) -> str:
+    """Compute and store one chunk's statistics; return its storage name."""
+    if not plan_is_current(plan):
+        return ""
+    submission = Submission.objects.select_related("leaderboard__release").get(
+        pk=plan.submission_id
+    )
+    metric, prepared, _ = reference_index(submission.leaderboard, metric_name)
+    item_ids = [r.id for _, r in release_scoring_items(
+        release=submission.leaderboard.release, split=submission.leaderboard.split
+    )]  # fmt: skip
+    hyps = submission_hypotheses(submission, item_ids)
+    stats = chunk_stats(metric, prepared, hyps, start, stop)
+    name = _save_matrix(chunk_name(plan, metric_name, start), stats)
+    _advance(plan)
+    return name
+
+
+def _advance(plan: ChunkPlan) -> None:
+    done = sum(
+        default_storage.exists(chunk_name(plan, m, start))
+        for m in plan.metrics
+        for start, _ in plan.bounds
+    )
+    progress = min(99, int(100 * done / max(plan.steps, 1)))
+    Submission.objects.filter(
+        pk=plan.submission_id, status=SubmissionStatus.RUNNING, attempts=plan.attempt
+    ).update(progress=progress, heartbeat_at=timezone.now())
+
+
+def score_metric(submission: Submission, metric_name: str, plan: ChunkPlan) -> Score:
+    metric, _, nrefs = reference_index(submission.leaderboard, metric_name)
+    parts = [load_matrix(chunk_name(plan, metric_name, s)) for s, _ in plan.bounds]
+    stats = np.concatenate(parts) if parts else np.zeros((0, 1))
+    stats_name = _save_matrix(f"stats/{submission.pk}/{metric_name}.npy", stats)
+    for s, _ in plan.bounds:
+        default_storage.delete(chunk_name(plan, metric_name, s))
+    result = result_with_nrefs(metric, stats.sum(axis=0), nrefs)
+    interval = bootstrap_ci(metric, stats, n_samples=BOOTSTRAP_RESAMPLES)
+    score, _ = Score.objects.update_or_create(
+        submission=submission,
+        signature=result.signature,
+        defaults={
+            "metric": metric_name,
+            "score": float(result.score),
+            "ci_low": float(interval.low),
+            "ci_high": float(interval.high),
+            "extras": _jsonable(result.extras),
+            "stats_file": stats_name,
+        },
+    )
+    return score
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def submission_finish(*, plan: ChunkPlan) -> bool:
+    """Turn the run's chunks into scores; a stale run (requeued since) does nothing."""
+    if not plan_is_current(plan):
+        return False
+    submission = Submission.objects.select_related("leaderboard__release").get(
+        pk=plan.submission_id
+    )
+    for metric_name in plan.metrics:
+        score_metric(submission, metric_name, plan)
+    finished = Submission.objects.filter(
+        pk=plan.submission_id, status=SubmissionStatus.RUNNING, attempts=plan.attempt
+    ).update(status=SubmissionStatus.FINISHED, progress=100, finished_at=timezone.now(), error="")
+    return finished == 1
+
+
+def submission_fail(*, submission_id: int, message: str, platform_fault: bool) -> None:
+    """Record a failure; a failure of ours gives the team its attempt back."""
+    Submission.objects.filter(pk=submission_id, status__in=Submission.ACTIVE).update(
+        status=SubmissionStatus.FAILED,
+        error=message[:2000],
+        finished_at=timezone.now(),
+        charged=not platform_fault,
+    )
+
+
+def submissions_requeue_stuck(*, older_than: timedelta) -> list[int]:
+    """Put back in the queue the submissions whose worker went silent (killed, or the message
+    lost); the caller sends their task again. Conditional updates: two sweeps never both win."""
+    now = timezone.now()
+    cutoff = now - older_than
+    requeued = []
+    running = Submission.objects.filter(status=SubmissionStatus.RUNNING, heartbeat_at__lt=cutoff)
+    for pk in running.values_list("pk", flat=True):
+        if Submission.objects.filter(
+            pk=pk, status=SubmissionStatus.RUNNING, heartbeat_at__lt=cutoff
+        ).update(status=SubmissionStatus.QUEUED, queued_at=now, progress=0):
+            requeued.append(pk)
+    queued = Submission.objects.filter(status=SubmissionStatus.QUEUED, queued_at__lt=cutoff)
+    for pk in queued.values_list("pk", flat=True):
+        if Submission.objects.filter(
+            pk=pk, status=SubmissionStatus.QUEUED, queued_at__lt=cutoff
+        ).update(queued_at=now):
+            requeued.append(pk)
+    return requeued

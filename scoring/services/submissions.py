@@ -1,0 +1,134 @@
+"""Writes of submissions: upload (checked before anything is queued), quotas, picks, cancel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, time
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import Leaderboard, Submission, SubmissionStatus, Team
+from scoring.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
+from scoring.submission_files import UploadProblem, UploadRejected, parse_submission
+
+
+def team_for(*, user: User, name: str = "") -> Team:
+    """The named team, which the user must belong to; or the user's own one-person team."""
+    if name:
+        team = Team.objects.filter(name=name, members=user).first()
+        if team is None:
+            raise ValidationError({"team": f"You are not a member of a team called {name!r}."})
+        return team
+    team, created = Team.objects.get_or_create(name=user.username)
+    if created or not team.members.filter(pk=user.pk).exists():
+        if not created and team.members.exists():
+            raise ValidationError({"team": "Name your team: a team has your username already."})
+        team.members.add(user)
+    return team
+
+
+def _start_of_day(now: datetime) -> datetime:
+    return datetime.combine(now.date(), time.min, tzinfo=now.tzinfo)
+
+
+def _check_quota(leaderboard: Leaderboard, team: Team) -> None:
+    charged = Submission.objects.filter(leaderboard=leaderboard, team=team, charged=True)
+    if charged.count() >= leaderboard.total_quota:
+        raise ValidationError(f"Your team has used all {leaderboard.total_quota} submissions.")
+    today = charged.filter(submitted_at__gte=_start_of_day(timezone.now())).count()
+    if today >= leaderboard.daily_quota:
+        raise ValidationError(
+            f"Your team has used its {leaderboard.daily_quota} submissions for today (UTC)."
+        )
+
+
+def submission_create(
+    *,
+    leaderboard: Leaderboard,
+    user: User,
+    lines: Iterable[bytes],
+    size: int,
+    filename: str,
+    method: str,
+    team_name: str = "",
+    fmt: str = "",
+    description: str = "",
+    url: str = "",
+    is_baseline: bool = False,
+    is_public: bool = True,
+) -> Submission:
+    """Check the file, charge the quota under a lock, store, and queue the scoring."""
+    if is_baseline and not leaderboard_can_manage(user=user, leaderboard=leaderboard):
+        raise PermissionDenied("Only the leaderboard's owner adds baselines.")
+    if not leaderboard.is_open and not is_baseline:
+        raise ValidationError("This leaderboard does not accept submissions.")
+    if size > leaderboard.max_upload_bytes:
+        limit = leaderboard.max_upload_bytes // (1024 * 1024)
+        raise UploadRejected([UploadProblem(0, f"the file is larger than {limit} MB")])
+    if not method.strip():
+        raise ValidationError({"method": "Name the method."})
+    item_ids = leaderboard_item_ids(leaderboard=leaderboard)
+    raw = list(lines)
+    hyps, layout = parse_submission(raw, item_ids, fmt)  # raises UploadRejected: no quota cost
+    team = team_for(user=user, name=team_name)
+    with transaction.atomic():
+        # The team row is the quota's lock: concurrent uploads of one team queue here, so
+        # none can slip past the count the others are making.
+        Team.objects.select_for_update().get(pk=team.pk)
+        if not is_baseline:
+            _check_quota(leaderboard, team)
+        submission = Submission(
+            leaderboard=leaderboard,
+            team=team,
+            submitted_by=user,
+            format=layout,
+            n_lines=len(hyps),
+            method=method.strip()[:200],
+            description=description,
+            url=url,
+            is_baseline=is_baseline,
+            is_public=is_public,
+            counts=leaderboard.split == "test" and not is_baseline,
+            charged=not is_baseline,
+            status=SubmissionStatus.QUEUED,
+            queued_at=timezone.now(),
+        )
+        submission.file.save(
+            filename[-100:] or "output.txt", ContentFile(b"".join(raw)), save=False
+        )
+        submission.full_clean(exclude=["file"])
+        submission.save()
+        transaction.on_commit(lambda: _enqueue(submission.pk))
+    return submission
+
+
+def _enqueue(submission_id: int) -> None:
+    from scoring.tasks import score_submission_task
+
+    score_submission_task.delay(submission_id)
+
+
+def submission_set_counts(*, submission: Submission, user: User, counts: bool) -> Submission:
+    if not submission.team.members.filter(pk=user.pk).exists():
+        raise PermissionDenied("Only the submission's team picks what counts.")
+    submission.counts = counts
+    submission.save(update_fields=["counts"])
+    return submission
+
+
+def submission_cancel(*, submission: Submission, user: User) -> bool:
+    if not submission.team.members.filter(pk=user.pk).exists():
+        raise PermissionDenied("Only the submission's team can cancel it.")
+    return bool(
+        Submission.objects.filter(pk=submission.pk, status__in=Submission.ACTIVE).update(
+            status=SubmissionStatus.CANCELLED, finished_at=timezone.now(), charged=False
+        )
+    )
+
+
+def upload_problems_as_dicts(exc: UploadRejected) -> list[dict[str, object]]:
+    return [{"line": p.line, "message": p.message} for p in exc.problems]

@@ -1,0 +1,110 @@
+"""Checking an uploaded system output before anything is queued (no database access).
+
+Two layouts: plain text, one hypothesis a line in the leaderboard's item order; or JSONL, one
+`{"id": …, "hyp": …}` a line, matched by id. Every problem is collected with its line, so a
+participant fixes the file in one round. A byte-order mark is tolerated; NUL bytes are not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+MAX_PROBLEMS = 100
+
+
+@dataclass(frozen=True)
+class UploadProblem:
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+class UploadRejected(Exception):
+    def __init__(self, problems: list[UploadProblem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems[:5]))
+
+
+def _lines(raw_lines: Iterable[bytes], problems: list[UploadProblem]) -> list[str]:
+    texts = []
+    for number, raw in enumerate(raw_lines, start=1):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if b"\x00" in raw:
+            problems.append(UploadProblem(number, "contains a NUL byte"))
+        try:
+            texts.append(raw.decode("utf-8").rstrip("\r\n"))
+        except UnicodeDecodeError as exc:
+            problems.append(UploadProblem(number, f"not valid UTF-8 (byte {exc.start + 1})"))
+            texts.append("")
+    return texts
+
+
+def _looks_like_jsonl(texts: list[str]) -> bool:
+    first = next((t for t in texts if t.strip()), "")
+    return first.lstrip().startswith("{") and '"hyp"' in first
+
+
+def _by_id(texts: list[str], item_ids: Sequence[str], problems: list[UploadProblem]) -> list[str]:
+    known = set(item_ids)
+    found: dict[str, tuple[int, str]] = {}
+    for number, text in enumerate(texts, start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            problems.append(UploadProblem(number, f"not valid JSON ({exc.msg})"))
+            continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("hyp"), str):
+            problems.append(UploadProblem(number, 'needs an object with a string "hyp"'))
+            continue
+        item_id = str(obj.get("id", ""))
+        if item_id not in known:
+            problems.append(UploadProblem(number, f"unknown item id {item_id!r}"))
+        elif item_id in found:
+            problems.append(
+                UploadProblem(number, f"item {item_id!r} already given on line {found[item_id][0]}")
+            )
+        else:
+            found[item_id] = (number, obj["hyp"])
+    missing = [i for i in item_ids if i not in found]
+    if missing and len(problems) < MAX_PROBLEMS:
+        shown = ", ".join(repr(i) for i in missing[:10])
+        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+        problems.append(UploadProblem(0, f"{len(missing)} items have no hypothesis: {shown}{more}"))
+    return [found[i][1] if i in found else "" for i in item_ids]
+
+
+def _plain(texts: list[str], n_items: int, problems: list[UploadProblem]) -> list[str]:
+    if texts and texts[-1] == "" and len(texts) == n_items + 1:
+        texts = texts[:-1]  # a trailing empty line after the final newline
+    if len(texts) != n_items:
+        problems.append(
+            UploadProblem(
+                0, f"the file has {len(texts)} lines; the leaderboard has {n_items} items"
+            )
+        )
+    return texts
+
+
+def parse_submission(
+    raw_lines: Iterable[bytes], item_ids: Sequence[str], fmt: str = ""
+) -> tuple[list[str], str]:
+    """The hypotheses in item order and the layout found; raise UploadRejected otherwise."""
+    problems: list[UploadProblem] = []
+    texts = _lines(raw_lines, problems)
+    layout = fmt or ("jsonl" if _looks_like_jsonl(texts) else "text")
+    if layout == "jsonl":
+        hyps = _by_id(texts, item_ids, problems)
+    else:
+        hyps = _plain(texts, len(item_ids), problems)
+    if not texts:
+        problems.append(UploadProblem(0, "the file is empty"))
+    if problems:
+        raise UploadRejected(problems[:MAX_PROBLEMS])
+    return hyps, layout

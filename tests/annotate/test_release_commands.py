@@ -1,0 +1,52 @@
+"""freeze_release and import_release from the command line."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from annotate.models import Release
+from annotate.services.jobs import job_create, job_run
+from annotate.services.releases.archive import release_archive_build
+from tests.annotate.release_kit import _media, rated  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def test_freeze_publish_then_import_elsewhere(
+    owner, other, make_dataset, make_campaign, make_rater, tmp_path
+):
+    from django.core.files.storage import default_storage
+
+    dataset, campaign = rated(make_dataset, make_campaign, make_rater)
+    call_command("freeze_release", "chat", "1.0.0", "--campaign", str(campaign.pk), "--publish")
+    release = Release.objects.get(dataset=dataset, version="1.0.0")
+    assert release.status == "published"
+    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
+    job_run(job_id=job.pk, work=release_archive_build)
+    release.refresh_from_db()
+    archive = tmp_path / "chat.zip"
+    archive.write_bytes(default_storage.open(release.archive_name).read())
+    call_command("import_release", str(archive), "--owner", "other", "--slug", "copy")
+    copy = Release.objects.get(dataset__slug="copy")
+    assert copy.manifest_checksum == release.manifest_checksum and copy.dataset.owner == other
+    with pytest.raises(CommandError, match="already has"):
+        call_command("import_release", str(archive), "--owner", "other", "--slug", "copy")
+
+
+def test_freeze_release_names_a_missing_campaign(owner, make_dataset):
+    make_dataset()
+    with pytest.raises(CommandError, match="No dataset"):
+        call_command("freeze_release", "chat", "1.0.0", "--campaign", "999")
+
+
+def test_a_dataset_with_releases_cannot_be_deleted(
+    owner, make_dataset, make_campaign, make_rater, client_for
+):
+    from django.urls import reverse
+
+    from tests.annotate.release_kit import freeze
+
+    dataset, campaign = rated(make_dataset, make_campaign, make_rater)
+    freeze(dataset, campaign, owner)
+    response = client_for(owner).delete(reverse("api-dataset", kwargs={"slug": "chat"}))
+    assert response.status_code == 409

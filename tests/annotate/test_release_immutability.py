@@ -1,0 +1,70 @@
+"""A published release cannot change, whatever the code path: the database refuses."""
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from annotate.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def release(owner, make_dataset):
+    release = Release.objects.create(dataset=make_dataset(), version="1.0.0", created_by=owner)
+    item = ReleaseItem.objects.create(
+        release=release, split="dev", external_id="a", message="hi", position=0
+    )
+    ReleaseReference.objects.create(release=release, item=item, position=0, text="hello", weight=1)
+    return release
+
+
+def publish(release):
+    Release.objects.filter(pk=release.pk).update(
+        status=ReleaseStatus.PUBLISHED, published_at=timezone.now()
+    )
+    release.refresh_from_db()
+    return release
+
+
+def refused(change):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        change()
+
+
+def test_a_draft_can_still_change(release):
+    ReleaseReference.objects.filter(release=release).update(weight=0.5)
+    Release.objects.filter(pk=release.pk).update(license="MIT")
+    ReleaseItem.objects.create(
+        release=release, split="dev", external_id="b", message="m", position=1
+    )
+
+
+def test_the_snapshot_of_a_published_release_cannot_change(release):
+    publish(release)
+    refused(lambda: ReleaseReference.objects.filter(release=release).update(weight=0.5))
+    refused(lambda: ReleaseItem.objects.filter(release=release).update(message="changed"))
+    refused(lambda: ReleaseReference.objects.filter(release=release).delete())
+    refused(
+        lambda: ReleaseItem.objects.create(
+            release=release, split="dev", external_id="b", message="m", position=1
+        )
+    )
+    assert ReleaseReference.objects.get(release=release).weight == 1
+
+
+def test_a_published_release_cannot_be_edited_unpublished_or_deleted(release):
+    publish(release)
+    release.license = "MIT"
+    refused(release.save)
+    refused(lambda: Release.objects.filter(pk=release.pk).update(status=ReleaseStatus.DRAFT))
+    refused(lambda: Release.objects.filter(pk=release.pk).update(version="2.0.0"))
+    refused(lambda: Release.objects.get(pk=release.pk).delete())
+    assert Release.objects.get(pk=release.pk).license == "CC-BY-4.0"
+
+
+def test_revealing_a_split_and_caching_the_archive_stay_possible(release):
+    publish(release)
+    Release.objects.filter(pk=release.pk).update(
+        public_splits=["dev", "test"], archive_name="x.zip", manifest_checksum="0" * 64
+    )

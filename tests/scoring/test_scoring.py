@@ -1,0 +1,173 @@
+"""Submissions are checked, charged and scored; the scores equal the metric CLI's."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from django.core.exceptions import ValidationError
+
+from scoring.models import Score, Submission, SubmissionStatus
+from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
+from scoring.services import scoring as scoring_service
+from scoring.services.submissions import submission_create
+from scoring.submission_files import UploadRejected
+from scoring.tasks import score_submission_task
+
+pytestmark = pytest.mark.django_db
+
+HYPS = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]
+HYPS_FILE = "\n".join(HYPS) + "\n"
+
+
+def upload(board, user, text=HYPS_FILE, **fields):
+    data = text.encode()
+    fields.setdefault("method", "seq2seq")
+    return submission_create(
+        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
+        filename="out.txt", **fields,
+    )  # fmt: skip
+
+
+def test_only_scorable_items_are_on_the_board(make_leaderboard):
+    board = make_leaderboard()
+    assert leaderboard_item_ids(leaderboard=board) == ["d1", "d2", "d3", "d5"]
+    (_, d3), = [pair for pair in release_scoring_items(release=board.release, split="dev")
+                if pair[1].id == "d3"]  # fmt: skip
+    assert [r.text for r in d3.refs] == ["see you tomorrow then", "bye"]  # unrated left out
+
+
+def test_a_submission_is_scored_for_every_metric(
+    make_leaderboard, other, django_capture_on_commit_callbacks
+):
+    board = make_leaderboard(companion_metrics=["bleu", "nist"])
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other)
+    assert submission.status == SubmissionStatus.QUEUED and submission.n_lines == 4
+    score_submission_task(submission.pk)
+    submission.refresh_from_db()
+    assert (submission.status, submission.progress, submission.attempts) == ("finished", 100, 1)
+    scores = {s.metric: s for s in submission.scores.all()}
+    assert set(scores) == {"dbleu", "bleu", "nist"}
+    primary = scores["dbleu"]
+    assert (
+        primary.signature.startswith("dbleu|def:paper")
+        and primary.ci_low <= primary.score <= primary.ci_high
+    )
+    stats = scoring_service.load_matrix(primary.stats_file)
+    assert stats.shape[0] == 4
+
+
+def test_scores_equal_the_metric_cli_on_the_same_files(
+    make_leaderboard, other, tmp_path, django_capture_on_commit_callbacks
+):
+    board = make_leaderboard()
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other)
+    score_submission_task(submission.pk)
+    refs = tmp_path / "refs.jsonl"
+    with refs.open("w") as handle:
+        for _, item in release_scoring_items(release=board.release, split="dev"):
+            refs_json = [{"text": r.text, "weight": r.weight} for r in item.refs]
+            handle.write(json.dumps({"id": item.id, "refs": refs_json}) + "\n")
+    hyps = tmp_path / "hyps.txt"
+    hyps.write_text("\n".join(HYPS) + "\n")
+    command = [sys.executable, "-m", "scoring.metrics", "score", "--json"]
+    command += ["--refs", str(refs), "--hyps", str(hyps)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    cli = json.loads(out)
+    stored = Score.objects.get(submission=submission, metric="dbleu")
+    assert stored.score == pytest.approx(cli["score"], abs=1e-9)
+    assert stored.signature == cli["signature"]
+
+
+def test_chunks_give_exactly_the_rows_of_one_piece(make_leaderboard):
+    board = make_leaderboard()
+    metric, prepared, _ = scoring_service.reference_index(board, "dbleu")
+    whole = metric.stats(HYPS, prepared)
+    parts = [scoring_service.chunk_stats(metric, prepared, HYPS, a, b) for a, b in
+             scoring_service.chunk_bounds(len(HYPS), size=3)]  # fmt: skip
+    assert np.array_equal(np.concatenate(parts), whole)
+
+
+def test_a_bad_file_is_refused_before_anything_is_charged(make_leaderboard, other):
+    board = make_leaderboard(daily_quota=1)
+    with pytest.raises(UploadRejected):
+        upload(board, other, text="only one line\n")
+    assert not Submission.objects.exists()
+    upload(board, other)  # the one daily submission is still there
+
+
+def test_quotas_per_day_and_in_total(make_leaderboard, other, django_capture_on_commit_callbacks):
+    board = make_leaderboard(daily_quota=2, total_quota=3)
+    with django_capture_on_commit_callbacks(execute=False):
+        upload(board, other)
+        upload(board, other)
+        with pytest.raises(ValidationError, match="2 submissions for today"):
+            upload(board, other)
+        Submission.objects.update(charged=False)  # e.g. both failed through our fault
+        upload(board, other)
+
+
+def test_a_platform_failure_is_refunded(
+    make_leaderboard, other, monkeypatch, django_capture_on_commit_callbacks
+):
+    board = make_leaderboard()
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("scoring.tasks.score_chunk", broken)
+    with pytest.raises(RuntimeError):
+        score_submission_task(submission.pk)
+    submission.refresh_from_db()
+    assert submission.status == "failed" and not submission.charged
+    assert "quota was not charged" in submission.error
+
+
+def test_a_duplicate_task_does_nothing(make_leaderboard, other, django_capture_on_commit_callbacks):
+    board = make_leaderboard()
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other)
+    score_submission_task(submission.pk)
+    score_submission_task(submission.pk)
+    submission.refresh_from_db()
+    assert submission.attempts == 1 and submission.scores.count() == 3
+
+
+def test_a_silent_run_is_requeued_and_its_stale_chunks_ignored(
+    make_leaderboard, other, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    board = make_leaderboard()
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other)
+    assert scoring_service.submission_claim(submission_id=submission.pk)
+    stale = scoring_service.submission_plan(submission_id=submission.pk)
+    Submission.objects.filter(pk=submission.pk).update(
+        heartbeat_at=submission.submitted_at - timedelta(hours=1)
+    )
+    assert scoring_service.submissions_requeue_stuck(older_than=timedelta(minutes=10)) == [
+        submission.pk
+    ]
+    score_submission_task(submission.pk)
+    assert not scoring_service.submission_finish(plan=stale)  # the killed run's callback
+    submission.refresh_from_db()
+    assert (submission.status, submission.attempts) == ("finished", 2)
+
+
+def test_leaderboards_check_their_configuration(make_leaderboard, make_release):
+    release = make_release()
+    with pytest.raises(ValidationError, match="Unknown metric"):
+        make_leaderboard(release=release, primary_metric="rouge")
+    with pytest.raises(ValidationError, match="max_order"):
+        make_leaderboard(release=release, metric_options={"max_order": 12})
+    with pytest.raises(ValidationError, match="Unknown metrics"):
+        make_leaderboard(release=release, companion_metrics=["meteor"])
+    hopeless = make_release(slug="hopeless", items=[("dev", "x", [("bad", -1.0)])])
+    with pytest.raises(ValidationError, match="no item with a positively weighted reference"):
+        make_leaderboard(release=hopeless)

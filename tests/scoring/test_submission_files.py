@@ -1,0 +1,46 @@
+import pytest
+
+from scoring.submission_files import UploadRejected, parse_submission
+
+IDS = ["a", "b", "c"]
+
+
+def problems(data: bytes, fmt=""):
+    with pytest.raises(UploadRejected) as info:
+        parse_submission(data.splitlines(keepends=True), IDS, fmt)
+    return [str(p) for p in info.value.problems]
+
+
+def test_plain_text_one_line_per_item():
+    assert parse_submission([b"x\n", b"\n", b"z\n"], IDS) == (["x", "", "z"], "text")
+
+
+def test_a_byte_order_mark_is_tolerated():
+    assert parse_submission([b"\xef\xbb\xbfx\n", b"y\n", b"z\n"], IDS)[0][0] == "x"
+
+
+def test_wrong_line_count_nul_and_bad_utf8_are_all_reported():
+    assert problems(b"x\nbad \xff\nnul \x00 here\nextra\n") == [
+        "line 2: not valid UTF-8 (byte 5)",
+        "line 3: contains a NUL byte",
+        "the file has 4 lines; the leaderboard has 3 items",
+    ]
+
+
+def test_jsonl_matched_by_id_in_any_order():
+    data = b'{"id": "c", "hyp": "z"}\n{"id": "a", "hyp": "x"}\n{"id": "b", "hyp": "y"}\n'
+    assert parse_submission(data.splitlines(keepends=True), IDS) == (["x", "y", "z"], "jsonl")
+
+
+def test_jsonl_problems_name_lines():
+    data = b'{"id": "a", "hyp": "x"}\n{"id": "a", "hyp": "again"}\n{"id": "zz", "hyp": "q"}\nnope\n'
+    assert problems(data, "jsonl") == [
+        "line 2: item 'a' already given on line 1",
+        "line 3: unknown item id 'zz'",
+        "line 4: not valid JSON (Expecting value)",
+        "2 items have no hypothesis: 'b', 'c'",
+    ]
+
+
+def test_an_empty_file_is_refused():
+    assert "the file is empty" in problems(b"")
