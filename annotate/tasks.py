@@ -9,9 +9,11 @@ from django.db.models import F, Q
 
 from annotate import tasks_mining  # noqa: F401  (the worker finds tasks in this module only)
 from annotate.models import Dataset
+from annotate.models.rating import CampaignRater
 from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats
 from annotate.services.jobs import job_register_task, job_requeue_stale, job_run
+from annotate.services.qc import campaign_qc_evaluate, rater_qc_evaluate
 from annotate.services.releases.archive import JOB_KIND as RELEASE_ARCHIVE
 from annotate.services.releases.archive import release_archive_build
 from annotate.services.weights import weights_recompute_campaign
@@ -51,6 +53,23 @@ def campaign_weights_task(campaign_id: int) -> int:
 @shared_task(name="annotate.tasks.leases_reclaim")
 def leases_reclaim_task() -> int:
     return leases_reclaim()
+
+
+@shared_task(name="annotate.tasks.rater_qc")
+def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
+    membership = (
+        CampaignRater.objects.select_related("campaign", "rater")
+        .filter(campaign_id=campaign_id, rater_id=rater_id)
+        .first()
+    )
+    if membership is None:
+        return None  # the campaign or the rater is gone: nothing to judge
+    return rater_qc_evaluate(campaign=membership.campaign, rater=membership.rater).qc_status
+
+
+@shared_task(name="annotate.tasks.campaign_qc")
+def campaign_qc_task(campaign_id: int) -> int:
+    return campaign_qc_evaluate(campaign_id=campaign_id)
 
 
 @shared_task(name="annotate.tasks.release_archive")

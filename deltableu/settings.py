@@ -189,6 +189,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per choice set, where fields of the same name hold different choices.
+    "ENUM_NAME_OVERRIDES": {
+        "SplitEnum": "annotate.models.datasets.SplitName",
+        "ImportFormatEnum": ["jsonl", "tsv"],
+        "SubmissionFormatEnum": ["", "text", "jsonl"],
+    },
 }
 
 # --- Celery ----------------------------------------------------------------------------------

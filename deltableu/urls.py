@@ -3,7 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from annotate.views import accounts, campaigns, datasets, mining, rating, releases
+from annotate.views import (
+    accounts,
+    campaign_dashboard,
+    campaigns,
+    datasets,
+    mining,
+    rating,
+    releases,
+)
 from deltableu.health import healthz
 
 urlpatterns = [
@@ -47,6 +55,21 @@ urlpatterns = [
     ),
     path("datasets/<slug:slug>/campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("r/<str:token>/", campaigns.campaign_join_view, name="campaign-join"),
+    path(
+        "campaigns/<int:campaign_id>/",
+        campaign_dashboard.campaign_dashboard,
+        name="campaign-dashboard",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/ratings.csv",
+        campaign_dashboard.campaign_ratings_csv,
+        name="campaign-ratings-csv",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/ratings.jsonl",
+        campaign_dashboard.campaign_ratings_jsonl,
+        name="campaign-ratings-jsonl",
+    ),
     path("campaigns/<int:campaign_id>/rate/", rating.campaign_rate, name="campaign-rate"),
     path(
         "campaigns/<int:campaign_id>/rate/<int:rating_id>/",

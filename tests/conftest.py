@@ -14,7 +14,7 @@ from annotate.services.accounts import user_create
 from annotate.services.datasets import dataset_create, dataset_import_file
 
 # Fixtures of one area, kept beside its tests rather than in this file.
-pytest_plugins = ["tests.mining_fixtures"]
+pytest_plugins = ["tests.mining_fixtures", "tests.workers"]
 
 PASSWORD = "a-long-test-password-42"
 DATA = Path(__file__).resolve().parent / "data"

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotate.models import Campaign, Flag, Rating, Split
+from annotate.models import Campaign, Flag, Rating, Split, SplitName
 from annotate.selectors.campaigns import (
     campaign_can_manage,
     campaign_get_for_rater,
@@ -63,7 +63,7 @@ class CampaignSerializer(serializers.ModelSerializer):
 
 class CampaignCreateSerializer(serializers.ModelSerializer):
     dataset = serializers.SlugField(help_text="Slug of a dataset you own.")
-    split = serializers.ChoiceField(choices=["dev", "test"], required=False, allow_null=True)
+    split = serializers.ChoiceField(choices=SplitName.choices, required=False, allow_null=True)
 
     class Meta:
         model = Campaign

@@ -8,7 +8,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import MultiPartParser
@@ -178,11 +179,22 @@ class ReleaseFileApi(APIView):
         return FileResponse(stored, as_attachment=True, filename=name)
 
 
+class ArchiveStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ready", "building"])
+    job = serializers.IntegerField(required=False, allow_null=True)
+    sha256 = serializers.CharField(required=False)
+
+
+class ReleaseImportInputSerializer(serializers.Serializer):
+    archive = serializers.FileField(help_text="A release archive (zip) from any installation.")
+    slug = serializers.SlugField(required=False, help_text="Slug of the dataset to create.")
+
+
 class ReleaseArchiveApi(APIView):
     @extend_schema(
         responses={
             (200, "application/zip"): OpenApiResponse(description="The archive"),
-            202: OpenApiResponse(description="Being built: {job, job_url}"),
+            202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
         },
         summary="Download the archive, or the job building it",
     )
@@ -198,7 +210,14 @@ class ReleaseArchiveApi(APIView):
         body = {"status": "building", "job": job.pk if job else None}
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
-    @extend_schema(request=None, summary="Start building the archive (owner); cached once built")
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(ArchiveStatusSerializer, description="Already built"),
+            202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
+        },
+        summary="Start building the archive (owner); cached once built",
+    )
     def post(self, request: Request, slug: str, version: str) -> Response:
         release = _editable(request, slug, version)
         if not release.is_published:
@@ -210,7 +229,17 @@ class ReleaseArchiveApi(APIView):
 
 
 class ReleaseDiffApi(APIView):
-    @extend_schema(summary="Differences between two releases (?old=…&new=…)")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("old", str, required=True),
+            OpenApiParameter("new", str, required=True),
+        ],
+        responses=OpenApiResponse(
+            OpenApiTypes.OBJECT,
+            description="Items, references and weights added, removed and changed",
+        ),
+        summary="Differences between two releases (?old=…&new=…)",
+    )
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
         releases = release_list_visible(user=request.user, dataset=dataset)
@@ -225,7 +254,11 @@ class ReleaseImportApi(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
 
-    @extend_schema(summary="Import a release archive (researchers)")
+    @extend_schema(
+        request={"multipart/form-data": ReleaseImportInputSerializer},
+        responses={201: ReleaseOutputSerializer},
+        summary="Import a release archive (researchers)",
+    )
     def post(self, request: Request) -> Response:
         if not user_is_researcher(request.user):
             raise PermissionDenied("Only researchers can import releases.")

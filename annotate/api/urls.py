@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import campaigns, jobs, mining, releases, views
+from annotate.api import campaign_quality, campaigns, jobs, mining, releases, views
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -66,6 +66,21 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/progress/",
         campaigns.CampaignProgressApi.as_view(),
         name="api-campaign-progress",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/ratings/",
+        campaign_quality.CampaignRatingsExportApi.as_view(),
+        name="api-campaign-ratings",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/quality/",
+        campaign_quality.CampaignQualityApi.as_view(),
+        name="api-campaign-quality",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/weights/",
+        campaign_quality.CampaignWeightsApi.as_view(),
+        name="api-campaign-weights",
     ),
     path("ratings/<int:rating_id>/", campaigns.RatingAnswerApi.as_view(), name="api-rating"),
     path("datasets/<slug:slug>/mining/", mining.MiningApi.as_view(), name="api-mining"),

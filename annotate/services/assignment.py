@@ -40,7 +40,7 @@ def leases_reclaim(*, campaign_id: int | None = None, now: datetime | None = Non
         expired = expired.filter(campaign_id=campaign_id)
     reclaimed = 0
     with transaction.atomic():
-        for rating in expired.select_for_update(skip_locked=True):
+        for rating in expired.select_for_update(skip_locked=True, of=("self",)).order_by("pk"):
             if rating.kind == RatingKind.NORMAL:
                 ReferenceSlot.objects.filter(
                     campaign_id=rating.campaign_id, reference_id=rating.reference_id
@@ -58,7 +58,7 @@ def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | No
         reference_id=OuterRef("reference_id"),
     )
     slot = (
-        ReferenceSlot.objects.select_for_update(skip_locked=True)
+        ReferenceSlot.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(campaign=campaign, active__lt=F("wanted"))
         .filter(~Exists(rated))
         .order_by("active", "pk")
@@ -85,7 +85,10 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
     """The rater's current lease, or a new one; None when there is nothing left for them."""
     # One request at a time per rater: a double click must not lease two items.
     membership = (
-        CampaignRater.objects.select_for_update().filter(campaign=campaign, rater=rater).first()
+        CampaignRater.objects.select_for_update(of=("self",))
+        .filter(campaign=campaign, rater=rater)
+        .order_by("pk")
+        .first()
     )
     if membership is None:
         raise NotAMember

@@ -22,7 +22,9 @@ from annotate.services.weights import weight_recompute
 
 def _locked_lease(rating_id: int, rater: User) -> Rating:
     rating = (
-        Rating.objects.select_for_update()
+        # Only the rating row: a lock on the joined campaign row would make every rater of the
+        # campaign queue behind every other (inserts take KEY SHARE locks on it).
+        Rating.objects.select_for_update(of=("self",))
         .select_related("campaign")
         .filter(pk=rating_id, rater=rater)
         .first()
@@ -37,13 +39,22 @@ def _locked_lease(rating_id: int, rater: User) -> Rating:
 WEIGHTS_DEBOUNCE_SECONDS = 3
 
 
+# Quality control reads all of a rater's answers; a quick rater's answers share one check.
+QC_DEBOUNCE_SECONDS = 2
+
+
 def _after_commit(rating: Rating) -> None:
-    from annotate.tasks import campaign_weights_task
+    from annotate.tasks import campaign_weights_task, rater_qc_task
 
     def send() -> None:
         if cache.add(f"campaign-weights-{rating.campaign_id}", 1, WEIGHTS_DEBOUNCE_SECONDS):
             campaign_weights_task.apply_async(
                 (rating.campaign_id,), countdown=WEIGHTS_DEBOUNCE_SECONDS
+            )
+        qc_key = f"rater-qc-{rating.campaign_id}-{rating.rater_id}"
+        if cache.add(qc_key, 1, QC_DEBOUNCE_SECONDS):
+            rater_qc_task.apply_async(
+                (rating.campaign_id, rating.rater_id), countdown=QC_DEBOUNCE_SECONDS
             )
 
     transaction.on_commit(send)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 from annotate.formats import FileProblems
 from annotate.forms import DatasetForm, ImportForm
 from annotate.http import AuthenticatedRequest
-from annotate.models import SplitName
+from annotate.models import Campaign, SplitName
 from annotate.selectors.datasets import (
     dataset_can_edit,
     dataset_export_jsonl,
@@ -42,13 +42,15 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     split = request.GET.get("split", "")
     split = split if split in SplitName.values else ""
     page = Paginator(dataset_items(dataset=dataset, split=split or None), ITEMS_PER_PAGE)
+    can_edit = dataset_can_edit(user=request.user, dataset=dataset)
     context = {
         "dataset": dataset,
         "page": page.get_page(request.GET.get("page")),
         "split": split,
         "splits": SplitName.choices,
-        "can_edit": dataset_can_edit(user=request.user, dataset=dataset),
+        "can_edit": can_edit,
         "releases": release_list_visible(user=request.user, dataset=dataset),
+        "campaigns": Campaign.objects.filter(dataset=dataset) if can_edit else [],
     }
     return render(request, "annotate/dataset_detail.html", context)
 

@@ -10,9 +10,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from annotate.http import AuthenticatedRequest
-from annotate.models import CampaignRater, Flag
+from annotate.models import CampaignRater, Flag, QCStatus
 from annotate.selectors.campaigns import campaign_get_for_rater, rater_progress
+from annotate.selectors.completion import completion_code_for
 from annotate.services.assignment import rating_next
+from annotate.services.qc import rater_qc_evaluate
 from annotate.services.ratings import rating_pass, rating_submit
 
 
@@ -57,9 +59,13 @@ def campaign_answer(
 def campaign_done(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
     membership = CampaignRater.objects.get(campaign=campaign, rater=request.user)
+    if membership.crowd_id and membership.qc_status == QCStatus.PENDING:
+        # The code depends on the verdict: check now rather than wait for the queued check.
+        membership = rater_qc_evaluate(campaign=campaign, rater=request.user)
     context = {
         "campaign": campaign,
         "membership": membership,
         "progress": rater_progress(campaign=campaign, rater=request.user),
+        "completion_code": completion_code_for(campaign=campaign, membership=membership),
     }
     return render(request, "annotate/campaigns/done.html", context)

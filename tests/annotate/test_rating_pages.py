@@ -125,3 +125,54 @@ def test_the_account_page_lists_the_raters_campaigns(make_campaign, make_rater, 
     rater = make_rater(campaign)
     page = client_for(rater).get(reverse("account")).content.decode()
     assert "Round one" in page and reverse("campaign-rate", args=[campaign.pk]) in page
+
+
+def test_a_crowd_participant_who_passed_gets_a_valid_code(make_campaign, client_for):
+    from annotate.models import CampaignRater
+    from annotate.selectors.completion import completion_code_verify
+
+    campaign = make_campaign(ratings_per_rater=1)
+    client = client_for(None)
+    client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=good-one")
+    client.get(reverse("campaign-rate", args=[campaign.pk]))
+    rating = Rating.objects.get()
+    client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "4"})
+    CampaignRater.objects.filter(campaign=campaign).update(qc_status="passed")
+    page = client.get(reverse("campaign-done", args=[campaign.pk])).content.decode()
+    assert "completion-code" in page
+    code = page.split('id="completion-code">')[1].split("<")[0]
+    assert completion_code_verify(campaign, "good-one", code)
+
+
+def test_the_owner_sees_campaigns_on_the_dataset_page(make_campaign, client_for, owner, other):
+    campaign = make_campaign(name="Round one")
+    url = reverse("dataset-detail", args=[campaign.dataset.slug])
+    page = client_for(owner).get(url).content.decode()
+    assert reverse("campaign-dashboard", args=[campaign.pk]) in page
+    assert reverse("campaign-new", args=[campaign.dataset.slug]) in page
+
+
+@pytest.mark.parametrize(
+    "who, status", [("owner", 200), ("other", 404), ("rater", 404), ("anonymous", 302)]
+)
+def test_only_the_dataset_owner_starts_a_campaign_page(
+    make_dataset, client_for, who, status, request
+):
+    dataset = make_dataset(visibility="public" if who == "other" else "private")
+    user = None if who == "anonymous" else request.getfixturevalue(who)
+    response = client_for(user).get(reverse("campaign-new", args=[dataset.slug]))
+    assert response.status_code == (403 if who == "other" else status)
+
+
+def test_starting_a_campaign_leads_to_its_dashboard(make_dataset, client_for, owner):
+    dataset = make_dataset()
+    response = client_for(owner).post(
+        reverse("campaign-new", args=[dataset.slug]),
+        {"name": "Round two", "ratings_per_reference": 3, "control_rate": 0.1, "lease_minutes": 10,
+         "ratings_per_rater": 20, "extra_ratings_on_disagreement": 2, "disagreement_sd": 1.25},
+    )  # fmt: skip
+    from annotate.models import Campaign
+
+    campaign = Campaign.objects.get(name="Round two")
+    assert response["Location"] == reverse("campaign-dashboard", args=[campaign.pk])
+    assert campaign.slots.count() == 6

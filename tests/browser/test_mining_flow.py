@@ -6,7 +6,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_import_flow import log_in
-from tests.integration.conftest import celery_worker_process  # noqa: F401  (used by name)
 from tests.mining_fixtures import index_corpus
 
 pytestmark = [

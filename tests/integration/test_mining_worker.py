@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from annotate.models import Corpus, Job, Reference
 from annotate.services.jobs import JOB_TASKS
 from tests.conftest import DATA
-from tests.integration.conftest import wait_for
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from scoring.models import Score, Submission
 from scoring.selectors.leaderboards import release_scoring_items
 from scoring.tasks import requeue_stuck_submissions_task
-from tests.integration.conftest import wait_for
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 HYPS = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]

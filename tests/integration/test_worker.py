@@ -7,7 +7,7 @@ from django_celery_results.models import TaskResult
 from annotate.models import Dataset
 from annotate.tasks import datasets_refresh_stale_stats
 from tests.conftest import DATA
-from tests.integration.conftest import wait_for
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -1,4 +1,4 @@
-"""Real Celery worker processes for the integration tests.
+"""Real Celery worker processes for the integration and browser tests (a pytest plugin).
 
 They run the project's own code against the test database (SQLite file or PostgreSQL) and the
 configured broker (file system, or Redis in CI), exactly as `make run` and production do.

@@ -1,0 +1,54 @@
+"""Reads of agreement between a campaign's raters, over the ratings that count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from annotate.agreement_math import Triple, alpha, consensus_agreement, value_counts
+from annotate.models.rating import Campaign, Rating, RatingKind, RatingStatus
+from annotate.services.weights import counted_ratings
+
+
+@dataclass(frozen=True)
+class Agreement:
+    alpha_interval: float | None
+    alpha_ordinal: float | None
+    references: int  # references rated at least twice: the units alpha is computed on
+    ratings: int
+    raters: int
+    # rater id → {"rho", "n"}, over every answered normal rating, so that raters excluded by
+    # quality control can be compared too.
+    per_rater: dict[int, dict[str, float | int | None]]
+
+
+def _triples(ratings: QuerySet[Rating]) -> list[Triple]:
+    rows = ratings.values_list("rater_id", "reference_id", "score")
+    return [(rater, reference, score) for rater, reference, score in rows if score is not None]
+
+
+def campaign_triples(*, campaign: Campaign) -> list[Triple]:
+    return _triples(counted_ratings(campaign=campaign))
+
+
+def _answered_triples(campaign: Campaign) -> list[Triple]:
+    answered = Rating.objects.filter(
+        campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE
+    )
+    return _triples(answered)
+
+
+def campaign_agreement(*, campaign: Campaign) -> Agreement:
+    """Krippendorff's alpha (interval and ordinal) and each rater's agreement with the others."""
+    triples = campaign_triples(campaign=campaign)
+    domain = campaign.scale
+    counts = value_counts(triples, domain)
+    return Agreement(
+        alpha_interval=alpha(counts, domain, "interval"),
+        alpha_ordinal=alpha(counts, domain, "ordinal"),
+        references=int(counts.shape[0]),
+        ratings=len(triples),
+        raters=len({rater_id for rater_id, _, _ in triples}),
+        per_rater=consensus_agreement(_answered_triples(campaign)),
+    )

@@ -1,0 +1,130 @@
+"""Reads for the owner's campaign dashboard: activity, raters, weights, disagreement, flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import TruncHour
+
+from annotate.models.rating import (
+    Campaign,
+    CampaignRater,
+    Rating,
+    RatingKind,
+    RatingStatus,
+    Weight,
+)
+from annotate.selectors.agreement import Agreement
+from annotate.selectors.completion import completion_code_for
+from annotate.selectors.ratings_export import rater_pseudonym
+
+HOURS_SHOWN = 48  # the activity chart covers the last two days of work
+WIDEST_SHOWN = 10
+FLAGGED_SHOWN = 20
+ANSWERED = (RatingStatus.DONE, RatingStatus.SKIPPED, RatingStatus.FLAGGED)
+
+
+def ratings_per_hour(*, campaign: Campaign, hours: int = HOURS_SHOWN) -> list[tuple[datetime, int]]:
+    """Answers per clock hour over the `hours` before the latest answer, empty hours included."""
+    answered = Rating.objects.filter(campaign=campaign, status__in=ANSWERED)
+    latest = answered.order_by("-finished_at").values_list("finished_at", flat=True).first()
+    if latest is None:
+        return []
+    last = latest.replace(minute=0, second=0, microsecond=0)
+    first = last - timedelta(hours=hours - 1)
+    counts = dict(
+        answered.filter(finished_at__gte=first)
+        .annotate(hour=TruncHour("finished_at"))
+        .values_list("hour")
+        .annotate(n=Count("pk"))
+        .values_list("hour", "n")
+    )
+    earliest = min(counts, default=last)
+    start = max(first, earliest)
+    span = int((last - start).total_seconds() // 3600) + 1
+    return [
+        (start + timedelta(hours=i), counts.get(start + timedelta(hours=i), 0)) for i in range(span)
+    ]
+
+
+@dataclass(frozen=True)
+class RaterRow:
+    membership: CampaignRater
+    pseudonym: str
+    answered: int
+    counted: int
+    consensus_rho: float | None
+    consensus_n: int
+    completion_code_valid: bool | None
+
+
+def raters_overview(*, campaign: Campaign, agreement: Agreement) -> list[RaterRow]:
+    """Each rater with their QC verdict, how much they did, and their agreement with the others."""
+    memberships = (
+        CampaignRater.objects.filter(campaign=campaign)
+        .select_related("rater")
+        .annotate(
+            answered=Count(
+                "rater__ratings",
+                filter=Q(rater__ratings__campaign=campaign, rater__ratings__status__in=ANSWERED),
+            ),
+            counted=Count(
+                "rater__ratings",
+                filter=Q(
+                    rater__ratings__campaign=campaign,
+                    rater__ratings__status=RatingStatus.DONE,
+                    rater__ratings__kind=RatingKind.NORMAL,
+                    rater__ratings__counted=True,
+                ),
+            ),
+        )
+    )
+    rows = []
+    for m in memberships:
+        consensus = agreement.per_rater.get(m.rater_id, {})
+        rho, n = consensus.get("rho"), consensus.get("n")
+        rows.append(
+            RaterRow(
+                membership=m,
+                pseudonym=rater_pseudonym(campaign=campaign, rater_id=m.rater_id),
+                answered=m.answered,
+                counted=m.counted,
+                consensus_rho=rho if isinstance(rho, float) else None,
+                consensus_n=n if isinstance(n, int) else 0,
+                completion_code_valid=(
+                    completion_code_for(campaign=campaign, membership=m) is not None
+                    if m.crowd_id
+                    else None
+                ),
+            )
+        )
+    return rows
+
+
+def weight_values(*, campaign: Campaign) -> list[float]:
+    weights = Weight.objects.filter(campaign=campaign, weight__isnull=False)
+    return [w for w in weights.values_list("weight", flat=True) if w is not None]
+
+
+def widest_disagreement(*, campaign: Campaign, limit: int = WIDEST_SHOWN) -> QuerySet[Weight]:
+    """The references whose ratings spread most (highest SD), among those rated twice or more."""
+    return (
+        Weight.objects.filter(campaign=campaign, n__gte=2, sd__isnull=False)
+        .select_related("reference__item")
+        .order_by("-sd", "reference_id")[:limit]
+    )
+
+
+def flagged_references(
+    *, campaign: Campaign, limit: int = FLAGGED_SHOWN
+) -> list[dict[str, object]]:
+    """References raters flagged, with the flag and how many times, most flagged first."""
+    flagged = (
+        Rating.objects.filter(campaign=campaign, status=RatingStatus.FLAGGED)
+        .values("reference_id", "reference__text", "reference__item__external_id", "flag")
+        .annotate(times=Count("pk"))
+        .order_by("-times", "reference_id")[:limit]
+    )
+    return [dict(row) for row in flagged]

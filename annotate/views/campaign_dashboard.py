@@ -1,0 +1,89 @@
+"""The owner's campaign dashboard and the export of its ratings (owner and staff only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from annotate.http import AuthenticatedRequest
+from annotate.models.rating import Campaign
+from annotate.plots import histogram_svg, line_svg
+from annotate.selectors.agreement import campaign_agreement
+from annotate.selectors.campaigns import campaign_get_managed, campaign_progress
+from annotate.selectors.dashboard import (
+    flagged_references,
+    raters_overview,
+    ratings_per_hour,
+    weight_values,
+    widest_disagreement,
+)
+from annotate.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
+
+WEIGHT_BINS = 20
+
+
+def _charts(campaign: Campaign) -> dict[str, str]:
+    hourly = ratings_per_hour(campaign=campaign)
+    ends = (f"{hourly[0][0]:%d %b %H:00}", f"{hourly[-1][0]:%d %b %H:00}") if hourly else None
+    return {
+        "hourly_svg": line_svg(
+            [(i, n) for i, (_, n) in enumerate(hourly)],
+            title="Ratings per hour",
+            x_labels=ends,
+            point_labels=[f"{hour:%d %b %H:00}: {n}" for hour, n in hourly],
+        ),
+        "weights_svg": histogram_svg(
+            weight_values(campaign=campaign), WEIGHT_BINS, -1.0, 1.0, title="Weights of references"
+        ),
+    }
+
+
+def _crowd_links(request: AuthenticatedRequest, campaign: Campaign) -> dict[str, str]:
+    join = request.build_absolute_uri(reverse("campaign-join", args=[campaign.token]))
+    return {"join_url": join, "crowd_url": f"{join}?{urlencode({'PROLIFIC_PID': ''})}"}
+
+
+@login_required
+def campaign_dashboard(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    agreement = campaign_agreement(campaign=campaign)
+    context = {
+        "campaign": campaign,
+        "progress": campaign_progress(campaign=campaign),
+        "agreement": agreement,
+        "raters": raters_overview(campaign=campaign, agreement=agreement),
+        "widest": widest_disagreement(campaign=campaign),
+        "flagged": flagged_references(campaign=campaign),
+        **_charts(campaign),
+        **_crowd_links(request, campaign),
+    }
+    return render(request, "annotate/campaigns/dashboard.html", context)
+
+
+def _download(lines: Iterator[str], content_type: str, filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+def campaign_ratings_csv(request: AuthenticatedRequest, campaign_id: int) -> StreamingHttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    lines = ratings_csv_lines(campaign=campaign)
+    return _download(lines, "text/csv; charset=utf-8", f"campaign-{campaign.pk}-ratings.csv")
+
+
+@login_required
+def campaign_ratings_jsonl(
+    request: AuthenticatedRequest, campaign_id: int
+) -> StreamingHttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    lines = ratings_jsonl_lines(campaign=campaign)
+    return _download(
+        lines, "application/jsonl; charset=utf-8", f"campaign-{campaign.pk}-ratings.jsonl"
+    )

@@ -1,0 +1,354 @@
+"""Load test of rating: simulated raters against gunicorn + PostgreSQL through the REST API.
+
+The script creates and migrates its own database (`deltableu_bench` by default; dropped at the
+end unless --keep), fills it with a synthetic dataset and a campaign, starts gunicorn on a free
+port of 127.0.0.1, and lets each rater (one thread each) log in for a token and loop
+"next item" → "submit" until nothing is left. It prints ratings per second, p50/p95 latency of
+both calls, and checks the database: every reference got exactly the ratings its slot wants,
+no rater rated a reference twice, every accepted answer is stored, no lease is left over.
+
+Run: ``python bench/rating_load.py [--raters 50] [--items 300] [--think 0.5]``.
+--think is the pause between seeing an item and answering it (seconds); real raters take several
+seconds, and quality control fails anyone under 2 s, so 0.5 s is a harsh load; --think 0
+saturates the server to measure its ceiling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PASSWORD = "bench-password-not-secret-42"  # noqa: S105 (throwaway database)
+WORDS = ["the", "a", "good", "great", "what", "why", "sure", "maybe", "never", "time", "food"]
+STARTUP_SECONDS = 30
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--raters", type=int, default=50)
+    parser.add_argument("--items", type=int, default=200, help="items, 3 references each")
+    parser.add_argument("--k", type=int, default=3, help="ratings wanted per reference")
+    parser.add_argument("--think", type=float, default=2.0, help="seconds before answering")
+    parser.add_argument("--workers", type=int, default=5, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--db", default="deltableu_bench")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    return parser.parse_args()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def recreate_database(pg: str, name: str) -> None:
+    import psycopg2
+
+    conn = psycopg2.connect(f"{pg}/postgres")
+    conn.autocommit = True
+    with conn.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    conn.close()
+
+
+def drop_database(pg: str, name: str) -> None:
+    import psycopg2
+
+    conn = psycopg2.connect(f"{pg}/postgres")
+    conn.autocommit = True
+    with conn.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    conn.close()
+
+
+def environment(args: argparse.Namespace, var_dir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"{args.pg}/{args.db}",
+        # Production settings except transport security: plain HTTP on 127.0.0.1.
+        DEBUG="False",
+        SECURE_SSL_REDIRECT="False",
+        SESSION_COOKIE_SECURE="False",
+        CSRF_COOKIE_SECURE="False",
+        ALLOWED_HOSTS="127.0.0.1",
+        SECRET_KEY="bench-" + os.urandom(16).hex(),
+        VAR_DIR=var_dir,
+        API_THROTTLE_USER="1000000/minute",  # measuring the server, not the throttle
+        DJANGO_SETTINGS_MODULE="deltableu.settings",
+    )
+    env.setdefault("CELERY_BROKER_URL", "filesystem://")
+    return env
+
+
+def synthetic_jsonl(items: int) -> list[bytes]:
+    rng = random.Random(7)
+
+    def sentence() -> str:
+        return " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12)))
+
+    lines = []
+    for i in range(items):
+        record = {
+            "id": f"b{i}",
+            "split": "dev",
+            "context": [sentence()],
+            "message": sentence(),
+            "references": [{"text": sentence(), "origin": "original"}]
+            + [{"text": sentence(), "origin": "mined"} for _ in range(2)],
+        }
+        lines.append((json.dumps(record) + "\n").encode())
+    return lines
+
+
+def populate(args: argparse.Namespace) -> tuple[int, list[str]]:
+    """The owner, the dataset, the campaign and its raters; returns (campaign id, usernames)."""
+    import django
+
+    django.setup()
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.auth.models import User
+
+    from annotate.models import Profile, Role
+    from annotate.services.campaigns import campaign_create, campaign_join
+    from annotate.services.datasets import dataset_create, dataset_import_file
+
+    owner = User.objects.create(username="bench-owner", password=make_password(PASSWORD))
+    Profile.objects.create(user=owner, role=Role.RESEARCHER)
+    dataset = dataset_create(owner=owner, name="Bench", slug="bench")
+    dataset_import_file(dataset=dataset, lines=synthetic_jsonl(args.items), fmt="jsonl")
+    campaign = campaign_create(
+        owner=owner, dataset=dataset, name="Load", ratings_per_reference=args.k
+    )
+    hashed = make_password(PASSWORD)  # one hash for all: hashing 50 times costs 15 s
+    names = [f"bench-rater-{i}" for i in range(args.raters)]
+    for name in names:
+        rater = User.objects.create(username=name, password=hashed)
+        Profile.objects.create(user=rater, role=Role.RATER)
+        campaign_join(campaign=campaign, rater=rater)
+    return campaign.pk, names
+
+
+def start_gunicorn(args: argparse.Namespace, env: dict[str, str], port: int) -> subprocess.Popen:
+    command = [
+        sys.executable, "-m", "gunicorn", "deltableu.wsgi:application",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
+        "--threads", str(args.threads), "--worker-class", "gthread",
+        "--log-level", "warning", "--backlog", "256",
+    ]  # fmt: skip
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            status, _ = request(port, "GET", "/healthz")
+            if status == 200:
+                return server
+        except OSError:
+            pass
+        time.sleep(0.2)
+    server.terminate()
+    raise SystemExit("gunicorn did not answer on /healthz in time")
+
+
+def request(
+    port: int, method: str, path: str, body: dict | None = None, token: str = "", form=False
+) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Authorization": f"Token {token}"} if token else {}
+    payload = None
+    if body is not None:
+        payload = urlencode(body) if form else json.dumps(body)
+        headers["Content-Type"] = (
+            "application/x-www-form-urlencoded" if form else "application/json"
+        )
+    try:
+        conn.request(method, path, body=payload, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+class Rater(threading.Thread):
+    def __init__(self, port, campaign_id, username, think, start, max_steps):
+        super().__init__(daemon=True)
+        self.port, self.campaign_id, self.username = port, campaign_id, username
+        self.think, self.start_line, self.max_steps = think, start, max_steps
+        self.next_ms: list[float] = []
+        self.submit_ms: list[float] = []
+        self.accepted: list[int] = []
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        try:
+            status, body = request(
+                self.port, "POST", "/api/v1/auth/token/",
+                {"username": self.username, "password": PASSWORD}, form=True,
+            )  # fmt: skip
+            token = json.loads(body)["token"]
+        except Exception as exc:  # reported in the summary
+            self.errors.append(f"login: {exc}")
+            self.start_line.wait()
+            return
+        self.start_line.wait()
+        rng = random.Random(self.username)
+        for _ in range(self.max_steps):
+            began = time.perf_counter()
+            status, body = request(
+                self.port, "POST", f"/api/v1/campaigns/{self.campaign_id}/next/", token=token
+            )
+            self.next_ms.append(1000 * (time.perf_counter() - began))
+            if status == 204:
+                return
+            if status != 200:
+                self.errors.append(f"next {status}: {body[:200]!r}")
+                return
+            rating_id = json.loads(body)["rating_id"]
+            if self.think:
+                time.sleep(rng.uniform(0.5, 1.5) * self.think)
+            began = time.perf_counter()
+            status, body = request(
+                self.port, "POST", f"/api/v1/ratings/{rating_id}/", {"score": rng.randint(1, 5)},
+                token=token,
+            )  # fmt: skip
+            self.submit_ms.append(1000 * (time.perf_counter() - began))
+            if status == 200:
+                self.accepted.append(rating_id)
+            else:
+                self.errors.append(f"submit {status}: {body[:200]!r}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
+    """What is wrong in the database after the run (an empty list: nothing)."""
+    from django.db.models import Count
+
+    from annotate.models import Rating, RatingKind, RatingStatus, ReferenceSlot
+
+    problems = []
+    ratings = Rating.objects.filter(campaign_id=campaign_id)
+    done = ratings.filter(status=RatingStatus.DONE)
+    stored = set(done.values_list("pk", flat=True))
+    if stored != accepted:
+        missing, unexpected = len(accepted - stored), len(stored - accepted)
+        problems.append(f"{missing} accepted answers missing, {unexpected} unexpected")
+    normal = done.filter(kind=RatingKind.NORMAL)
+    per_reference = dict(normal.values_list("reference_id").annotate(n=Count("pk")))
+    for slot in ReferenceSlot.objects.filter(campaign_id=campaign_id):
+        n = per_reference.get(slot.reference_id, 0)
+        # Fewer raters than wanted ratings: each rater rates the reference once, no more.
+        if n != min(slot.wanted, raters) or slot.active != n:
+            problems.append(
+                f"reference {slot.reference_id}: {n} ratings, wants {slot.wanted}, "
+                f"slot says {slot.active}"
+            )
+    pairs = normal.values("reference_id", "rater_id").annotate(n=Count("pk"))
+    twice = pairs.filter(n__gt=1).count()
+    if twice:
+        problems.append(f"{twice} (reference, rater) pairs rated twice")
+    leased = ratings.filter(status=RatingStatus.LEASED).count()
+    if leased:
+        problems.append(f"{leased} leases left over")
+    return problems
+
+
+def report(raters: list[Rater], seconds: float, campaign_id: int, k: int) -> int:
+    from annotate.models import Rating, RatingKind, ReferenceSlot
+
+    next_ms = [v for r in raters for v in r.next_ms]
+    submit_ms = [v for r in raters for v in r.submit_ms]
+    accepted = {pk for r in raters for pk in r.accepted}
+    errors = [e for r in raters for e in r.errors]
+    slots = ReferenceSlot.objects.filter(campaign_id=campaign_id)
+    controls = Rating.objects.filter(campaign_id=campaign_id).exclude(kind=RatingKind.NORMAL)
+    print(
+        f"raters {len(raters)}, references {slots.count()}, k {k} "
+        f"({slots.filter(wanted__gt=k).count()} topped up for disagreement)"
+    )
+    print(
+        f"ratings {len(accepted)} ({controls.count()} controls) in {seconds:.1f} s: "
+        f"{len(accepted) / seconds:.1f} ratings/s"
+    )
+    for name, values in (("next", next_ms), ("submit", submit_ms)):
+        print(
+            f"{name:>6}: n {len(values)}, p50 {percentile(values, 50):.1f} ms, "
+            f"p95 {percentile(values, 95):.1f} ms, p99 {percentile(values, 99):.1f} ms, "
+            f"max {max(values, default=float('nan')):.1f} ms"
+        )
+    problems = count_check(campaign_id, accepted, len(raters))
+    for line in errors[:10] + problems[:20]:
+        print("  !", line)
+    ok = not errors and not problems
+    verdict = (
+        "OK — exactly the wanted ratings per reference, no duplicates, nothing lost, no lease left"
+        if ok
+        else f"FAILED ({len(errors)} errors, {len(problems)} problems)"
+    )
+    print("count check:", verdict)
+    return 0 if ok else 1
+
+
+def main() -> int:
+    args = parse_args()
+    var_dir = tempfile.mkdtemp(prefix="deltableu-bench-")
+    env = environment(args, var_dir)
+    os.environ.update(env)
+    recreate_database(args.pg, args.db)
+    server = None
+    try:
+        migrate = [sys.executable, "manage.py", "migrate", "-v", "0"]
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+        campaign_id, names = populate(args)
+        from django.db import connection
+
+        connection.close()  # the checker reconnects after the run
+        port = free_port()
+        server = start_gunicorn(args, env, port)
+        start = threading.Barrier(len(names) + 1)
+        # Every rater can do at most every reference once, plus controls: a hard bound.
+        max_steps = 2 * args.items * 3
+        raters = [Rater(port, campaign_id, n, args.think, start, max_steps) for n in names]
+        for rater in raters:
+            rater.start()
+        start.wait()
+        began = time.perf_counter()
+        for rater in raters:
+            rater.join()
+        seconds = time.perf_counter() - began
+        return report(raters, seconds, campaign_id, args.k)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        from django.db import connections
+
+        connections.close_all()
+        if not args.keep:
+            drop_database(args.pg, args.db)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

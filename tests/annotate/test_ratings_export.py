@@ -1,0 +1,204 @@
+"""Export of a campaign's ratings (pages and API), quality and weights API, completion codes."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from annotate.models import CampaignRater, Rating
+from annotate.selectors.completion import completion_code_for, completion_code_verify
+from annotate.selectors.ratings_export import FIELDS, rater_pseudonym
+from annotate.services.assignment import rating_next
+from annotate.services.campaigns import crowd_rater_get_or_create
+from annotate.services.ratings import rating_pass, rating_submit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign(make_campaign):
+    return make_campaign(ratings_per_reference=2)
+
+
+@pytest.fixture
+def rated(campaign, make_rater):
+    """Two raters: one with two answers (a score and a flag) and a live lease; a crowd rater
+    who passed quality control with one answer."""
+    expert = make_rater(campaign)
+    lease = rating_next(campaign=campaign, rater=expert)
+    rating_submit(rating_id=lease.pk, rater=expert, score=4)
+    lease = rating_next(campaign=campaign, rater=expert)
+    rating_pass(rating_id=lease.pk, rater=expert, flag="broken")
+    rating_next(campaign=campaign, rater=expert)
+    crowd = crowd_rater_get_or_create(campaign=campaign, participant_id="PID-77")
+    lease = rating_next(campaign=campaign, rater=crowd)
+    rating_submit(rating_id=lease.pk, rater=crowd, score=2)
+    CampaignRater.objects.filter(rater=crowd).update(qc_status="passed")
+    return expert, crowd
+
+
+def body(response):
+    return b"".join(response.streaming_content).decode()
+
+
+def who_is(who, request, campaign, make_rater):
+    if who == "anonymous":
+        return None
+    if who == "campaign rater":
+        return make_rater(campaign)
+    return request.getfixturevalue(who)
+
+
+# --- Authorization ----------------------------------------------------------------------------
+PAGES = ["campaign-ratings-csv", "campaign-ratings-jsonl"]
+APIS = ["api-campaign-ratings", "api-campaign-quality", "api-campaign-weights"]
+
+
+@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize(
+    "who, status",
+    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 302)],
+)
+def test_export_pages_are_for_the_owner(
+    campaign, make_rater, client_for, request, name, who, status
+):
+    user = who_is(who, request, campaign, make_rater)
+    assert client_for(user).get(reverse(name, args=[campaign.pk])).status_code == status
+
+
+@pytest.mark.parametrize("name", APIS)
+@pytest.mark.parametrize(
+    "who, status",
+    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 403)],
+)
+def test_owner_apis_are_for_the_owner(campaign, make_rater, client_for, request, name, who, status):
+    user = who_is(who, request, campaign, make_rater)
+    assert client_for(user).get(reverse(name, args=[campaign.pk])).status_code == status
+
+
+def test_token_authentication_works_for_the_export(campaign, owner):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
+    response = client.get(reverse("api-campaign-ratings", args=[campaign.pk]) + "?format=jsonl")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/jsonl")
+
+
+# --- Content ----------------------------------------------------------------------------------
+def test_the_csv_export_has_every_answer_and_no_lease(campaign, rated, owner, client_for):
+    response = client_for(owner).get(reverse("campaign-ratings-csv", args=[campaign.pk]))
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(body(response))))
+    assert list(rows[0]) == FIELDS
+    assert len(rows) == 3 == Rating.objects.exclude(status="leased").count()
+    by_status = {row["status"]: row for row in rows if row["rater"] != rows[-1]["rater"]}
+    assert by_status["done"]["score"] == "4" and by_status["done"]["counted"] == "true"
+    assert by_status["flagged"]["flag"] == "broken" and by_status["flagged"]["score"] == ""
+    assert float(by_status["done"]["seconds"]) >= 0
+    assert by_status["done"]["item_external_id"] in {"c1", "c2", "c3"}
+
+
+def test_raters_are_pseudonymous_and_stable(campaign, make_campaign, rated, owner, client_for):
+    expert, crowd = rated
+    response = client_for(owner).get(reverse("campaign-ratings-jsonl", args=[campaign.pk]))
+    rows = [json.loads(line) for line in body(response).splitlines()]
+    text = json.dumps(rows)
+    assert expert.username not in text and crowd.username not in text
+    assert {r["rater"] for r in rows} == {
+        rater_pseudonym(campaign=campaign, rater_id=expert.pk),
+        rater_pseudonym(campaign=campaign, rater_id=crowd.pk),
+    }
+    assert rater_pseudonym(campaign=campaign, rater_id=expert.pk) == rater_pseudonym(
+        campaign=campaign, rater_id=expert.pk
+    )
+    another = make_campaign(dataset=campaign.dataset, name="Another")
+    assert rater_pseudonym(campaign=another, rater_id=expert.pk) != rater_pseudonym(
+        campaign=campaign, rater_id=expert.pk
+    )
+
+
+def test_the_export_carries_crowd_ids_qc_and_code_validity(campaign, rated, owner, client_for):
+    url = reverse("api-campaign-ratings", args=[campaign.pk]) + "?format=jsonl"
+    rows = [json.loads(line) for line in body(client_for(owner).get(url)).splitlines()]
+    mine = [r for r in rows if r["crowd_id"] == "PID-77"]
+    assert len(mine) == 1
+    assert mine[0]["completion_code_valid"] is True and mine[0]["rater_qc_status"] == "passed"
+    others = [r for r in rows if r["crowd_id"] == ""]
+    assert {r["completion_code_valid"] for r in others} == {None}
+    assert {r["rater_qc_status"] for r in others} == {"pending"}
+
+
+def test_the_api_export_is_csv_by_default(campaign, rated, owner, client_for):
+    response = client_for(owner).get(reverse("api-campaign-ratings", args=[campaign.pk]))
+    assert response["Content-Type"].startswith("text/csv")
+    assert body(response).splitlines()[0] == ",".join(FIELDS)
+
+
+def test_an_unknown_export_format_is_refused(campaign, owner, client_for):
+    url = reverse("api-campaign-ratings", args=[campaign.pk]) + "?format=xlsx"
+    assert client_for(owner).get(url).status_code == 404
+
+
+def test_the_quality_api_reports_raters_and_agreement(campaign, rated, owner, client_for):
+    expert, _ = rated
+    data = client_for(owner).get(reverse("api-campaign-quality", args=[campaign.pk])).json()
+    assert set(data["agreement"]) == {
+        "alpha_interval", "alpha_ordinal", "references", "ratings", "raters",
+    }  # fmt: skip
+    by_crowd = {r["crowd_id"]: r for r in data["raters"]}
+    assert by_crowd["PID-77"]["qc_status"] == "passed"
+    assert by_crowd["PID-77"]["completion_code_valid"] is True
+    assert by_crowd[""]["answered"] == 2 and by_crowd[""]["counted"] == 1
+    assert by_crowd[""]["rater"] == rater_pseudonym(campaign=campaign, rater_id=expert.pk)
+
+
+def test_the_weights_api_is_paginated_with_intervals(campaign, rated, owner, client_for):
+    data = client_for(owner).get(reverse("api-campaign-weights", args=[campaign.pk])).json()
+    assert data["count"] == len(data["results"]) >= 1
+    weight = data["results"][0]
+    for key in ("reference_id", "item_external_id", "n", "sd", "weight", "ci_low", "z_weight"):
+        assert key in weight
+
+
+def test_the_endpoints_are_in_the_openapi_schema(client_for):
+    schema = client_for(None).get(reverse("api-schema")).content.decode()
+    for path in ("ratings", "quality", "weights"):
+        assert f"/api/v1/campaigns/{{campaign_id}}/{path}/" in schema
+
+
+# --- Completion codes -------------------------------------------------------------------------
+def test_a_completion_code_only_after_passing(campaign):
+    user = crowd_rater_get_or_create(campaign=campaign, participant_id="PID-1")
+    membership = CampaignRater.objects.get(rater=user)
+    assert completion_code_for(campaign=campaign, membership=membership) is None
+    membership.qc_status = "passed"
+    code = completion_code_for(campaign=campaign, membership=membership)
+    assert code and len(code) == 10
+    membership.qc_status = "failed"
+    assert completion_code_for(campaign=campaign, membership=membership) is None
+
+
+def test_raters_without_a_crowd_id_get_no_code(campaign, make_rater):
+    membership = CampaignRater.objects.get(rater=make_rater(campaign))
+    membership.qc_status = "passed"
+    assert completion_code_for(campaign=campaign, membership=membership) is None
+
+
+def test_codes_verify_per_participant_and_campaign(campaign, make_campaign):
+    user = crowd_rater_get_or_create(campaign=campaign, participant_id="PID-1")
+    CampaignRater.objects.filter(rater=user).update(qc_status="passed")
+    membership = CampaignRater.objects.get(rater=user)
+    code = completion_code_for(campaign=campaign, membership=membership)
+    assert completion_code_verify(campaign, "PID-1", code)
+    assert completion_code_verify(campaign, "PID-1", f" {code[:5].lower()}-{code[5:]} ")
+    assert not completion_code_verify(campaign, "PID-2", code)
+    assert not completion_code_verify(campaign, "PID-1", "AAAAAAAAAA")
+    other = make_campaign(dataset=campaign.dataset, name="Other")
+    assert not completion_code_verify(other, "PID-1", code)
+    CampaignRater.objects.filter(rater=user).update(qc_status="failed")
+    assert not completion_code_verify(campaign, "PID-1", code)  # valid only while passed
