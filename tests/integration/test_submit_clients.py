@@ -1,0 +1,60 @@
+"""The two command-line ways to submit, through a live server and a real worker."""
+
+import subprocess
+import sys
+
+import pytest
+from django.core.management import CommandError, call_command
+from rest_framework.authtoken.models import Token
+
+from scoring.models import Submission
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+GOOD = "the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
+
+
+def test_the_participant_client_submits_and_waits(
+    celery_worker_process, live_server, make_leaderboard, other, tmp_path
+):
+    board = make_leaderboard()
+    token = Token.objects.create(user=other).key
+    outputs = tmp_path / "outputs.txt"
+    outputs.write_text(GOOD)
+    command = [sys.executable, "-m", "scoring.client", "submit", "--url", live_server.url,
+               "--token", token, "--leaderboard", board.slug, "--file", str(outputs), "--wait",
+               "--timeout", "120"]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "dbleu|def:paper" in result.stdout and "95% CI" in result.stdout
+    assert Submission.objects.get().status == "finished"
+
+
+def test_the_client_lists_every_problem_of_a_bad_file(
+    live_server, make_leaderboard, other, tmp_path
+):
+    board = make_leaderboard()
+    token = Token.objects.create(user=other).key
+    outputs = tmp_path / "bad.txt"
+    outputs.write_bytes(b"one\ntwo\x00\n")
+    command = [sys.executable, "-m", "scoring.client", "submit", "--url", live_server.url,
+               "--token", token, "--leaderboard", board.slug, "--file", str(outputs)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert "bad.txt: line 2: contains a NUL byte" in result.stderr
+    assert "the file has 2 lines; the leaderboard has 4 items" in result.stderr
+    assert not Submission.objects.exists()
+
+
+def test_the_management_command_submits_and_waits(
+    celery_worker_process, make_leaderboard, other, tmp_path, capsys
+):
+    board = make_leaderboard()
+    outputs = tmp_path / "outputs.txt"
+    outputs.write_text(GOOD)
+    call_command("submit", "--leaderboard", board.slug, "--file", str(outputs), "--user", "other",
+                 "--wait", "--timeout", "120")  # fmt: skip
+    assert "dbleu|def:paper" in capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("only one\n")
+    with pytest.raises(CommandError, match="not accepted"):
+        call_command("submit", "--leaderboard", board.slug, "--file", str(bad), "--user", "other")
