@@ -7,6 +7,7 @@ lengths and matches), so callers offer it only when `references_visible` says so
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +26,12 @@ from scoring.metrics import (
     paired_bootstrap,
 )
 from scoring.models import Leaderboard, Score, Submission, SubmissionStatus
-from scoring.selectors.leaderboard_table import CACHE_SECONDS, latest_scores, leaderboard_table
+from scoring.selectors.leaderboard_table import (
+    CACHE_SECONDS,
+    SIGNIFICANCE_LEVEL,
+    latest_scores,
+    leaderboard_table,
+)
 from scoring.selectors.leaderboards import (
     leaderboard_can_manage,
     leaderboard_entries,
@@ -57,7 +63,10 @@ class MetricComparison:
 
     @property
     def significant(self) -> bool:
-        return max(self.p_bootstrap, self.p_approximate_randomization) < 0.05
+        # Equal scores are never a significant difference, whatever p (see rank_groups).
+        if math.isclose(self.score_a, self.score_b, abs_tol=1e-12):
+            return False
+        return max(self.p_bootstrap, self.p_approximate_randomization) < SIGNIFICANCE_LEVEL
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ Everything here reads the per-item statistics the workers stored; nothing is tok
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -83,6 +84,8 @@ def rank_groups(metric: Metric, stats: Sequence[np.ndarray]) -> list[int]:
     1,000 resamples, sacrebleu's p-value); p < 0.05 starts a new group led by that system,
     otherwise it joins the current group. Comparing with the group's leader (not the previous
     system) keeps a chain of small steps from merging systems that differ significantly.
+    Equal corpus scores always share a group: sacrebleu's p-value (following multeval) is
+    1/(n+1) for a zero difference, on purpose, yet equal scores give no ranking evidence.
     Returns the 1-based group of each system, in order.
     """
     groups: list[int] = []
@@ -96,7 +99,8 @@ def rank_groups(metric: Metric, stats: Sequence[np.ndarray]) -> list[int]:
             different = True  # not the same items: they cannot share a group
         else:
             test = paired_bootstrap(metric, leader, matrix, n_samples=GROUP_RESAMPLES)
-            different = test.p_value < SIGNIFICANCE_LEVEL
+            tied = math.isclose(test.baseline_score, test.system_score, abs_tol=1e-12)
+            different = not tied and test.p_value < SIGNIFICANCE_LEVEL
         if different:
             leader = matrix
         groups.append(groups[-1] + 1 if different else groups[-1])
