@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.services import scoring as scoring_service
 from scoring.services.submissions import submission_create
 from scoring.tasks import score_submission_task
 
@@ -15,6 +16,16 @@ NONSENSE = ["zebra quantum", "violet engine", "marble lantern", "copper meadow"]
 # Test items t1, t2 (hidden references "the hidden answer is here", "another hidden reference").
 TEST_PERFECT = ["the hidden answer is here", "another hidden reference"]
 TEST_POOR = ["an answer", "a reference"]
+
+
+@pytest.fixture(autouse=True)
+def _own_storage_and_index_cache(settings, tmp_path):
+    # Reference indexes are named by release id, and ids come back after a test's rollback:
+    # a release with other items must not find the previous test's index (in storage or memory).
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    scoring_service._INDEX_CACHE.clear()
+    yield
+    scoring_service._INDEX_CACHE.clear()
 
 
 @pytest.fixture
