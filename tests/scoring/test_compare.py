@@ -78,8 +78,10 @@ def test_hidden_references_stay_hidden_in_comparisons(
     baseline = scored(board, owner, ["answer", "reference"], is_baseline=True)
     mine = scored(board, other, ["the answer is here", "another reference"])
     for user in (other, rater, None):
-        for path in (f"/leaderboards/hidden/compare/?a={mine.pk}&b={baseline.pk}",
-                     f"/api/v1/leaderboards/hidden/compare/?a={mine.pk}&b={baseline.pk}"):  # fmt: skip
+        for path in (
+            f"/leaderboards/hidden/compare/?a={mine.pk}&b={baseline.pk}",
+            f"/api/v1/leaderboards/hidden/compare/?a={mine.pk}&b={baseline.pk}",
+        ):
             response = client_for(user).get(path)
             assert response.status_code == 200
             assert not [s for s in HIDDEN if s in response.content.decode()]
@@ -88,8 +90,9 @@ def test_hidden_references_stay_hidden_in_comparisons(
     assert page.context["metrics"] and b'id="hidden-note"' in page.content
 
 
-def test_private_submissions_cannot_be_compared_by_others(board, other, rater, owner, scored,
-                                                          client_for):  # fmt: skip
+def test_private_submissions_cannot_be_compared_by_others(
+    board, other, rater, owner, scored, client_for
+):
     team = Team.objects.create(name="quiet")
     team.members.add(other)
     private = scored(board, other, GOOD, method="quiet one", team_name="quiet", is_public=False)
@@ -111,7 +114,12 @@ def test_labels_of_bleu_statistics():
     from scoring.metrics import get_metric
 
     assert stat_labels(get_metric("bleu", max_order=2), 6) == [
-        "hyp len", "ref len", "match 1", "match 2", "total 1", "total 2",
-    ]  # fmt: skip
+        "hyp len",
+        "ref len",
+        "match 1",
+        "match 2",
+        "total 1",
+        "total 2",
+    ]
     assert stat_labels(get_metric("nist"), 3) == ["s1", "s2", "s3"]
     assert np.isfinite(0.0)

@@ -23,8 +23,15 @@ def board(make_leaderboard, owner, other, scored):
 
 
 def new_board(**fields):
-    return {"release": "chat@1.0.0", "split": "dev", "name": "Chat", "slug": "chat-dev",
-            "primary_metric": "dbleu", "companion_metrics": ["bleu"], **fields}  # fmt: skip
+    return {
+        "release": "chat@1.0.0",
+        "split": "dev",
+        "name": "Chat",
+        "slug": "chat-dev",
+        "primary_metric": "dbleu",
+        "companion_metrics": ["bleu"],
+        **fields,
+    }
 
 
 def test_the_list_has_visible_leaderboards(board, client_for, owner, other):
@@ -76,8 +83,9 @@ def test_compare(board, client_for):
     assert same.status_code == 404
 
 
-def test_hidden_references_never_in_the_api(make_leaderboard, owner, other, rater, scored,
-                                            client_for):  # fmt: skip
+def test_hidden_references_never_in_the_api(
+    make_leaderboard, owner, other, rater, scored, client_for
+):
     board = make_leaderboard(split="test", slug="hidden")
     scored(board, owner, ["answer", "reference"], is_baseline=True)
     scored(board, other, ["the answer is here", "another reference"])
@@ -96,8 +104,12 @@ def test_the_owner_opens_a_leaderboard(make_release, client_for, owner):
     response = client_for(owner).post("/api/v1/leaderboards/", new_board(), format="json")
     assert response.status_code == 201, response.json()
     assert response.json()["slug"] == "chat-dev"
-    by_id = new_board(release=str(release.pk), slug="chat-test", split="test",
-                      metric_options={"definition": "author-2019"})  # fmt: skip
+    by_id = new_board(
+        release=str(release.pk),
+        slug="chat-test",
+        split="test",
+        metric_options={"definition": "author-2019"},
+    )
     response = client_for(owner).post("/api/v1/leaderboards/", by_id, format="json")
     assert response.status_code == 201, response.json()
     board = Leaderboard.objects.get(slug="chat-test")
@@ -136,6 +148,10 @@ def test_only_the_datasets_owner_opens_one(make_release, client_for, other, rate
 
 def test_the_schema_documents_the_leaderboard_endpoints(client_for):
     schema = client_for(None).get("/api/schema/", HTTP_ACCEPT="application/json").json()
-    for path in ["/api/v1/leaderboards/", "/api/v1/leaderboards/{slug}/",
-                 "/api/v1/leaderboards/{slug}/compare/", "/api/v1/leaderboards/{slug}/export/"]:  # fmt: skip
+    for path in [
+        "/api/v1/leaderboards/",
+        "/api/v1/leaderboards/{slug}/",
+        "/api/v1/leaderboards/{slug}/compare/",
+        "/api/v1/leaderboards/{slug}/export/",
+    ]:
         assert path in schema["paths"], path

@@ -96,8 +96,13 @@ def test_private_submissions_only_to_their_team_and_the_owner(
 
     board = make_leaderboard()
     scored(board, other, GOOD, method="secret sauce", is_public=False)
-    for user, sees in [(other, True), (owner, True), (staff, True), (rater, False),
-                       (AnonymousUser(), False)]:  # fmt: skip
+    for user, sees in [
+        (other, True),
+        (owner, True),
+        (staff, True),
+        (rater, False),
+        (AnonymousUser(), False),
+    ]:
         methods = [
             r.submission.method for r in leaderboard_table(leaderboard=board, user=user).rows
         ]
