@@ -29,6 +29,8 @@ def test_upload_watch_the_progress_and_see_the_row(
     tmp_path,
 ):  # fmt: skip
     make_leaderboard(slug="chat-dev")
+    script_errors: list = []
+    page.on("pageerror", lambda error: script_errors.append(error))
     log_in(page, live_server.url, "other")
     page.goto(f"{live_server.url}/leaderboards/chat-dev/")
     expect(page.locator("#no-entries")).to_be_visible()
@@ -64,3 +66,6 @@ def test_upload_watch_the_progress_and_see_the_row(
     expect(row.locator("td").first).to_have_text("1")
     expect(page.locator("svg.interval-plot")).to_be_visible()
     expect(page.get_by_text("broken run")).to_have_count(0)
+    page.get_by_role("button", name="Method").click()  # the table sorts by a column
+    expect(page.locator("#leaderboard th").nth(2)).to_have_attribute("aria-sort", "ascending")
+    assert script_errors == []
