@@ -1,8 +1,29 @@
 from django.urls import path
 
-from scoring.api import submissions
+from scoring.api import leaderboards, submissions
 
 urlpatterns = [
+    path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
+    path(
+        "leaderboards/<slug:slug>/",
+        leaderboards.LeaderboardDetailApi.as_view(),
+        name="api-leaderboard",
+    ),
+    path(
+        "leaderboards/<slug:slug>/compare/",
+        leaderboards.LeaderboardCompareApi.as_view(),
+        name="api-leaderboard-compare",
+    ),
+    path(
+        "leaderboards/<slug:slug>/export/",
+        leaderboards.LeaderboardExportApi.as_view(),
+        name="api-leaderboard-export",
+    ),
+    path(
+        "leaderboards/<slug:slug>/export.<str:format>",
+        leaderboards.LeaderboardExportApi.as_view(),
+        name="api-leaderboard-export-as",
+    ),
     path(
         "leaderboards/<slug:slug>/submissions/",
         submissions.SubmissionListApi.as_view(),

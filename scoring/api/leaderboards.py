@@ -1,0 +1,153 @@
+"""REST API of leaderboards: list, open one, its table, a comparison, exports."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.models import Release
+from annotate.selectors.datasets import dataset_list_visible, user_is_researcher
+from scoring.api.leaderboard_serializers import (
+    LeaderboardComparisonSerializer,
+    LeaderboardCreateSerializer,
+    LeaderboardDetailSerializer,
+    LeaderboardSummarySerializer,
+)
+from scoring.exports import payload_csv, table_payload
+from scoring.selectors.compare import compare_submissions, comparison_pair
+from scoring.selectors.leaderboard_table import leaderboard_table
+from scoring.selectors.leaderboards import (
+    leaderboard_get_visible,
+    leaderboards_visible,
+    references_visible,
+)
+from scoring.services.leaderboards import leaderboard_create
+
+
+def _release_named(*, user: User, name: str) -> Release:
+    """A release by id or `<dataset-slug>@<version>`, among those of datasets the user sees."""
+    releases = Release.objects.filter(dataset__in=dataset_list_visible(user=user))
+    if name.isdigit():
+        found = releases.filter(pk=int(name)).first()
+    elif "@" in name:
+        slug, version = name.split("@", 1)
+        found = releases.filter(dataset__slug=slug, version=version).first()
+    else:
+        found = None
+    if found is None:
+        raise ValidationError({"release": [f"No release {name!r}."]})
+    return found
+
+
+class LeaderboardListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=LeaderboardSummarySerializer(many=True), summary="Leaderboards")
+    def get(self, request: Request) -> Response:
+        boards: QuerySet = leaderboards_visible(user=request.user).select_related("owner")
+        return Response(LeaderboardSummarySerializer(boards, many=True).data)
+
+    @extend_schema(
+        request=LeaderboardCreateSerializer,
+        responses={201: LeaderboardSummarySerializer},
+        summary="Open a leaderboard on a published release of your dataset",
+    )
+    def post(self, request: Request) -> Response:
+        user = cast(User, request.user)
+        if not user_is_researcher(user):
+            raise PermissionDenied("Only researchers open leaderboards.")
+        data = LeaderboardCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields: dict[str, Any] = dict(data.validated_data)
+        fields["release"] = _release_named(user=user, name=fields["release"])
+        try:
+            board = leaderboard_create(owner=user, **fields)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
+        except DjangoValidationError as exc:
+            detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+            raise ValidationError(detail) from None
+        return Response(LeaderboardSummarySerializer(board).data, status=status.HTTP_201_CREATED)
+
+
+def _payload(request: Request, slug: str) -> dict:
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    table = leaderboard_table(leaderboard=board, user=request.user)
+    visible = references_visible(user=request.user, leaderboard=board)
+    return table_payload(table, references_visible=visible)
+
+
+class LeaderboardDetailApi(APIView):
+    @extend_schema(
+        responses=LeaderboardDetailSerializer,
+        summary="A leaderboard: configuration, signature, rows with intervals and rank groups",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(_payload(request, slug))
+
+
+class CsvRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
+        if not isinstance(data, dict) or "rows" not in data:  # an error: plain text
+            return str(data.get("detail", data) if isinstance(data, dict) else data)
+        return payload_csv(data)
+
+
+class LeaderboardExportApi(APIView):
+    renderer_classes = [JSONRenderer, CsvRenderer]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", str, enum=["json", "csv"], description="Or a suffix.")
+        ],
+        responses={
+            (200, "application/json"): LeaderboardDetailSerializer,
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One line a row"),
+        },
+        summary="Export a leaderboard as CSV or JSON",
+    )
+    def get(self, request: Request, slug: str, format: str | None = None) -> Response:
+        payload = _payload(request, slug)
+        filename = f"{slug}.{request.accepted_renderer.format}"
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        return Response(payload, headers=headers)
+
+
+class LeaderboardCompareApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("a", int, description="Submission A (default: the best entry)."),
+            OpenApiParameter("b", int, description="Submission B (default: the best baseline)."),
+        ],
+        responses={200: LeaderboardComparisonSerializer, 404: OpenApiResponse(description="")},
+        summary="Paired bootstrap and approximate randomization p-values of A against B",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        board = leaderboard_get_visible(user=request.user, slug=slug)
+        a, b = comparison_pair(
+            leaderboard=board,
+            user=request.user,
+            a_id=request.query_params.get("a"),
+            b_id=request.query_params.get("b"),
+        )
+        if a is None or b is None or a == b:
+            raise NotFound("Two different scored submissions are needed.")
+        metrics = compare_submissions(leaderboard=board, a=a, b=b)
+        return Response(LeaderboardComparisonSerializer({"a": a, "b": b, "metrics": metrics}).data)

@@ -1,0 +1,159 @@
+"""Leaderboard pages: the list, a leaderboard with its plot, downloads, exports, a new one."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from annotate.http import AuthenticatedRequest
+from annotate.selectors.datasets import user_is_researcher
+from scoring.exports import payload_csv, table_payload
+from scoring.leaderboard_forms import LeaderboardForm, releases_for_leaderboards
+from scoring.models import Leaderboard, Submission
+from scoring.plots import IntervalPoint, interval_plot
+from scoring.selectors.leaderboard_table import LeaderboardTable, leaderboard_table
+from scoring.selectors.leaderboards import (
+    leaderboard_can_manage,
+    leaderboard_get_visible,
+    leaderboards_visible,
+    references_visible,
+    release_scoring_items,
+)
+from scoring.selectors.submissions import submissions_of_user
+from scoring.services.leaderboards import leaderboard_create
+
+
+def leaderboard_list(request: HttpRequest) -> HttpResponse:
+    boards = leaderboards_visible(user=request.user)
+    can_open = (
+        request.user.is_authenticated and releases_for_leaderboards(user=request.user).exists()
+    )
+    return render(
+        request, "scoring/leaderboard_list.html", {"boards": boards, "can_open": can_open}
+    )
+
+
+def table_plot(table: LeaderboardTable):
+    points = [
+        IntervalPoint(
+            f"{row.submission.team.name}: {row.submission.method}",
+            row.primary.score,
+            row.primary.ci_low,
+            row.primary.ci_high,
+            row.submission.is_baseline,
+        )
+        for row in table.rows
+        if row.primary is not None
+    ]
+    return interval_plot(points, title=f"{table.leaderboard.primary_metric} with 95% intervals")
+
+
+def _live_submissions(request: HttpRequest, board: Leaderboard) -> list[Submission]:
+    if not request.user.is_authenticated:
+        return []
+    mine = submissions_of_user(user=request.user, leaderboard=board)
+    return list(mine.filter(status__in=Submission.ACTIVE)[:10])
+
+
+def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    table = leaderboard_table(leaderboard=board, user=request.user)
+    context = {
+        "board": board,
+        "table": table,
+        "plot": table_plot(table),
+        "live": _live_submissions(request, board),
+        "can_manage": leaderboard_can_manage(user=request.user, leaderboard=board),
+        "can_submit": board.is_open and user_is_researcher(request.user),
+        "references_visible": references_visible(user=request.user, leaderboard=board),
+    }
+    return render(request, "scoring/leaderboard_detail.html", context)
+
+
+def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    table = leaderboard_table(leaderboard=board, user=request.user)
+    payload = table_payload(
+        table, references_visible=references_visible(user=request.user, leaderboard=board)
+    )
+    if fmt == "csv":
+        response = HttpResponse(payload_csv(payload), content_type="text/csv; charset=utf-8")
+    elif fmt == "json":
+        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        raise Http404("Export as csv or json.")
+    response["Content-Disposition"] = f'attachment; filename="{board.slug}.{fmt}"'
+    return response
+
+
+def _jsonl(rows: Iterator[dict]) -> Iterator[str]:
+    for row in rows:
+        yield json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def _download(lines: Iterator[str], filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def leaderboard_items(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The items to answer, in the order a plain-text submission follows (no references)."""
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    scored = release_scoring_items(release=board.release, split=board.split)
+    rows = (
+        {"id": ref.id, "context": item.context, "message": item.message} for item, ref in scored
+    )
+    return _download(_jsonl(rows), f"{board.slug}-items.jsonl")
+
+
+def leaderboard_references(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The weighted references in the metric CLI's REFS.jsonl format, when visible."""
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    if not references_visible(user=request.user, leaderboard=board):
+        raise Http404("The references of this split are not published.")
+    scored = release_scoring_items(release=board.release, split=board.split)
+    rows = (
+        {"id": ref.id, "refs": [{"text": r.text, "weight": r.weight} for r in ref.refs]}
+        for _, ref in scored
+    )
+    return _download(_jsonl(rows), f"{board.slug}-refs.jsonl")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def leaderboard_new(request: AuthenticatedRequest) -> HttpResponse:
+    if not user_is_researcher(request.user):
+        raise PermissionDenied("Only researchers open leaderboards.")
+    releases = releases_for_leaderboards(user=request.user)
+    initial = {}
+    if request.GET.get("release"):
+        release_id = request.GET["release"]
+        initial["release"] = get_object_or_404(
+            releases, pk=int(release_id) if release_id.isdigit() else 0
+        )
+    form = LeaderboardForm(request.POST or None, initial=initial, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            board = leaderboard_create(owner=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            return redirect("leaderboard-detail", slug=board.slug)
+    return render(
+        request, "scoring/leaderboard_new.html", {"form": form, "has_releases": releases.exists()}
+    )
+
+
+def _add_errors(form: LeaderboardForm, exc: ValidationError) -> None:
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc)
+        return
+    for field, errors in exc.message_dict.items():
+        form.add_error(field if field in form.fields else None, errors)

@@ -1,0 +1,48 @@
+"""Scored submissions for the leaderboard tests: uploaded, then scored in this process."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.services import scoring as scoring_service
+from scoring.services.submissions import submission_create
+from scoring.tasks import score_submission_task
+
+# Dev items d1, d2, d3, d5 of the default release.
+PERFECT = ["the cat sat on the mat", "it was a great match", "see you tomorrow then",
+           "i love pizza with cheese"]  # fmt: skip
+GOOD = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]
+NONSENSE = ["zebra quantum", "violet engine", "marble lantern", "copper meadow"]
+# Test items t1, t2 (hidden references "the hidden answer is here", "another hidden reference").
+TEST_PERFECT = ["the hidden answer is here", "another hidden reference"]
+TEST_POOR = ["an answer", "a reference"]
+
+
+@pytest.fixture(autouse=True)
+def _own_storage_and_index_cache(settings, tmp_path):
+    # Reference indexes are named by release id, and ids come back after a test's rollback:
+    # a release with other items must not find the previous test's index (in storage or memory).
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    scoring_service._INDEX_CACHE.clear()
+    yield
+    scoring_service._INDEX_CACHE.clear()
+
+
+@pytest.fixture
+def scored(django_capture_on_commit_callbacks):
+    """`scored(board, user, hyps, **fields)`: a finished submission with its scores."""
+
+    def make(board, user, hyps, **fields):
+        data = ("\n".join(hyps) + "\n").encode()
+        fields.setdefault("method", "system")
+        with django_capture_on_commit_callbacks(execute=False):
+            submission = submission_create(
+                leaderboard=board, user=user, lines=data.splitlines(keepends=True),
+                size=len(data), filename="out.txt", **fields,
+            )  # fmt: skip
+        score_submission_task(submission.pk)
+        submission.refresh_from_db()
+        assert submission.status == "finished", submission.error
+        return submission
+
+    return make
