@@ -53,8 +53,13 @@ def leaderboard_metric(leaderboard: Leaderboard, name: str) -> Metric:
 
 
 def _index_name(leaderboard: Leaderboard, metric: Metric) -> str:
+    # A published release never changes, so (id, publication time, checksum) names its content:
+    # an id reused after a rollback or in a new database cannot pick up another release's index.
+    release = leaderboard.release
+    published = release.published_at.isoformat() if release.published_at else "draft"
     key = (
-        f"{leaderboard.release_id}:{leaderboard.split}:{metric.name}:{sorted(metric.opts.items())}"
+        f"{release.pk}:{published}:{release.snapshot_checksum}:{leaderboard.split}:"
+        f"{metric.name}:{sorted(metric.opts.items())}"
     )
     return f"indexes/{hashlib.sha256(key.encode()).hexdigest()[:24]}.idx"
 

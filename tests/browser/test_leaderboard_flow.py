@@ -1,11 +1,8 @@
 """A participant uploads an output, watches it being scored by a real worker, sees the row."""
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_import_flow import log_in
@@ -16,15 +13,8 @@ GOOD = "the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pi
 SCORING_SECONDS = 60
 
 
-@pytest.fixture
-def fresh_indexes():
-    # Reference indexes are named by release id; a database made anew reuses the ids, so an
-    # index left by an earlier run could belong to other items.
-    shutil.rmtree(Path(settings.MEDIA_ROOT) / "indexes", ignore_errors=True)
-
-
 def test_upload_watch_the_progress_and_see_the_row(
-    live_server, page: Page, celery_worker_process, removable_releases, fresh_indexes,
+    live_server, page: Page, celery_worker_process,
     make_leaderboard, other,
     tmp_path,
 ):  # fmt: skip

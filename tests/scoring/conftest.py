@@ -20,8 +20,7 @@ TEST_POOR = ["an answer", "a reference"]
 
 @pytest.fixture(autouse=True)
 def _own_storage_and_index_cache(settings, tmp_path):
-    # Reference indexes are named by release id, and ids come back after a test's rollback:
-    # a release with other items must not find the previous test's index (in storage or memory).
+    # Each test's stored files (indexes, statistics) in a folder of its own, and a cold cache.
     settings.MEDIA_ROOT = str(tmp_path / "media")
     scoring_service._INDEX_CACHE.clear()
     yield
