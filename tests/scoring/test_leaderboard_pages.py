@@ -229,3 +229,18 @@ def test_a_teams_private_submission_shows_only_to_it_and_the_owner(
         assert ("private entry" in page) is sees
         csv_text = client_for(user).get("/leaderboards/board/export.csv").content.decode()
         assert ("private entry" in csv_text) is sees
+
+
+def test_a_published_release_page_offers_its_owner_a_leaderboard(
+    make_dataset, make_campaign, make_rater, client_for, owner, other
+):
+    from django.urls import reverse
+
+    from tests.annotate.release_kit import published, rated
+
+    dataset, campaign = rated(make_dataset, make_campaign, make_rater)
+    release = published(dataset, campaign, owner)
+    url = reverse("release-detail", args=[release.dataset.slug, release.version])
+    link = reverse("leaderboard-new") + f"?release={release.pk}"
+    assert link in client_for(owner).get(url).content.decode()
+    assert link not in client_for(other).get(url).content.decode()
