@@ -11,6 +11,7 @@ from django.db import OperationalError
 from scoring.metrics import MetricInputError
 from scoring.models import Submission, SubmissionStatus
 from scoring.services.scoring import (
+    leaderboard_prepare,
     score_chunk,
     submission_claim,
     submission_fail,
@@ -92,3 +93,9 @@ def requeue_stuck_submissions_task() -> int:
     for submission_id in requeued:
         score_submission_task.delay(submission_id)
     return len(requeued)
+
+
+@shared_task(name="scoring.tasks.prepare_leaderboard")
+def prepare_leaderboard_task(leaderboard_id: int) -> list[str]:
+    """Build the reference indexes of a new leaderboard before its first submission arrives."""
+    return leaderboard_prepare(leaderboard_id=leaderboard_id)

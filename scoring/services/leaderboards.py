@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 
 from annotate.models import Release, ReleaseStatus
 from scoring.metrics import MetricInputError, entries, get_metric
@@ -62,4 +63,11 @@ def leaderboard_create(
     )
     leaderboard.full_clean()
     leaderboard.save()
+    transaction.on_commit(lambda: _prepare(leaderboard.pk))
     return leaderboard
+
+
+def _prepare(leaderboard_id: int) -> None:
+    from scoring.tasks import prepare_leaderboard_task
+
+    prepare_leaderboard_task.delay(leaderboard_id)

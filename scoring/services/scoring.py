@@ -43,8 +43,18 @@ from scoring.submission_files import parse_submission
 log = logging.getLogger(__name__)
 
 BOOTSTRAP_RESAMPLES = 1000
-_INDEX_CACHE: dict[str, tuple[Metric, Any, int | str]] = {}
+_INDEX_CACHE: dict[str, PreparedReferences] = {}
 _INDEX_CACHE_SIZE = 8
+
+
+@dataclass(frozen=True)
+class PreparedReferences:
+    """A metric with a leaderboard's references prepared for it, and the items' ids in order."""
+
+    metric: Metric
+    prepared: Any
+    nrefs: int | str
+    item_ids: list[str]
 
 
 def leaderboard_metric(leaderboard: Leaderboard, name: str) -> Metric:
@@ -64,7 +74,7 @@ def _index_name(leaderboard: Leaderboard, metric: Metric) -> str:
     return f"indexes/{hashlib.sha256(key.encode()).hexdigest()[:24]}.idx"
 
 
-def reference_index(leaderboard: Leaderboard, name: str) -> tuple[Metric, Any, int | str]:
+def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
     """The metric, its prepared references and nrefs: built once per release, split and
     configuration, kept in storage for every worker and in this process's memory."""
     metric = leaderboard_metric(leaderboard, name)
@@ -85,11 +95,21 @@ def reference_index(leaderboard: Leaderboard, name: str) -> tuple[Metric, Any, i
             save_index(local, index)
             if not default_storage.exists(storage_name):  # another worker may have won
                 default_storage.save(storage_name, ContentFile(local.read_bytes()))
-    entry = (metric, prepared_for(metric, index), index_nrefs(index))
+    entry = PreparedReferences(
+        metric, prepared_for(metric, index), index_nrefs(index), list(index.item_ids)
+    )
     if len(_INDEX_CACHE) >= _INDEX_CACHE_SIZE:
         _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
     _INDEX_CACHE[storage_name] = entry
     return entry
+
+
+def leaderboard_prepare(*, leaderboard_id: int) -> list[str]:
+    """Build (or find) the reference index of every metric of a leaderboard."""
+    leaderboard = Leaderboard.objects.select_related("release").get(pk=leaderboard_id)
+    for name in leaderboard.metrics:
+        reference_index(leaderboard, name)
+    return leaderboard.metrics
 
 
 def submission_hypotheses(submission: Submission, item_ids: list[str]) -> list[str]:
@@ -184,12 +204,9 @@ def score_chunk(*, plan: ChunkPlan, metric_name: str, start: int, stop: int) -> 
     submission = Submission.objects.select_related("leaderboard__release").get(
         pk=plan.submission_id
     )
-    metric, prepared, _ = reference_index(submission.leaderboard, metric_name)
-    item_ids = [r.id for _, r in release_scoring_items(
-        release=submission.leaderboard.release, split=submission.leaderboard.split
-    )]  # fmt: skip
-    hyps = submission_hypotheses(submission, item_ids)
-    stats = chunk_stats(metric, prepared, hyps, start, stop)
+    references = reference_index(submission.leaderboard, metric_name)
+    hyps = submission_hypotheses(submission, references.item_ids)
+    stats = chunk_stats(references.metric, references.prepared, hyps, start, stop)
     name = _save_matrix(chunk_name(plan, metric_name, start), stats)
     _advance(plan)
     return name
@@ -208,7 +225,8 @@ def _advance(plan: ChunkPlan) -> None:
 
 
 def score_metric(submission: Submission, metric_name: str, plan: ChunkPlan) -> Score:
-    metric, _, nrefs = reference_index(submission.leaderboard, metric_name)
+    references = reference_index(submission.leaderboard, metric_name)
+    metric, nrefs = references.metric, references.nrefs
     parts = [load_matrix(chunk_name(plan, metric_name, s)) for s, _ in plan.bounds]
     stats = np.concatenate(parts) if parts else np.zeros((0, 1))
     stats_name = _save_matrix(f"stats/{submission.pk}/{metric_name}.npy", stats)

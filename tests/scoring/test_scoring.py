@@ -84,7 +84,8 @@ def test_scores_equal_the_metric_cli_on_the_same_files(
 
 def test_chunks_give_exactly_the_rows_of_one_piece(make_leaderboard):
     board = make_leaderboard()
-    metric, prepared, _ = scoring_service.reference_index(board, "dbleu")
+    references = scoring_service.reference_index(board, "dbleu")
+    metric, prepared = references.metric, references.prepared
     whole = metric.stats(HYPS, prepared)
     parts = [scoring_service.chunk_stats(metric, prepared, HYPS, a, b) for a, b in
              scoring_service.chunk_bounds(len(HYPS), size=3)]  # fmt: skip

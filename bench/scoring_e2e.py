@@ -1,0 +1,204 @@
+"""Time from upload to leaderboard, through a real Celery worker.
+
+    python bench/scoring_e2e.py [--sizes 2000 100000] [--refs 16]
+
+For each size: a published release of N items × R weighted references (~15 tokens each), a
+leaderboard (ΔBLEU with BLEU and sBLEU beside it; its reference indexes are built when it opens,
+as in production), then one submission of N lines. Printed: seconds from the upload call to the
+submission being finished with its scores stored, the worker's peak memory (resident, its whole
+process tree), and the share of that time spent in the metric itself (the same statistics and
+bootstrap computed in this process against the prebuilt indexes).
+
+Runs on PostgreSQL and Redis when BENCH_DATABASE_URL / BENCH_BROKER_URL are set (created and
+dropped by the script), else on a temporary SQLite file and the file-system broker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+WORK = Path(tempfile.mkdtemp(prefix="bench-scoring-"))
+os.environ.setdefault("DEBUG", "True")
+os.environ["VAR_DIR"] = str(WORK)
+os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{WORK}/bench.db")
+os.environ["CELERY_BROKER_URL"] = os.environ.get("BENCH_BROKER_URL", "filesystem://")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deltableu.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+WORDS = [f"w{n}" for n in range(3000)]
+BENCH_PASSWORD = "bench-" + os.urandom(8).hex()
+
+
+def sentence(rng: random.Random) -> str:
+    return " ".join(
+        rng.choice(WORDS[: rng.choice((200, 3000))]) for _ in range(rng.randint(10, 20))
+    )
+
+
+def make_board(n_items: int, n_refs: int, tag: str):
+    from annotate.models import Release, ReleaseItem, ReleaseReference, Visibility
+    from annotate.services.accounts import user_create
+    from annotate.services.datasets import dataset_create
+    from scoring.services.leaderboards import leaderboard_create
+
+    rng = random.Random(n_items)
+    owner = user_create(username=f"owner-{tag}", password=BENCH_PASSWORD, role="researcher")
+    dataset = dataset_create(owner=owner, name=tag, slug=tag, visibility=Visibility.PUBLIC)
+    release = Release.objects.create(dataset=dataset, version="1.0.0", created_by=owner)
+    items = ReleaseItem.objects.bulk_create(
+        (ReleaseItem(release=release, split="dev", external_id=f"i{n}", message="m", position=n)
+         for n in range(n_items)), batch_size=5000,
+    )  # fmt: skip
+    batch: list[ReleaseReference] = []
+    for item in items:
+        for k in range(n_refs):
+            weight = 1.0 if k == 0 else round(rng.uniform(-1, 1), 2)
+            batch.append(ReleaseReference(release=release, item=item, position=k,
+                                          text=sentence(rng), weight=weight, n=3))  # fmt: skip
+        if len(batch) >= 20_000:
+            ReleaseReference.objects.bulk_create(batch)
+            batch = []
+    ReleaseReference.objects.bulk_create(batch)
+    Release.objects.filter(pk=release.pk).update(status="published", published_at=timezone.now())
+    release.refresh_from_db()
+    user = user_create(username=f"team-{tag}", password=BENCH_PASSWORD, role="researcher")
+    board = leaderboard_create(owner=owner, release=release, split="dev", name=tag, slug=tag)
+    hyps = [sentence(rng) for _ in range(n_items)]
+    return board, user, hyps
+
+
+def tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and its children, from /proc (kB)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().split()
+            if int(entry.name) == pid or int(stat[3]) == pid:
+                for line in (entry / "status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+class PeakSampler(threading.Thread):
+    def __init__(self, pid: int):
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.running = pid, 0, True
+
+    def run(self) -> None:
+        while self.running:
+            self.peak = max(self.peak, tree_rss_kb(self.pid))
+            time.sleep(0.05)
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def metric_seconds(board, hyps: list[str]) -> float:
+    from scoring.metrics import bootstrap_ci
+    from scoring.services.scoring import reference_index
+
+    started = time.perf_counter()
+    for name in board.metrics:
+        references = reference_index(board, name)
+        metric, prepared = references.metric, references.prepared
+        stats = metric.stats(hyps, prepared)
+        metric.result(stats.sum(axis=0))
+        bootstrap_ci(metric, stats, n_samples=1000)
+    return time.perf_counter() - started
+
+
+def run_size(n_items: int, n_refs: int, worker: subprocess.Popen) -> dict:
+    from scoring.models import Submission
+    from scoring.services.scoring import _INDEX_CACHE, _index_name, leaderboard_metric
+    from scoring.services.submissions import submission_create
+
+    tag = f"bench-{n_items}"
+    t0 = time.perf_counter()
+    board, user, hyps = make_board(n_items, n_refs, tag)
+    build = time.perf_counter() - t0
+    names = [_index_name(board, leaderboard_metric(board, m)) for m in board.metrics]
+    from django.core.files.storage import default_storage
+
+    wait_until(lambda: all(default_storage.exists(n) for n in names), 3600, "the indexes")
+    prepared = time.perf_counter() - t0 - build
+    data = ("\n".join(hyps) + "\n").encode()
+    sampler = PeakSampler(worker.pid)
+    sampler.start()
+    start = time.perf_counter()
+    submission = submission_create(
+        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
+        filename="out.txt", method="bench",
+    )  # fmt: skip
+    ended = Submission.objects.filter(pk=submission.pk, status__in=["finished", "failed"])
+    wait_until(ended.exists, 3600, "scoring")
+    elapsed = time.perf_counter() - start
+    sampler.running = False
+    status = Submission.objects.get(pk=submission.pk)
+    if status.status != "finished":
+        raise SystemExit(f"submission failed: {status.error}")
+    _INDEX_CACHE.clear()
+    metric_time = metric_seconds(board, hyps)
+    return {
+        "lines": n_items, "setup": build, "indexes": prepared, "e2e": elapsed,
+        "peak_mb": sampler.peak / 1024, "metric": metric_time,
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 100_000])
+    parser.add_argument("--refs", type=int, default=16)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    env = {**os.environ}
+    log = (WORK / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "warning",
+         "--concurrency", "2", "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
+        print(f"database: {connection.vendor}; broker: {broker}")
+        print(f"{'lines':>9} {'refs':>5} {'release s':>10} {'indexes s':>10} {'upload→board s':>15}"
+              f" {'worker peak MB':>15} {'metric share':>13}")  # fmt: skip
+        for size in args.sizes:
+            row = run_size(size, args.refs, worker)
+            share = min(1.0, row["metric"] / row["e2e"])
+            print(f"{row['lines']:>9,} {args.refs:>5} {row['setup']:>10.1f}"
+                  f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['peak_mb']:>15.0f}"
+                  f" {share:>12.0%}", flush=True)  # fmt: skip
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
