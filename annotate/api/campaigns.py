@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,10 +29,7 @@ from annotate.selectors.datasets import dataset_get_visible
 from annotate.services.assignment import rating_next
 from annotate.services.campaigns import campaign_create, campaign_join
 from annotate.services.ratings import rating_pass, rating_submit
-
-
-def _drf(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+from deltableu.api import drf_validation_error
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -103,7 +100,7 @@ class CampaignListApi(APIView):
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from None
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         body = CampaignSerializer(campaign, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -123,7 +120,7 @@ class CampaignJoinApi(APIView):
         try:
             campaign_join(campaign=campaign, rater=cast(User, request.user))
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
 
@@ -233,5 +230,5 @@ class RatingAnswerApi(APIView):
                 flag = data.validated_data.get("flag", "")
                 rating = rating_pass(rating_id=rating_id, rater=user, flag=flag)
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response({"rating_id": rating.pk, "status": rating.status, "score": rating.score})

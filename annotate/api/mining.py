@@ -30,6 +30,7 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
+from deltableu.api import drf_validation_error
 
 
 class CorpusOutputSerializer(serializers.ModelSerializer):
@@ -67,10 +68,6 @@ class CandidateOutputSerializer(serializers.ModelSerializer):
         fields = ["id", "item", "split", "text", "origin", "score", "provenance"]
 
 
-def _as_drf_error(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-
-
 def _owned_dataset(request: Request, slug: str) -> Dataset:
     dataset = dataset_get_visible(user=request.user, slug=slug)
     if not dataset_can_edit(user=request.user, dataset=dataset):
@@ -105,7 +102,7 @@ class CorpusListApi(APIView):
             _, job = corpus_upload(owner=cast(User, request.user), upload=upload,
                                    fmt=fields.pop("format", ""), **fields)  # fmt: skip
         except DjangoValidationError as exc:
-            raise _as_drf_error(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -143,7 +140,7 @@ class MiningApi(APIView):
             job = mining_start(user=cast(User, request.user), dataset=dataset, corpus=corpus,
                                **fields)  # fmt: skip
         except DjangoValidationError as exc:
-            raise _as_drf_error(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -34,6 +34,7 @@ from annotate.services.releases.archive import (
     release_archive_request,
 )
 from annotate.services.releases.importing import release_import_archive
+from deltableu.api import drf_validation_error
 
 
 class ReleaseOutputSerializer(serializers.ModelSerializer):
@@ -80,10 +81,6 @@ class RevealInputSerializer(serializers.Serializer):
     split = serializers.ChoiceField(choices=SplitName.choices)
 
 
-def _drf(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-
-
 def _editable(request: Request, slug: str, version: str) -> Release:
     release = release_get_visible(user=request.user, slug=slug, version=version)
     if not dataset_can_edit(user=request.user, dataset=release.dataset):
@@ -118,7 +115,7 @@ class ReleaseListApi(APIView):
                 dataset=dataset, campaign=campaign, created_by=cast(User, request.user), **fields
             )
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)
 
 
@@ -137,7 +134,7 @@ class ReleasePublishApi(APIView):
         try:
             release = release_publish(release=_editable(request, slug, version))
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(ReleaseOutputSerializer(release).data)
 
 
@@ -156,7 +153,7 @@ class ReleaseRevealApi(APIView):
         try:
             release = release_reveal_split(release=release, split=data.validated_data["split"])
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(ReleaseOutputSerializer(release).data)
 
 
@@ -270,5 +267,5 @@ class ReleaseImportApi(APIView):
                 source=upload, owner=cast(User, request.user), slug=request.POST.get("slug") or None
             )
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)

@@ -36,6 +36,7 @@ from annotate.services.datasets import (
     dataset_update,
     import_format_for,
 )
+from deltableu.api import drf_validation_error
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:
@@ -43,10 +44,6 @@ def _editable_dataset(request: Request, slug: str) -> Dataset:
     if not dataset_can_edit(user=request.user, dataset=dataset):
         raise PermissionDenied("Only the dataset's owner can change it.")
     return dataset
-
-
-def _as_drf_error(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
 
 
 class DatasetListApi(APIView):
@@ -69,7 +66,7 @@ class DatasetListApi(APIView):
         try:
             dataset = dataset_create(owner=cast(User, request.user), **data.validated_data)
         except DjangoValidationError as exc:
-            raise _as_drf_error(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(s.DatasetOutputSerializer(dataset).data, status=status.HTTP_201_CREATED)
 
 
@@ -91,7 +88,7 @@ class DatasetDetailApi(APIView):
         try:
             dataset = dataset_update(dataset=dataset, **data.validated_data)
         except DjangoValidationError as exc:
-            raise _as_drf_error(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(s.DatasetOutputSerializer(dataset).data)
 
     @extend_schema(responses={204: None}, summary="Delete a dataset with its items (owner)")
@@ -141,7 +138,7 @@ class DatasetImportApi(APIView):
             fmt = import_format_for(upload.name, data.validated_data.get("format", ""))
             summary = dataset_import_file(dataset=dataset, lines=upload, fmt=fmt)
         except DjangoValidationError as exc:
-            raise _as_drf_error(exc) from None
+            raise drf_validation_error(exc) from None
         except FileProblems as exc:
             problems = [
                 {"line": p.line, "field": p.field, "message": p.message} for p in exc.problems

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from annotate.models import Release
 from annotate.selectors.datasets import dataset_list_visible, user_is_researcher
+from deltableu.api import drf_validation_error
 from scoring.api.leaderboard_serializers import (
     LeaderboardComparisonSerializer,
     LeaderboardCreateSerializer,
@@ -78,8 +79,7 @@ class LeaderboardListApi(APIView):
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from None
         except DjangoValidationError as exc:
-            detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
-            raise ValidationError(detail) from None
+            raise drf_validation_error(exc) from None
         return Response(LeaderboardSummarySerializer(board).data, status=status.HTTP_201_CREATED)
 
 

@@ -9,13 +9,14 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.selectors.datasets import user_is_researcher
+from deltableu.api import drf_validation_error
 from scoring.models import Score, Submission
 from scoring.selectors.leaderboards import leaderboard_get_visible
 from scoring.selectors.submissions import submission_get_for_user, submissions_of_user
@@ -69,10 +70,6 @@ class UploadErrorSerializer(serializers.Serializer):
     problems = UploadProblemSerializer(many=True)
 
 
-def _drf(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-
-
 class SubmissionListApi(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -115,7 +112,7 @@ class SubmissionListApi(APIView):
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from None
         except DjangoValidationError as exc:
-            raise _drf(exc) from None
+            raise drf_validation_error(exc) from None
         return Response(SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
 
 

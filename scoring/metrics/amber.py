@@ -57,6 +57,7 @@ from . import __version__
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
+from .tokenized import tokenize_references
 
 N, M, ALPHA, THETA1, THETA2 = 4, 1, 0.9, 0.3, 0.5
 CKP_BETA, CKP_GAMMA = 3.0, 0.1
@@ -281,14 +282,8 @@ class Amber(Metric):
 
     def prepare(self, items: Sequence[RefItem]) -> AmberIndex:
         """Tokenize every reference once (variant 1; variant 4 is derived from it)."""
-        refs = []
-        for item in items:
-            if not item.refs:
-                raise MetricInputError(f"item {item.id!r} has no reference")
-            refs.append([self._tok(r.text) for r in item.refs])
-        counts = {len(r) for r in refs}
-        self._nrefs = counts.pop() if len(counts) == 1 else "var"
-        return AmberIndex([it.id for it in items], refs, self._nrefs)
+        ids, refs, self._nrefs = tokenize_references(items, self._tok)
+        return AmberIndex(ids, refs, self._nrefs)
 
     def stats(self, hyps: Sequence[str], prepared: AmberIndex) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item."""

@@ -46,6 +46,7 @@ from . import __version__
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
+from .tokenized import tokenize_references
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
 _NEG = -np.inf
@@ -163,15 +164,8 @@ class GRR(Metric):
 
     def prepare(self, items: Sequence[RefItem]) -> GRRIndex:
         """Tokenize every reference once."""
-        refs = []
-        for item in items:
-            if not item.refs:
-                raise MetricInputError(f"item {item.id!r} has no reference")
-            refs.append([self._tok(r.text) for r in item.refs])
-        counts = {len(r) for r in refs}
-        nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
-        self._nrefs = nrefs
-        return GRRIndex([it.id for it in items], refs, nrefs)
+        ids, refs, self._nrefs = tokenize_references(items, self._tok)
+        return GRRIndex(ids, refs, self._nrefs)
 
     def stats(self, hyps: Sequence[str], prepared: GRRIndex) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""
