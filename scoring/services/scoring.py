@@ -81,6 +81,13 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
     storage_name = _index_name(leaderboard, metric)
     if storage_name in _INDEX_CACHE:
         return _INDEX_CACHE[storage_name]
+    if name != leaderboard.primary_metric:
+        # One BLEU-family index serves ΔBLEU, BLEU, sBLEU and BLEU-SBP alike when tokenizer,
+        # case and order allow: tokenizing a million references once, not four times.
+        primary = reference_index(leaderboard, leaderboard.primary_metric)
+        if metric.accepts_prepared(primary.prepared):
+            shared = PreparedReferences(metric, primary.prepared, primary.nrefs, primary.item_ids)
+            return _remember(storage_name, shared)
     with tempfile.TemporaryDirectory() as folder:
         local = Path(folder) / "index"
         if default_storage.exists(storage_name):
@@ -98,6 +105,10 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
     entry = PreparedReferences(
         metric, prepared_for(metric, index), index_nrefs(index), list(index.item_ids)
     )
+    return _remember(storage_name, entry)
+
+
+def _remember(storage_name: str, entry: PreparedReferences) -> PreparedReferences:
     if len(_INDEX_CACHE) >= _INDEX_CACHE_SIZE:
         _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
     _INDEX_CACHE[storage_name] = entry

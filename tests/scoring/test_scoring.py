@@ -172,3 +172,21 @@ def test_leaderboards_check_their_configuration(make_leaderboard, make_release):
     hopeless = make_release(slug="hopeless", items=[("dev", "x", [("bad", -1.0)])])
     with pytest.raises(ValidationError, match="no item with a positively weighted reference"):
         make_leaderboard(release=hopeless)
+
+
+def test_companions_sharing_the_primary_index_score_as_on_their_own(
+    make_leaderboard, other, django_capture_on_commit_callbacks
+):
+    from scoring.metrics import score_corpus
+
+    board = make_leaderboard(companion_metrics=["bleu", "sbleu", "bleu-sbp", "nist"])
+    primary = scoring_service.reference_index(board, "dbleu")
+    assert scoring_service.reference_index(board, "bleu").prepared is primary.prepared
+    assert scoring_service.reference_index(board, "nist").prepared is not primary.prepared
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other)
+    score_submission_task(submission.pk)
+    items = [ref for _, ref in release_scoring_items(release=board.release, split="dev")]
+    for name in ("bleu", "sbleu", "bleu-sbp", "nist"):
+        stored = Score.objects.get(submission=submission, metric=name).score
+        assert stored == pytest.approx(score_corpus(name, HYPS, items).score, abs=1e-9), name
