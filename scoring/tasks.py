@@ -92,3 +92,6 @@ def requeue_stuck_submissions_task() -> int:
     for submission_id in requeued:
         score_submission_task.delay(submission_id)
     return len(requeued)
+
+
+from scoring import tasks_study  # noqa: E402, F401  (registers the correlation-study task)
