@@ -18,7 +18,10 @@ CONTEXTS = (
     "\ufeffid\tdepth\tcontext\nc1\t2\thi there EOS how are you?\nc2\t1\twhat's up\nc3\t1\tbye\n"
 )
 REFERENCES = 'c1\tfine thanks\tgood, you?\tnot bad "really"\nc2\tnothing much\nc3\n'
-SYSTEMS = 'system\tid\tresponse\nmt\tc1\ti am fine\nmt\tc2\tnot much\nrnn\tc1\tgood\nrnn\tc2\tok "sure\nbroken-line\n'
+SYSTEMS = (
+    "system\tid\tresponse\nmt\tc1\ti am fine\nmt\tc2\tnot much\n"
+    'rnn\tc1\tgood\nrnn\tc2\tok "sure\nbroken-line\n'
+)
 JUDGMENTS = (
     "judge\tid\tsystem\trelevance\tfluency\n"
     "j1\tc1\tmt\t4\t5\nj2\tc1\tmt\t5\t4\nj1\tc1\trnn\t2\t3\n"
