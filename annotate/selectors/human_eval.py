@@ -107,6 +107,9 @@ def campaign_means(*, campaign: OutputCampaign) -> dict[tuple, float]:
     for a, b, item_id, score, preference in rows.iterator():
         key = (a, b, item_id) if pairwise else (a, item_id)
         cell = sums[key]
-        cell[0] += preference if pairwise else score
+        value = preference if pairwise else score
+        if value is None:
+            continue
+        cell[0] += value
         cell[1] += 1
     return {key: total / n for key, (total, n) in sums.items()}

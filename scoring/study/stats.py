@@ -13,6 +13,7 @@ import multiprocessing
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,8 @@ def sbleu_rows(bleu_rows: np.ndarray, order: int, item_ids: list[str]) -> np.nda
         hyp_len=cut[:, 0], ref_len=cut[:, 1], correct=cut[:, 2 : 2 + order],
         total=cut[:, 2 + order :], max_weight=np.ones(len(cut)),
     )  # fmt: skip
-    return get_metric("sbleu", max_order=order).rows(counts, item_ids)
+    metric: Any = get_metric("sbleu", max_order=order)
+    return metric.rows(counts, item_ids)
 
 
 def _hyps(data: StudyData, system: str) -> list[str]:
@@ -93,7 +95,7 @@ def _closest_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
     sets that pick the same reference for an item share its row: each (output, reference)
     pair is scored once across all reference sets (AMBER costs the most of all metrics)."""
     out: dict[str, Rows] = defaultdict(dict)
-    metric = get_metric(configs[0].metric, **configs[0].metric_options)
+    metric: Any = get_metric(configs[0].metric, **configs[0].metric_options)
     refsets = {c.key: metric.prepare(ref_items(data, c.refset, c.theta)[0]).refs for c in configs}
     for system in data.systems:
         hyps = _hyps(data, system)
@@ -103,7 +105,8 @@ def _closest_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
         for key, refs in refsets.items():
             picks[key] = []
             for k, item_refs in enumerate(refs):
-                ref = min(item_refs, key=lambda r, n=lengths[k]: (abs(len(r) - n), len(r)))
+                n = lengths[k]
+                ref = min(item_refs, key=lambda r: (abs(len(r) - n), len(r)))
                 picks[key].append(unique.setdefault((k, tuple(ref)), len(unique)))
         pairs = list(unique)
         index = AmberIndex([data.item_ids[k] for k, _ in pairs], [[list(r)] for _, r in pairs], 1)

@@ -53,7 +53,9 @@ def synthetic_study(spec: SyntheticSpec = SyntheticSpec()) -> StudyData:
     """Items, references, outputs of `len(spec.qualities)` systems and human differences."""
     rng = np.random.default_rng(spec.seed)
     names = [f"sys{k}" for k in range(len(spec.qualities))]
-    refs, outputs, quality = [], {n: [] for n in names}, np.zeros((len(names), spec.n_items))
+    refs: list[list[StudyRef]] = []
+    outputs: dict[str, list[str | None]] = {n: [] for n in names}
+    quality = np.zeros((len(names), spec.n_items))
     for i in range(spec.n_items):
         topic = rng.choice(VOCAB, size=40, replace=False)
         good, bad = topic[:20], topic[20:]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -13,17 +14,19 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
-from annotate.models import SplitName
+from annotate.models import Release, SplitName
 from scoring.selectors.study import studies_of, study_choices, study_get_managed, study_plots
 from scoring.services.study import study_create, study_export_csv
+
+EMPTY: Any = Release.objects.none()
 
 
 class StudyForm(forms.Form):
     name = forms.CharField(max_length=200)
-    release = forms.ModelChoiceField(queryset=None)
+    release = forms.ModelChoiceField(queryset=EMPTY)
     split = forms.ChoiceField(choices=SplitName.choices, initial=SplitName.TEST)
-    judgment_set = forms.ModelChoiceField(queryset=None, required=False, label="Judgments")
-    output_campaign = forms.ModelChoiceField(queryset=None, required=False, label="Campaign")
+    judgment_set = forms.ModelChoiceField(queryset=EMPTY, required=False, label="Judgments")
+    output_campaign = forms.ModelChoiceField(queryset=EMPTY, required=False, label="Campaign")
     criterion = forms.CharField(max_length=100, required=False)
     unit_size = forms.IntegerField(min_value=1, max_value=1000, initial=100, label="Unit size M")
     assignments = forms.IntegerField(min_value=1, max_value=10_000, initial=1000)
@@ -31,9 +34,10 @@ class StudyForm(forms.Form):
 
     def __init__(self, *args, choices: dict, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["release"].queryset = choices["releases"]
-        self.fields["judgment_set"].queryset = choices["judgment_sets"]
-        self.fields["output_campaign"].queryset = choices["campaigns"]
+        for name, key in (("release", "releases"), ("judgment_set", "judgment_sets"),
+                          ("output_campaign", "campaigns")):  # fmt: skip
+            field: Any = self.fields[name]
+            field.queryset = choices[key]
 
 
 @login_required
