@@ -91,6 +91,7 @@ urlpatterns = [
     path("api/v1/", include("annotate.api.urls")),
     path("api/v1/", include("scoring.api.urls")),
     path("leaderboards/", include("scoring.urls")),
+    path("studies/", include("scoring.urls_study")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Leaderboard, Score, Submission, Team
+from scoring.models import CorrelationStudy, Leaderboard, Score, Submission, Team
 
 
 @admin.register(Leaderboard)
@@ -41,3 +41,11 @@ class ScoreAdmin(admin.ModelAdmin):
     list_filter = ["metric"]
     search_fields = ["signature", "submission__method"]
     raw_id_fields = ["submission"]
+
+
+@admin.register(CorrelationStudy)
+class CorrelationStudyAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "release", "split", "created_at"]
+    list_filter = ["split"]
+    search_fields = ["name", "release__dataset__slug"]
+    raw_id_fields = ["job"]

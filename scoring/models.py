@@ -137,3 +137,8 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.metric} {self.score:.2f}"
+
+
+from scoring.models_study import CorrelationStudy  # noqa: E402  (its own module, one app)
+
+__all__ = ["CorrelationStudy", "Leaderboard", "Score", "Submission", "SubmissionStatus", "Team"]

@@ -99,3 +99,6 @@ def requeue_stuck_submissions_task() -> int:
 def prepare_leaderboard_task(leaderboard_id: int) -> list[str]:
     """Build the reference indexes of a new leaderboard before its first submission arrives."""
     return leaderboard_prepare(leaderboard_id=leaderboard_id)
+
+
+from scoring import tasks_study  # noqa: E402, F401  (registers the correlation-study task)

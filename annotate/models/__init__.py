@@ -1,6 +1,18 @@
 from annotate.models.accounts import Invitation, Profile, Role
 from annotate.models.corpora import Corpus, CorpusFormat, CorpusStatus, DismissedCandidate
 from annotate.models.datasets import Dataset, Item, Origin, Reference, Split, SplitName, Visibility
+from annotate.models.human_eval import (
+    EvalSystem,
+    Judgment,
+    JudgmentSet,
+    OutputCampaign,
+    OutputCampaignMode,
+    OutputCampaignRater,
+    OutputRating,
+    OutputSlot,
+    SystemOutput,
+    SystemSource,
+)
 from annotate.models.jobs import Job, JobStatus
 from annotate.models.rating import (
     Campaign,
@@ -32,12 +44,20 @@ __all__ = [
     "CorpusStatus",
     "Dataset",
     "DismissedCandidate",
+    "EvalSystem",
     "Flag",
     "Invitation",
     "Item",
     "Job",
     "JobStatus",
+    "Judgment",
+    "JudgmentSet",
     "Origin",
+    "OutputCampaign",
+    "OutputCampaignMode",
+    "OutputCampaignRater",
+    "OutputRating",
+    "OutputSlot",
     "Profile",
     "QCStatus",
     "Rating",
@@ -53,6 +73,8 @@ __all__ = [
     "Role",
     "Split",
     "SplitName",
+    "SystemOutput",
+    "SystemSource",
     "Visibility",
     "Weight",
     "WeightVariant",

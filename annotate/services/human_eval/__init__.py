@@ -1,0 +1,1 @@
+"""Writes of human evaluation of outputs: systems and outputs, judgment imports, campaigns."""

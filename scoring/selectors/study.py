@@ -1,0 +1,62 @@
+"""Reads of correlation studies: ownership, choices for the form, plots of the result."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+from django.http import Http404
+
+from annotate.models import JudgmentSet, OutputCampaign, Release
+from annotate.plots import line_svg
+from scoring.models import CorrelationStudy
+
+
+def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStudy:
+    """The study if the user owns it (or is staff); others get a 404."""
+    study = CorrelationStudy.objects.select_related("release__dataset", "job").filter(pk=pk)
+    found = study.first()
+    if found is None or not user.is_authenticated:
+        raise Http404("No such study.")
+    if not (user.is_staff or found.owner_id == user.pk):
+        raise Http404("No such study.")
+    return found
+
+
+def studies_of(*, user: User) -> QuerySet[CorrelationStudy]:
+    studies = CorrelationStudy.objects.select_related("release__dataset", "job")
+    return studies if user.is_staff else studies.filter(owner=user)
+
+
+def study_choices(*, user: User) -> dict[str, QuerySet]:
+    """Releases, judgment sets and output campaigns of the user's datasets."""
+    mine = {} if user.is_staff else {"dataset__owner": user}
+    return {
+        "releases": Release.objects.filter(**mine).select_related("dataset"),
+        "judgment_sets": JudgmentSet.objects.filter(**mine).select_related("dataset"),
+        "campaigns": OutputCampaign.objects.filter(**mine).select_related("dataset"),
+    }
+
+
+SWEEP_TITLES = {
+    "theta": ("(A) Spearman's ρ by reference-weight threshold θ", ("θ high", "θ low")),
+    "unit_size": ("(B) Spearman's ρ by unit size M", ("M small", "M large")),
+    "order": ("(C) Spearman's ρ by n-gram order", ("order 1", "order 4")),
+}
+
+
+def study_plots(*, study: CorrelationStudy) -> list[dict]:
+    """One SVG line chart per sweep and metric (Figure 2 of the paper)."""
+    plots = []
+    for sweep, series in (study.result.get("sweeps") or {}).items():
+        title, ends = SWEEP_TITLES.get(sweep, (sweep, None))
+        for metric, points in series.items():
+            clean = [(float(x), max(float(y), 0.0)) for x, y in points if y == y]
+            if sweep == "theta":  # θ decreases to the right, as in the paper
+                clean = [(-x, y) for x, y in clean]
+            labels = [f"{x:g}: ρ = {y:.3f}" for x, y in points if y == y]
+            plots.append({
+                "sweep": sweep, "metric": metric, "title": f"{title} — {metric}",
+                "svg": line_svg(clean, title=f"{title} — {metric}", x_labels=ends,
+                                point_labels=labels),
+            })  # fmt: skip
+    return plots

@@ -1,0 +1,196 @@
+"""Correlation studies in the app: gather the inputs, run the engine as a job, export.
+
+The engine (`scoring.study`) is plain numpy; this module turns a release's references, the
+outputs of evaluated systems and human scores (imported judgments or an output campaign) into
+its `StudyData`, and stores the result on the study.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+
+import numpy as np
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from annotate.models import (
+    EvalSystem,
+    Job,
+    JudgmentSet,
+    OutputCampaign,
+    OutputCampaignMode,
+    Release,
+    ReleaseItem,
+)
+from annotate.selectors.human_eval import campaign_means, eval_outputs, judgment_means
+from annotate.services.human_eval.systems import eval_system_set_outputs
+from annotate.services.jobs import job_create, job_enqueue, job_progress
+from scoring.models import CorrelationStudy, Submission
+from scoring.selectors.leaderboards import leaderboard_item_ids
+from scoring.services.scoring import submission_hypotheses
+from scoring.study.configs import StudyOptions
+from scoring.study.data import StudyData, StudyRef
+from scoring.study.engine import run_study
+
+STUDY_KIND = "correlation-study"
+
+
+def _release_refs(release: Release, split: str) -> tuple[list[str], list[list[StudyRef]]]:
+    """Items with at least one positively weighted reference (ΔBLEU's rule, as leaderboards)."""
+    items = ReleaseItem.objects.filter(release=release, split=split).prefetch_related("references")
+    ids, refs = [], []
+    for item in items.order_by("position"):
+        rated = [
+            StudyRef(ref.text, float(w), ref.origin == "original")
+            for ref in item.references.all()
+            if (w := ref.weight_for(release.weight_variant)) is not None
+        ]
+        if any(r.weight > 0 for r in rated):
+            ids.append(item.external_id)
+            refs.append(rated)
+    return ids, refs
+
+
+def _human(study: CorrelationStudy) -> tuple[dict, bool]:
+    """Per-item human scores and whether they are already pairwise preferences."""
+    if study.output_campaign is not None:
+        pairwise = study.output_campaign.mode == OutputCampaignMode.PAIRWISE
+        return campaign_means(campaign=study.output_campaign), pairwise
+    if study.judgment_set is None:
+        raise ValidationError("The study has no human scores.")
+    criterion = study.criterion or (study.judgment_set.criteria or [""])[0]
+    return judgment_means(judgment_set=study.judgment_set, criterion=criterion), False
+
+
+def _pair_difference(human: dict, pairwise: bool, a: str, b: str, item_id: str) -> float:
+    if pairwise:
+        if (a, b, item_id) in human:
+            return human[(a, b, item_id)]
+        return -human.get((b, a, item_id), np.nan)
+    return human.get((a, item_id), np.nan) - human.get((b, item_id), np.nan)
+
+
+def default_pairs(human: dict, pairwise: bool) -> list[tuple[str, str]]:
+    if pairwise:
+        return sorted({(key[0], key[1]) for key in human})
+    return list(itertools.combinations(sorted({key[0] for key in human}), 2))
+
+
+def study_data(study: CorrelationStudy) -> StudyData:
+    ids, refs = _release_refs(study.release, study.split)
+    outputs = eval_outputs(dataset=study.release.dataset, split=study.split)
+    human, pairwise = _human(study)
+    pairs = [tuple(p) for p in study.pairs] or default_pairs(human, pairwise)
+    notes = []
+    missing = sorted({s for p in pairs for s in p} - set(outputs))
+    if missing:
+        notes.append(f"no outputs for {', '.join(missing)}: their pairs are left out")
+        pairs = [p for p in pairs if not set(p) & set(missing)]
+    diffs = {
+        (a, b): np.array([_pair_difference(human, pairwise, a, b, i) for i in ids])
+        for a, b in pairs
+    }
+    by_system = {s: [outputs[s].get(i) for i in ids] for s in {x for p in pairs for x in p}}
+    return StudyData(ids, refs, by_system, [(a, b) for a, b in pairs], diffs, notes)
+
+
+@transaction.atomic
+def study_create(
+    *,
+    owner: User,
+    name: str,
+    release: Release,
+    split: str,
+    judgment_set: JudgmentSet | None = None,
+    output_campaign: OutputCampaign | None = None,
+    criterion: str = "",
+    pairs: list | None = None,
+    options: dict | None = None,
+) -> CorrelationStudy:
+    """Check the inputs and queue the study as a job with progress."""
+    dataset = release.dataset
+    if not (owner.is_staff or dataset.owner_id == owner.pk):
+        raise ValidationError("Studies run on your own datasets' releases.")
+    source = judgment_set or output_campaign
+    if source is None or (judgment_set and output_campaign):
+        raise ValidationError("Choose one source of human scores: judgments or a campaign.")
+    if source.dataset_id != dataset.pk:
+        raise ValidationError("The human scores must belong to the release's dataset.")
+    checked = StudyOptions.from_dict(options or {})
+    if checked.unit_size < 1 or not 1 <= checked.assignments <= 10_000:
+        raise ValidationError("Unit size must be ≥ 1 and assignments 1 … 10,000.")
+    job = job_create(kind=STUDY_KIND, owner=owner, dataset=dataset)
+    study = CorrelationStudy.objects.create(
+        owner=owner, name=name, release=release, split=split, judgment_set=judgment_set,
+        output_campaign=output_campaign, criterion=criterion, pairs=pairs or [],
+        options=options or {}, job=job,
+    )  # fmt: skip
+    from scoring.tasks_study import correlation_study_task
+
+    job_enqueue(job=job, task=correlation_study_task)
+    return study
+
+
+def study_run(job: Job) -> dict:
+    """The job's body: build the inputs, run the engine with progress, store the result."""
+    study = CorrelationStudy.objects.select_related("release__dataset").get(job=job)
+    data = study_data(study)
+    processes = getattr(settings, "STUDY_PROCESSES", 1)
+    options = StudyOptions.from_dict({**study.options, "processes": processes})
+
+    def progress(done: int, total: int, message: str) -> None:
+        job_progress(job_id=job.pk, done=done, total=total, message=message)
+
+    result = run_study(data, options, progress)
+    CorrelationStudy.objects.filter(pk=study.pk).update(result=result)
+    return {"study": study.pk, "n_units": result["n_units"], "pairs": len(result["pairs"])}
+
+
+def study_systems_from_submissions(*, submissions: list[Submission]) -> list[EvalSystem]:
+    """Copy finished submissions' outputs into evaluated systems of the release's dataset, so
+    people can judge them and a study can use them (annotate never reads scoring's files)."""
+    systems = []
+    for submission in submissions:
+        board = submission.leaderboard
+        ids = leaderboard_item_ids(leaderboard=board)
+        hyps = submission_hypotheses(submission, ids)
+        systems.append(
+            eval_system_set_outputs(
+                dataset=board.release.dataset,
+                name=f"{submission.team.name}: {submission.method}",
+                split=board.split,
+                outputs=zip(ids, hyps, strict=True),
+                source="submission",
+                source_ref=f"submission:{submission.pk}",
+            )
+        )
+    return systems
+
+
+def _fmt(value: object) -> str:
+    return "" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def study_export_csv(study: CorrelationStudy) -> str:
+    """Table 2 rows, then the sweeps as (sweep, metric, x, rho) rows."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
+                     "tau_high", "vs_baseline_diff", "vs_baseline_p"])  # fmt: skip
+    for row in study.result.get("table", []):
+        rho, tau, vs = row["rho"], row.get("tau", {}), row.get("vs_baseline", {})
+        writer.writerow([_fmt(x) for x in (
+            row["metric"], row["refs"], row["order"], rho["value"], rho["low"], rho["high"],
+            tau.get("value"), tau.get("low"), tau.get("high"), vs.get("diff"), vs.get("p"),
+        )])  # fmt: skip
+    writer.writerow([])
+    writer.writerow(["sweep", "metric", "x", "rho"])
+    for sweep, series in study.result.get("sweeps", {}).items():
+        for metric, points in series.items():
+            for x, rho in points:
+                writer.writerow([sweep, metric, _fmt(x), _fmt(rho)])
+    return out.getvalue()

@@ -1,0 +1,121 @@
+"""What a study computes: its options and the metric configurations of Table 2 and Figure 2."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from scoring.metrics import entries
+
+from .data import REFSET_ALL, REFSET_SINGLE, refset_key
+
+BLEU_FAMILY = ("bleu", "dbleu", "sbleu", "bleu-sbp")
+FIGURE_METRICS = ("bleu", "sbleu", "dbleu")
+REFSETS = (REFSET_SINGLE, "theta", REFSET_ALL)
+
+
+@dataclass(frozen=True)
+class StudyOptions:
+    """Defaults are the paper's: M = 100, 1,000 assignments, BLEU-2, θ = 0.6 (sec. 5, Table 2).
+
+    `metrics` empty means every registered metric. The sweeps (Figure 2) use `sweep_metrics`
+    with `sweep_refset` references; the unit-size sweep keeps values with at least 2 units.
+    """
+
+    unit_size: int = 100
+    assignments: int = 1000
+    seed: int = 12345
+    order: int = 2
+    theta: float = 0.6
+    metrics: tuple[str, ...] = ()
+    sweeps: bool = True
+    thetas: tuple[float, ...] = (0.8, 0.6, 0.4, 0.2, 0.0, -0.5, -1.0)
+    unit_sizes: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100)
+    orders: tuple[int, ...] = (1, 2, 3, 4)
+    sweep_metrics: tuple[str, ...] = FIGURE_METRICS
+    sweep_refset: str = REFSET_ALL
+    baseline: str = "dbleu"
+    processes: int = 1
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, given: dict) -> StudyOptions:
+        known = {k: v for k, v in given.items() if k in cls.__dataclass_fields__}
+        for name in ("metrics", "thetas", "unit_sizes", "orders", "sweep_metrics"):
+            if name in known:
+                known[name] = tuple(known[name])
+        return cls(**known)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def metric_names(self) -> list[str]:
+        return list(self.metrics) or list(entries())
+
+
+@dataclass(frozen=True)
+class Config:
+    """One metric configuration: a metric, a reference set and (BLEU family) an n-gram order."""
+
+    metric: str
+    refset: str
+    theta: float | None = None
+    order: int | None = None
+
+    @property
+    def refs(self) -> str:
+        return refset_key(self.refset, self.theta)
+
+    @property
+    def key(self) -> str:
+        order = f"|n{self.order}" if self.order else ""
+        return f"{self.metric}|{self.refs}{order}"
+
+    @property
+    def metric_options(self) -> dict:
+        return {"max_order": self.order} if self.order else {}
+
+
+def _config(metric: str, refset: str, theta: float, order: int) -> Config:
+    if refset == "theta" and theta <= -1.0:
+        refset = REFSET_ALL  # every weight is at least -1: the same set as "all"
+    return Config(
+        metric,
+        refset,
+        theta if refset == "theta" else None,
+        order if metric in BLEU_FAMILY else None,
+    )
+
+
+def table_configs(options: StudyOptions) -> list[Config]:
+    """Table 2: every metric × {single, w ≥ θ, all}."""
+    return [
+        _config(metric, refset, options.theta, options.order)
+        for metric in options.metric_names
+        for refset in REFSETS
+    ]
+
+
+def theta_points(options: StudyOptions) -> list[tuple[float, Config]]:
+    """Figure 2A: (θ, configuration) for each sweep metric."""
+    return [
+        (theta, _config(metric, "theta", theta, options.order))
+        for metric in options.sweep_metrics
+        for theta in options.thetas
+    ]
+
+
+def theta_configs(options: StudyOptions) -> list[Config]:
+    return [config for _, config in theta_points(options)]
+
+
+def sweep_config(options: StudyOptions, metric: str, order: int | None = None) -> Config:
+    return _config(metric, options.sweep_refset, options.theta, order or options.order)
+
+
+def order_configs(options: StudyOptions) -> list[Config]:
+    return [sweep_config(options, m, n) for m in options.sweep_metrics for n in options.orders]
+
+
+def unit_size_configs(options: StudyOptions) -> list[Config]:
+    return [sweep_config(options, m) for m in options.sweep_metrics]

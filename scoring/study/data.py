@@ -1,0 +1,104 @@
+"""The inputs of a correlation study, and the reference sets of the paper's Table 2."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.metrics import RefItem, WeightedRef
+
+
+@dataclass(frozen=True)
+class StudyRef:
+    """A rated reference; `original` marks the item's own response (the "single" set)."""
+
+    text: str
+    weight: float
+    original: bool = False
+
+
+@dataclass
+class StudyData:
+    """Everything a study needs, aligned on `item_ids`.
+
+    `outputs[system][i]` is the system's output for item i (None when it has none);
+    `human[(a, b)][i]` is the human difference a − b on item i (NaN when not judged): the mean
+    rating of a minus that of b, or the mean preference for a on the −2…+2 pairwise scale.
+    """
+
+    item_ids: list[str]
+    refs: list[list[StudyRef]]
+    outputs: dict[str, list[str | None]]
+    pairs: list[tuple[str, str]]
+    human: dict[tuple[str, str], np.ndarray]
+    notes: list[str] = field(default_factory=list)
+
+    def pair_items(self, pair: tuple[str, str]) -> np.ndarray:
+        """Indices of the items usable for `pair`: judged, and both systems have an output."""
+        a, b = pair
+        judged = np.isfinite(np.asarray(self.human[pair], dtype=float))
+        has = np.array(
+            [self.outputs[a][i] is not None and self.outputs[b][i] is not None
+             for i in range(len(self.item_ids))],
+            dtype=bool,
+        )  # fmt: skip
+        return np.flatnonzero(judged & has)
+
+    @property
+    def systems(self) -> list[str]:
+        return sorted({s for pair in self.pairs for s in pair})
+
+
+REFSET_SINGLE = "single"
+REFSET_ALL = "all"
+
+
+def refset_key(refset: str, theta: float | None = None) -> str:
+    """`single`, `all`, or `w>=0.6` for a weight threshold."""
+    return f"w>={theta:g}" if refset == "theta" else refset
+
+
+def _best(refs: Sequence[StudyRef]) -> list[StudyRef]:
+    return [max(refs, key=lambda r: r.weight)]
+
+
+def select_refs(refs: Sequence[StudyRef], refset: str, theta: float | None = None) -> list:
+    """The references of one item in a reference set (Table 2's rows).
+
+    `single` is the original response; `theta` the references with weight ≥ θ; `all` every
+    rated one. An item left with no reference — or, for ΔBLEU's denominator, none with a
+    positive weight — keeps its best-rated reference instead, so every configuration scores
+    the same items (the count of such fallbacks is reported with the study).
+    """
+    if refset == REFSET_SINGLE:
+        chosen = [r for r in refs if r.original]
+    elif refset == "theta":
+        chosen = [r for r in refs if theta is not None and r.weight >= theta]
+    else:
+        chosen = list(refs)
+    if not chosen or max(r.weight for r in chosen) <= 0:
+        return _best(refs)
+    return chosen
+
+
+def ref_items(data: StudyData, refset: str, theta: float | None = None) -> tuple[list, int]:
+    """`RefItem`s of a reference set and the number of items that fell back to their best."""
+    items, fallbacks = [], 0
+    for item_id, refs in zip(data.item_ids, data.refs, strict=True):
+        chosen = select_refs(refs, refset, theta)
+        if (
+            refset != REFSET_ALL
+            and len(chosen) == 1
+            and not _matches_rule(chosen[0], refset, theta)
+        ):
+            fallbacks += 1
+        items.append(RefItem(item_id, tuple(WeightedRef(r.text, r.weight) for r in chosen)))
+    return items, fallbacks
+
+
+def _matches_rule(ref: StudyRef, refset: str, theta: float | None) -> bool:
+    if refset == REFSET_SINGLE:
+        return ref.original and ref.weight > 0
+    return theta is not None and ref.weight >= theta and ref.weight > 0

@@ -1,0 +1,50 @@
+"""A small release, three evaluated systems and imported judgments, for study tests."""
+
+import json
+
+from annotate.services.human_eval.importing import bundle_parse, judgments_import
+from annotate.services.human_eval.systems import eval_system_set_outputs
+
+WORDS = ["the cat sat on the mat", "a dog ran in the park", "we like hot tea today"]
+
+
+def study_release_items(n=12):
+    items = []
+    for i in range(n):
+        text = WORDS[i % 3]
+        items.append(
+            ("test", f"t{i}", [(text, 0.9), (f"{text} again", 0.5), ("noise words", -0.8)])
+        )
+    return items
+
+
+def study_inputs(owner, release, n=12):
+    dataset = release.dataset
+    quality = {"good": 0, "mid": 2, "bad": 4}
+    for name, drop in quality.items():
+        outputs = [(f"t{i}", " ".join(WORDS[i % 3].split()[drop:]) or "x") for i in range(n)]
+        eval_system_set_outputs(dataset=dataset, name=name, split="test", outputs=outputs)
+    lines = [
+        json.dumps(
+            {
+                "judge": f"j{k}",
+                "id": f"t{i}",
+                "system": name,
+                "scores": {"relevance": 5 - drop + (i + k) % 2},
+            }
+        )
+        for name, drop in quality.items()
+        for i in range(n)
+        for k in range(2)
+    ]
+    bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
+    return judgments_import(dataset=dataset, owner=owner, name="human", split="test", bundle=bundle)
+
+
+STUDY_OPTIONS = {
+    "unit_size": 3,
+    "assignments": 20,
+    "metrics": ["bleu", "dbleu", "sbleu"],
+    "unit_sizes": [1, 2, 3],
+    "thetas": [0.6, -1.0],
+}

@@ -1,0 +1,74 @@
+"""The study's statistics against scipy, and the known-answer synthetic study."""
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from scoring.metrics import get_metric
+from scoring.study.configs import StudyOptions
+from scoring.study.correlation import average_ranks, kendall_rows, spearman_rows
+from scoring.study.data import ref_items
+from scoring.study.engine import run_study
+from scoring.study.stats import bleu_rows_of_order, sbleu_rows
+from scoring.study.synthetic import SyntheticSpec, synthetic_study
+from scoring.study.units import assignments_for_pair, unit_sums
+
+
+def _rows(seed, ties):
+    rng = np.random.default_rng(seed)
+    m = rng.normal(size=(20, 40))
+    q = rng.integers(-3, 4, size=(20, 40)).astype(float) if ties else rng.normal(size=(20, 40))
+    m[:, :5] = 0.0  # ties in the metric too
+    return m, q
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_spearman_and_kendall_equal_scipy(ties):
+    m, q = _rows(3, ties)
+    rho = spearman_rows(m, q)
+    tau = kendall_rows(m, q)
+    for k in range(len(m)):
+        assert rho[k] == pytest.approx(sps.spearmanr(m[k], q[k]).statistic, abs=1e-12)
+        assert tau[k] == pytest.approx(sps.kendalltau(m[k], q[k]).statistic, abs=1e-12)
+
+
+def test_average_ranks_equal_scipy():
+    x = np.random.default_rng(1).integers(0, 6, size=(7, 30)).astype(float)
+    assert np.allclose(average_ranks(x), sps.rankdata(x, axis=1))
+
+
+def test_units_are_sums_of_their_items():
+    rows = np.arange(30, dtype=float).reshape(10, 3)
+    units = assignments_for_pair(10, 3, 5, seed=1, pair_index=0)
+    sums = unit_sums(units, rows)
+    assert sums.shape == (5, 3, 3)
+    # Each assignment leaves one item out and uses every other once.
+    for a in range(5):
+        assert 0 <= rows.sum(axis=0)[0] - sums[a, :, 0].sum() <= rows[:, 0].max()
+
+
+def test_lower_orders_and_sbleu_come_from_order_four_rows():
+    data = synthetic_study(SyntheticSpec(n_items=30))
+    items, _ = ref_items(data, "all")
+    hyps = data.outputs["sys2"]
+    full = get_metric("bleu", max_order=4).stats_direct(hyps, items)
+    for n in (1, 2, 3):
+        direct = get_metric("bleu", max_order=n).stats_direct(hyps, items)
+        assert np.allclose(bleu_rows_of_order(full, n), direct)
+        sb = get_metric("sbleu", max_order=n).stats_direct(hyps, items)
+        assert np.allclose(sbleu_rows(full, n, data.item_ids), sb)
+
+
+def test_delta_bleu_with_informative_weights_beats_bleu():
+    data = synthetic_study(SyntheticSpec(n_items=300))
+    options = StudyOptions(unit_size=25, assignments=100, metrics=("bleu", "dbleu", "sbleu"))
+    result = run_study(data, options)
+    rho = {row["key"]: row["rho"]["value"] for row in result["table"]}
+    assert rho["dbleu|all|n2"] > rho["bleu|all|n2"] + 0.2
+    assert rho["dbleu|all|n2"] > rho["sbleu|all|n2"]
+    vs = next(r for r in result["table"] if r["key"] == "bleu|all|n2")["vs_baseline"]
+    assert vs["diff"] < 0 and vs["p"] < 0.05
+    assert set(result["sweeps"]) == {"theta", "order", "unit_size"}
+    assert [x for x, _ in result["sweeps"]["order"]["dbleu"]] == [1, 2, 3, 4]
+    row = result["table"][0]
+    assert row["rho"]["low"] < row["rho"]["value"] < row["rho"]["high"]

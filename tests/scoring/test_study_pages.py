@@ -1,0 +1,77 @@
+"""Correlation study pages and API: who may see what, a run through the service, exports."""
+
+import pytest
+
+from annotate.models import Job
+from scoring.models import CorrelationStudy
+from scoring.services.study import study_create, study_run
+from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def study(owner, make_release, django_capture_on_commit_callbacks):
+    release = make_release(items=study_release_items(), public_splits=("test",))
+    judgments = study_inputs(owner, release)
+    with django_capture_on_commit_callbacks(execute=False):
+        made = study_create(
+            owner=owner,
+            name="Table 2",
+            release=release,
+            split="test",
+            judgment_set=judgments,
+            options=STUDY_OPTIONS,
+        )
+    study_run(Job.objects.get(pk=made.job_id))
+    made.refresh_from_db()
+    return made
+
+
+def test_study_result_has_table_and_sweeps(study):
+    assert len(study.result["table"]) == 9
+    assert study.result["pairs"][0]["items"] == 12
+    assert set(study.result["sweeps"]) == {"theta", "order", "unit_size"}
+
+
+@pytest.mark.parametrize(
+    "path", ["/studies/{}/", "/studies/{}/export.csv", "/studies/{}/export.json"]
+)
+def test_only_the_owner_sees_a_study(study, client_for, owner, other, staff, path):
+    url = path.format(study.pk)
+    assert client_for(owner).get(url).status_code == 200
+    assert client_for(staff).get(url).status_code == 200
+    assert client_for(other).get(url).status_code == 404
+    assert client_for(None).get(url).status_code == 302  # to the login page
+
+
+def test_study_page_shows_table_and_plots(study, client_for, owner):
+    page = client_for(owner).get(f"/studies/{study.pk}/").content.decode()
+    assert 'id="study-table"' in page and "ΔBLEU" in page
+    assert page.count("<svg") == 9  # 3 sweeps × 3 metrics
+    csv = client_for(owner).get(f"/studies/{study.pk}/export.csv").content.decode()
+    assert csv.startswith("metric,refs,order,rho")
+
+
+def test_list_page_starts_a_study_for_the_owner_only(
+    owner, other, client_for, make_release, django_capture_on_commit_callbacks
+):
+    release = make_release(items=study_release_items(), public_splits=("test",))
+    judgments = study_inputs(owner, release)
+    form = {
+        "name": "Mine",
+        "release": release.pk,
+        "split": "test",
+        "judgment_set": judgments.pk,
+        "unit_size": 3,
+        "assignments": 10,
+        "theta": 0.6,
+    }
+    assert client_for(None).get("/studies/").status_code == 302
+    refused = client_for(other).post("/studies/", form)
+    assert refused.status_code == 200 and not CorrelationStudy.objects.exists()
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client_for(owner).post("/studies/", form)
+    study = CorrelationStudy.objects.get()
+    assert response.url == f"/studies/{study.pk}/"
+    assert study.job.kind == "correlation-study"
