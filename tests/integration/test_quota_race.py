@@ -1,0 +1,46 @@
+"""Eight uploads of one team at once against the real database: the quota still holds."""
+
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from scoring.models import Submission
+from scoring.services.submissions import submission_create
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
+
+
+def test_concurrent_uploads_cannot_exceed_the_daily_quota(make_leaderboard, other):
+    board = make_leaderboard(daily_quota=3, total_quota=10)
+    from scoring.services.submissions import team_for
+
+    team_for(user=other)  # the team exists before the race, as after a first upload
+    accepted, refused, errors = [], [], []
+    start = threading.Barrier(8)
+
+    def upload():
+        try:
+            start.wait()
+            submission_create(
+                leaderboard=board, user=other, lines=GOOD.splitlines(keepends=True),
+                size=len(GOOD), filename="out.txt", method="racer",
+            )  # fmt: skip
+            accepted.append(1)
+        except ValidationError:
+            refused.append(1)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors, errors
+    assert (len(accepted), len(refused)) == (3, 5)
+    assert Submission.objects.filter(charged=True).count() == 3
