@@ -136,17 +136,20 @@ def metric_seconds(board, hyps: list[str]) -> float:
 
 def run_size(n_items: int, n_refs: int, worker: subprocess.Popen) -> dict:
     from scoring.models import Submission
-    from scoring.services.scoring import _INDEX_CACHE, _index_name, leaderboard_metric
+    from scoring.services.scoring import _INDEX_CACHE
     from scoring.services.submissions import submission_create
 
     tag = f"bench-{n_items}"
     t0 = time.perf_counter()
     board, user, hyps = make_board(n_items, n_refs, tag)
     build = time.perf_counter() - t0
-    names = [_index_name(board, leaderboard_metric(board, m)) for m in board.metrics]
-    from django.core.files.storage import default_storage
+    from django_celery_results.models import TaskResult
 
-    wait_until(lambda: all(default_storage.exists(n) for n in names), 3600, "the indexes")
+    done = TaskResult.objects.filter(
+        task_name="scoring.tasks.prepare_leaderboard", task_args__contains=f"({board.pk},)",
+        status="SUCCESS",
+    )  # fmt: skip
+    wait_until(done.exists, 3600, "the indexes")
     prepared = time.perf_counter() - t0 - build
     data = ("\n".join(hyps) + "\n").encode()
     sampler = PeakSampler(worker.pid)
