@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import campaign_quality, campaigns, jobs, mining, releases, views
+from annotate.api import campaign_quality, campaigns, jobs, judgments, mining, releases, views
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -14,6 +14,16 @@ urlpatterns = [
     ),
     path(
         "datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"
+    ),
+    path(
+        "datasets/<slug:slug>/judgments/",
+        judgments.JudgmentImportApi.as_view(),
+        name="api-judgments-import",
+    ),
+    path(
+        "judgments/<int:judgment_set_id>/",
+        judgments.JudgmentSetDetailApi.as_view(),
+        name="api-judgment-set",
     ),
     path("datasets/<slug:slug>/releases/", releases.ReleaseListApi.as_view(), name="api-releases"),
     path(
