@@ -30,7 +30,9 @@ class JudgmentProblemSerializer(serializers.Serializer):
 
 
 class JudgmentSetOutputSerializer(serializers.ModelSerializer):
-    dataset = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
 
     class Meta:
         model = JudgmentSet
