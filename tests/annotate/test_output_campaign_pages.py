@@ -150,3 +150,10 @@ def test_a_public_dataset_is_still_the_owners_to_start_campaigns_on(
 
     Dataset.objects.filter(slug="open").update(visibility="public")
     assert client_for(other).get("/datasets/open/output-campaigns/new/").status_code == 403
+
+
+def test_the_dataset_page_lists_output_campaigns_for_the_owner(likert, owner, client_for):
+    page = client_for(owner).get("/datasets/he/").content.decode()
+    assert f'href="/output-campaigns/{likert.pk}/"' in page
+    assert 'href="/datasets/he/output-campaigns/new/"' in page
+    assert 'href="/datasets/he/judgments/import/"' in page
