@@ -8,10 +8,11 @@ from celery import current_app, shared_task
 from django.db.models import F, Q
 
 from annotate import tasks_mining  # noqa: F401  (the worker finds tasks in this module only)
-from annotate.models import Dataset
+from annotate.models import Dataset, OutputCampaignRater
 from annotate.models.rating import CampaignRater
 from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats
+from annotate.services.human_eval.campaigns import output_rater_qc
 from annotate.services.jobs import job_register_task, job_requeue_stale, job_run
 from annotate.services.qc import campaign_qc_evaluate, rater_qc_evaluate
 from annotate.services.releases.archive import JOB_KIND as RELEASE_ARCHIVE
@@ -65,6 +66,17 @@ def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
     if membership is None:
         return None  # the campaign or the rater is gone: nothing to judge
     return rater_qc_evaluate(campaign=membership.campaign, rater=membership.rater).qc_status
+
+
+@shared_task(name="annotate.tasks.output_rater_qc")
+def output_rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
+    membership = (
+        OutputCampaignRater.objects.select_related("campaign", "rater")
+        .filter(campaign_id=campaign_id, rater_id=rater_id).first()
+    )  # fmt: skip
+    if membership is None:  # the rater or the campaign was deleted meanwhile
+        return None
+    return output_rater_qc(campaign=membership.campaign, rater=membership.rater).qc_status
 
 
 @shared_task(name="annotate.tasks.campaign_qc")

@@ -8,7 +8,9 @@ from annotate.views import (
     campaign_dashboard,
     campaigns,
     datasets,
+    judgments,
     mining,
+    output_campaigns,
     rating,
     releases,
 )
@@ -77,6 +79,37 @@ urlpatterns = [
         name="campaign-answer",
     ),
     path("campaigns/<int:campaign_id>/done/", rating.campaign_done, name="campaign-done"),
+    path(
+        "datasets/<slug:slug>/judgments/import/",
+        judgments.judgments_upload,
+        name="judgments-upload",
+    ),
+    path(
+        "judgments/<int:judgment_set_id>/",
+        judgments.judgment_set_detail,
+        name="judgment-set-detail",
+    ),
+    path(
+        "datasets/<slug:slug>/output-campaigns/new/",
+        output_campaigns.output_campaign_new,
+        name="output-campaign-new",
+    ),
+    path("o/<str:token>/", output_campaigns.output_campaign_join_view, name="output-campaign-join"),
+    path(
+        "output-campaigns/<int:campaign_id>/",
+        output_campaigns.output_campaign_dashboard,
+        name="output-campaign-dashboard",
+    ),
+    path(
+        "output-campaigns/<int:campaign_id>/rate/",
+        output_campaigns.output_campaign_rate,
+        name="output-campaign-rate",
+    ),
+    path(
+        "output-campaigns/<int:campaign_id>/rate/<int:rating_id>/",
+        output_campaigns.output_campaign_answer,
+        name="output-campaign-answer",
+    ),
     path("datasets/<slug:slug>/mining/", mining.dataset_mining, name="dataset-mining"),
     path("datasets/<slug:slug>/mining/candidates/", mining.mined_review, name="mined-review"),
     path("corpora/", mining.corpus_list, name="corpus-list"),

@@ -1,7 +1,16 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotate.api import campaign_quality, campaigns, jobs, mining, releases, views
+from annotate.api import (
+    campaign_quality,
+    campaigns,
+    jobs,
+    judgments,
+    mining,
+    output_campaigns,
+    releases,
+    views,
+)
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -14,6 +23,46 @@ urlpatterns = [
     ),
     path(
         "datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"
+    ),
+    path(
+        "datasets/<slug:slug>/judgments/",
+        judgments.JudgmentImportApi.as_view(),
+        name="api-judgments-import",
+    ),
+    path(
+        "judgments/<int:judgment_set_id>/",
+        judgments.JudgmentSetDetailApi.as_view(),
+        name="api-judgment-set",
+    ),
+    path(
+        "datasets/<slug:slug>/output-campaigns/",
+        output_campaigns.OutputCampaignListApi.as_view(),
+        name="api-output-campaigns",
+    ),
+    path(
+        "output-campaigns/join/",
+        output_campaigns.OutputCampaignJoinApi.as_view(),
+        name="api-output-campaign-join",
+    ),
+    path(
+        "output-campaigns/<int:campaign_id>/next/",
+        output_campaigns.OutputCampaignNextApi.as_view(),
+        name="api-output-campaign-next",
+    ),
+    path(
+        "output-campaigns/<int:campaign_id>/ratings/<int:rating_id>/",
+        output_campaigns.OutputRatingAnswerApi.as_view(),
+        name="api-output-rating",
+    ),
+    path(
+        "output-campaigns/<int:campaign_id>/progress/",
+        output_campaigns.OutputCampaignProgressApi.as_view(),
+        name="api-output-campaign-progress",
+    ),
+    path(
+        "output-campaigns/<int:campaign_id>/my-progress/",
+        output_campaigns.OutputRaterProgressApi.as_view(),
+        name="api-output-rater-progress",
     ),
     path("datasets/<slug:slug>/releases/", releases.ReleaseListApi.as_view(), name="api-releases"),
     path(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet, Sum
 from django.http import Http404
 
 from annotate.models import (
@@ -113,3 +113,57 @@ def campaign_means(*, campaign: OutputCampaign) -> dict[tuple, float]:
         cell[0] += value
         cell[1] += 1
     return {key: total / n for key, (total, n) in sums.items()}
+
+
+def output_campaign_get_by_token(*, token: str) -> OutputCampaign:
+    found = OutputCampaign.objects.select_related("dataset").filter(token=token).first()
+    if found is None:
+        raise Http404("No such campaign.")
+    return found
+
+
+def output_rater_progress(*, campaign: OutputCampaign, rater: User) -> dict[str, int]:
+    """The rater's answers, and the campaign's answers against the ratings it wants."""
+    return {
+        "done": output_rater_done(campaign=campaign, rater=rater),
+        "campaign_done": OutputRating.objects.filter(
+            campaign=campaign, status=RatingStatus.DONE
+        ).count(),
+        "campaign_total": campaign.slots.aggregate(n=Sum("wanted"))["n"] or 0,
+    }
+
+
+def output_campaign_progress(*, campaign: OutputCampaign) -> dict:
+    """For the owner: overall progress and each rater's answers with the QC verdict."""
+    counts = dict(
+        OutputRating.objects.filter(campaign=campaign, status=RatingStatus.DONE)
+        .values("rater_id").annotate(n=Count("pk")).values_list("rater_id", "n")
+    )  # fmt: skip
+    raters = OutputCampaignRater.objects.filter(campaign=campaign).select_related("rater")
+    overall = output_rater_progress(campaign=campaign, rater=campaign.owner)
+    rows = [
+        {"rater": m.rater.username, "done": counts.get(m.rater_id, 0),
+         "qc_status": m.qc_status, "qc_reasons": m.qc_reasons}
+        for m in raters.order_by("joined_at")
+    ]  # fmt: skip
+    return {
+        "done": overall["campaign_done"],
+        "total": overall["campaign_total"],
+        "slots": campaign.slots.count(),
+        "raters": rows,
+    }
+
+
+def output_rating_display(*, rating: OutputRating) -> dict:
+    """What the rater sees: the item and the output(s), left and right in the recorded order."""
+    slot = rating.slot
+    systems = [s for s in (slot.system_a_id, slot.system_b_id) if s is not None]
+    texts = dict(
+        SystemOutput.objects.filter(
+            system_id__in=systems, split=rating.campaign.split, item_id=slot.item_id
+        ).values_list("system_id", "text")
+    )
+    shown = [texts.get(s, "") for s in systems]
+    if len(shown) == 2 and not rating.a_on_left:
+        shown.reverse()
+    return {"context": slot.item.context, "message": slot.item.message, "outputs": shown}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.api import leaderboards, submissions
+from scoring.api import leaderboards, study, submissions
 
 urlpatterns = [
     path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
@@ -33,5 +33,12 @@ urlpatterns = [
         "submissions/<int:submission_id>/",
         submissions.SubmissionDetailApi.as_view(),
         name="api-submission",
+    ),
+    path("studies/", study.StudyListApi.as_view(), name="api-studies"),
+    path("studies/<int:study_id>/", study.StudyDetailApi.as_view(), name="api-study"),
+    path(
+        "studies/<int:study_id>/export.<str:fmt>",
+        study.StudyExportApi.as_view(),
+        name="api-study-export",
     ),
 ]

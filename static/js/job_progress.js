@@ -15,14 +15,18 @@
   }
 
   function watch(box) {
+    // Reload only when a job that was running on this page has ended: a page rendered after
+    // the end would otherwise reload itself forever.
+    let sawActive = box.dataset.active === "true";
     const tick = async () => {
       const response = await fetch(box.dataset.jobUrl, { credentials: "same-origin" });
       if (!response.ok) return;
       const job = await response.json();
       render(box, job);
       if (ACTIVE.includes(job.status)) {
+        sawActive = true;
         setTimeout(tick, 700);
-      } else if (box.dataset.reload === "true") {
+      } else if (sawActive && box.dataset.reload === "true") {
         window.location.reload();
       }
     };

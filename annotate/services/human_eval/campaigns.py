@@ -13,6 +13,7 @@ from datetime import timedelta
 from itertools import combinations
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
@@ -161,7 +162,25 @@ def output_rating_submit(*, rating_id: int, rater: User, score: int) -> OutputRa
     rating.finished_at = timezone.now()
     rating.lease_expires_at = None
     rating.save()
+    _qc_after_commit(rating)
     return rating
+
+
+# A rater answering every few seconds needs one QC run per burst, not one per answer.
+QC_DEBOUNCE_SECONDS = 2
+
+
+def _qc_after_commit(rating: OutputRating) -> None:
+    from annotate.tasks import output_rater_qc_task
+
+    def send() -> None:
+        key = f"output-rater-qc-{rating.campaign_id}-{rating.rater_id}"
+        if cache.add(key, 1, QC_DEBOUNCE_SECONDS):
+            output_rater_qc_task.apply_async(
+                (rating.campaign_id, rating.rater_id), countdown=QC_DEBOUNCE_SECONDS
+            )
+
+    transaction.on_commit(send)
 
 
 @transaction.atomic

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
@@ -32,6 +32,15 @@ from annotate.models import Dataset, EvalSystem, Item, Judgment, JudgmentSet, Re
 from annotate.services.human_eval.systems import eval_system_set_outputs
 
 MAX_LISTED_PROBLEMS = 500
+BUNDLE_FILES = ("contexts", "references", "systems", "judgments")
+
+
+class JudgmentsRejected(ValidationError):
+    """No judgment survived parsing: nothing was written; `problems` says why, by file and line."""
+
+    def __init__(self, message: str, problems: list[Problem]):
+        super().__init__(message)
+        self.problems = problems
 
 
 @dataclass
@@ -121,7 +130,7 @@ def judgments_import(
     problems = _all_problems(bundle)
     if not bundle.judgments.rows:
         listed = "; ".join(str(p) for p in problems[:20]) or "the file is empty"
-        raise ValidationError(f"No judgment could be read: {listed}")
+        raise JudgmentsRejected(f"No judgment could be read: {listed}", problems)
     split_row, _ = Split.objects.get_or_create(dataset=dataset, name=split)
     created_items = _create_items(dataset, split_row, bundle)
     known = set(Item.objects.filter(split=split_row).values_list("external_id", flat=True))
@@ -166,3 +175,22 @@ def judgments_import(
         batch_size=2000,
     )
     return judgment_set
+
+
+def judgments_import_files(
+    *, dataset: Dataset, owner: User, name: str, split: str, files: dict
+) -> JudgmentSet:
+    """Uploaded files (keys of BUNDLE_FILES, judgments required) parsed and imported at once;
+    only the dataset's owner (or staff) may import into it."""
+    if not (owner.is_staff or dataset.owner_id == owner.pk):
+        raise PermissionDenied("Only the dataset's owner can import judgments.")
+    read = {
+        key: (upload.name or key, upload.read())
+        for key in BUNDLE_FILES
+        if (upload := files.get(key)) is not None
+    }
+    if "judgments" not in read:
+        raise ValidationError({"judgments": "The per-judge file is required."})
+    bundle = bundle_parse(**read)
+    return judgments_import(dataset=dataset, owner=owner, name=name or read["judgments"][0],
+                            split=split, bundle=bundle)  # fmt: skip

@@ -1,0 +1,123 @@
+"""Upload of a judgments bundle: the page and the API, every problem by file and line, access."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from annotate.models import EvalSystem, Item, Judgment, JudgmentSet
+from tests.annotate.test_human_eval import CONTEXTS, JUDGMENTS, REFERENCES, SYSTEMS
+
+pytestmark = pytest.mark.django_db
+
+BAD_ONLY = "judge\tid\tsystem\tq\nj1\tc1\tmt\tx\nj2\n"
+
+
+def _files(judgments=JUDGMENTS, **extra):
+    files = {
+        "judgments": SimpleUploadedFile("judgments.tsv", judgments.encode()),
+        "systems": SimpleUploadedFile("systems.tsv", SYSTEMS.encode()),
+        "contexts": SimpleUploadedFile("contexts.tsv", CONTEXTS.encode()),
+        "references": SimpleUploadedFile("refs.tsv", REFERENCES.encode()),
+    }
+    return {**files, "split": "test", **extra}
+
+
+@pytest.fixture
+def dataset(make_dataset):
+    return make_dataset(slug="he", data=None)
+
+
+def test_the_owner_imports_a_bundle_through_the_page(dataset, owner, client_for):
+    client = client_for(owner)
+    assert client.get("/datasets/he/judgments/import/").status_code == 200
+    response = client.post("/datasets/he/judgments/import/", _files(name="paper"))
+    imported = JudgmentSet.objects.get()
+    assert response.url == f"/judgments/{imported.pk}/"
+    assert imported.name == "paper" and imported.report["items_created"] == 3
+    page = client.get(response.url).content.decode()
+    assert 'id="judgment-report"' in page
+    assert "judgments.tsv</td><td>5</td>" in page  # one score short, by file and line
+    assert "systems.tsv</td><td>6</td>" in page
+    assert "ghost" in page
+
+
+def test_a_bundle_without_a_readable_judgment_writes_nothing(dataset, owner, client_for):
+    response = client_for(owner).post("/datasets/he/judgments/import/", _files(BAD_ONLY))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "nothing was written" in page and "judgments.tsv, line 2" in page
+    assert "judgments.tsv, line 3" in page
+    assert not (JudgmentSet.objects.exists() or Item.objects.exists())
+    assert not EvalSystem.objects.exists()
+
+
+def test_the_judgments_file_is_required(dataset, owner, client_for):
+    files = _files()
+    del files["judgments"]
+    response = client_for(owner).post("/datasets/he/judgments/import/", files)
+    assert response.status_code == 200 and not JudgmentSet.objects.exists()
+
+
+def test_the_api_imports_a_bundle(dataset, owner, client_for):
+    response = client_for(owner).post(
+        "/api/v1/datasets/he/judgments/", _files(), format="multipart"
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["dataset"] == "he" and body["criteria"] == ["relevance", "fluency"]
+    assert {(p["file"], p["line"]) for p in body["report"]["problems"]} >= {
+        ("judgments.tsv", 5),
+        ("judgments.tsv", 7),
+        ("systems.tsv", 6),
+    }
+    assert Judgment.objects.count() == body["report"]["judgments"]
+    detail = client_for(owner).get(f"/api/v1/judgments/{body['id']}/")
+    assert detail.json()["id"] == body["id"]
+
+
+def test_the_api_refuses_an_unreadable_bundle_with_every_problem(dataset, owner, client_for):
+    response = client_for(owner).post(
+        "/api/v1/datasets/he/judgments/", _files(BAD_ONLY), format="multipart"
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert "nothing was written" in body["detail"]
+    lines = {(p["file"], p["line"]) for p in body["problems"] if p["level"] == "error"}
+    assert lines == {("judgments.tsv", 2), ("judgments.tsv", 3), ("systems.tsv", 6)}
+    assert not (JudgmentSet.objects.exists() or Item.objects.exists())
+
+
+def test_the_api_needs_the_judgments_file(dataset, owner, client_for):
+    files = _files()
+    del files["judgments"]
+    response = client_for(owner).post("/api/v1/datasets/he/judgments/", files, format="multipart")
+    assert response.status_code == 400 and "judgments" in response.json()
+
+
+def test_others_cannot_import_into_a_private_dataset(dataset, other, rater, client_for):
+    for user in (other, rater):
+        assert client_for(user).get("/datasets/he/judgments/import/").status_code == 404
+        assert client_for(user).post("/datasets/he/judgments/import/", _files()).status_code == 404
+        api = client_for(user).post("/api/v1/datasets/he/judgments/", _files(), format="multipart")
+        assert api.status_code == 404
+    assert client_for(None).get("/datasets/he/judgments/import/").status_code == 302
+    anonymous = client_for(None).post("/api/v1/datasets/he/judgments/", _files())
+    assert anonymous.status_code in (401, 403)
+    assert not JudgmentSet.objects.exists()
+
+
+def test_a_public_dataset_is_still_the_owners_to_import_into(make_dataset, other, client_for):
+    make_dataset(slug="open", visibility="public", data=None)
+    assert client_for(other).get("/datasets/open/judgments/import/").status_code == 403
+    api = client_for(other).post("/api/v1/datasets/open/judgments/", _files(), format="multipart")
+    assert api.status_code == 403 and not JudgmentSet.objects.exists()
+
+
+def test_only_the_owner_and_staff_read_an_import(dataset, owner, other, staff, client_for):
+    client_for(owner).post("/datasets/he/judgments/import/", _files())
+    pk = JudgmentSet.objects.get().pk
+    for url in (f"/judgments/{pk}/", f"/api/v1/judgments/{pk}/"):
+        assert client_for(owner).get(url).status_code == 200
+        assert client_for(staff).get(url).status_code == 200
+        assert client_for(other).get(url).status_code == 404
+    assert client_for(None).get(f"/judgments/{pk}/").status_code == 302
+    assert client_for(None).get(f"/api/v1/judgments/{pk}/").status_code in (401, 403)

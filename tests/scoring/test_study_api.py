@@ -1,0 +1,91 @@
+"""Correlation study REST API: start, follow, export; only the owner (or staff) sees a study."""
+
+import pytest
+
+from annotate.models import Job
+from scoring.models import CorrelationStudy
+from scoring.services.study import study_run
+from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def inputs(owner, make_release):
+    release = make_release(items=study_release_items(), public_splits=("test",))
+    return release, study_inputs(owner, release)
+
+
+def _body(release, judgments, **extra):
+    return {"name": "API study", "release": release.pk, "split": "test",
+            "judgment_set": judgments.pk, "options": STUDY_OPTIONS, **extra}  # fmt: skip
+
+
+@pytest.fixture
+def started(inputs, owner, client_for, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client_for(owner).post("/api/v1/studies/", _body(*inputs), format="json")
+    assert response.status_code == 201, response.json()
+    return CorrelationStudy.objects.get(pk=response.json()["id"])
+
+
+def test_it_starts_a_study_as_a_job(started, owner, client_for):
+    assert started.job.kind == "correlation-study" and started.owner == owner
+    assert (
+        started.options["unit_size"] == 3 and started.options["metrics"] == STUDY_OPTIONS["metrics"]
+    )
+    detail = client_for(owner).get(f"/api/v1/studies/{started.pk}/").json()
+    assert detail["status"] == "queued" and detail["percent"] == 0 and detail["result"] == {}
+    listed = client_for(owner).get("/api/v1/studies/").json()
+    assert [s["id"] for s in listed] == [started.pk]
+
+
+def test_a_finished_study_has_results_and_exports(started, owner, client_for):
+    study_run(Job.objects.get(pk=started.job_id))
+    detail = client_for(owner).get(f"/api/v1/studies/{started.pk}/").json()
+    assert len(detail["result"]["table"]) == 9
+    csv = client_for(owner).get(f"/api/v1/studies/{started.pk}/export.csv")
+    assert csv.status_code == 200 and csv.content.decode().startswith("metric,refs,order,rho")
+    js = client_for(owner).get(f"/api/v1/studies/{started.pk}/export.json").json()
+    assert js["study"] == started.pk and js["result"]["table"]
+    assert client_for(owner).get(f"/api/v1/studies/{started.pk}/export.xml").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/studies/{}/", "/api/v1/studies/{}/export.csv", "/api/v1/studies/{}/export.json"],
+)
+def test_only_the_owner_and_staff_see_a_study(
+    started, client_for, owner, other, staff, rater, path
+):
+    url = path.format(started.pk)
+    assert client_for(owner).get(url).status_code == 200
+    assert client_for(staff).get(url).status_code == 200
+    assert client_for(other).get(url).status_code == 404
+    assert client_for(rater).get(url).status_code == 404
+    assert client_for(None).get(url).status_code in (401, 403)
+
+
+def test_others_see_an_empty_list_and_anonymous_is_refused(started, client_for, other):
+    assert client_for(other).get("/api/v1/studies/").json() == []
+    assert client_for(None).get("/api/v1/studies/").status_code in (401, 403)
+
+
+def test_others_cannot_start_a_study_on_the_owners_release(inputs, other, client_for):
+    response = client_for(other).post("/api/v1/studies/", _body(*inputs), format="json")
+    assert response.status_code == 400
+    assert set(response.json()) >= {"release", "judgment_set"}
+    assert not CorrelationStudy.objects.exists()
+
+
+def test_it_needs_exactly_one_source_of_human_scores(inputs, owner, client_for):
+    release, _ = inputs
+    body = _body(release, inputs[1], judgment_set=None)
+    response = client_for(owner).post("/api/v1/studies/", body, format="json")
+    assert response.status_code == 400 and "one source" in str(response.json())
+
+
+def test_it_validates_options(inputs, owner, client_for):
+    body = _body(*inputs, options={"unit_size": 0})
+    response = client_for(owner).post("/api/v1/studies/", body, format="json")
+    assert response.status_code == 400 and "unit_size" in response.json()["options"]
