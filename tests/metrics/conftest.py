@@ -7,15 +7,20 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parents[1] / "data"
-SHARED = Path(__file__).parents[3] / "shared" / "testdata"
+# The project's public test vectors live in shared/testdata beside the checkout (CI has it
+# there too); they are read in place rather than copied into the repository.
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "testdata"
+
+
+def shared_json(name: str) -> dict:
+    return json.loads((SHARED / name).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
 def vectors() -> dict:
-    return json.loads((DATA / "sacrebleu_vectors.json").read_text(encoding="utf-8"))
+    return shared_json("sacrebleu_vectors.json")
 
 
 @pytest.fixture(scope="session")
 def author_demo() -> dict:
-    return json.loads((DATA / "deltableu_author_demo.json").read_text(encoding="utf-8"))
+    return shared_json("deltableu_author_demo.json")

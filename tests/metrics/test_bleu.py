@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import sacrebleu
@@ -11,14 +9,10 @@ import sacrebleu
 from scoring.metrics import get_metric, score_corpus
 from scoring.metrics.bleu_math import brevity_penalty, compute_bleu
 
-from .conftest import SHARED
+from .conftest import SHARED, shared_json
 from .helpers import items_from_streams
 
-VECTORS = json.loads(
-    (
-        __import__("pathlib").Path(__file__).parents[1] / "data" / "sacrebleu_vectors.json"
-    ).read_text()
-)
+VECTORS = shared_json("sacrebleu_vectors.json")
 
 
 def _opts(settings: dict) -> dict:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import math
 import pickle
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,10 +13,21 @@ from scoring.metrics import __version__
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
 from scoring.metrics.nist import BETA, NIST, DeltaNIST, NISTIndex, make_tokenizer
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "testdata"
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "nist_wmt17_vectors.json").read_text()
-)["vectors"]
+from .conftest import SHARED, shared_json
+
+# mteval-v13a's NIST on WMT17 en→de, as printed and restated at full precision with and without
+# its Perl quirk (shared/testdata/README.md).
+VECTORS = [
+    {
+        "name": v["name"],
+        "hyps_file": v["hyps_file"],
+        "refs_files": v["refs_files"],
+        "mteval_nist": v["expected"]["mteval_nist"],
+        "nist_with_quirk": v["expected"]["nist_restated_full_precision_with_perl_zero_quirk"],
+        "nist_no_quirk": v["expected"]["nist_restated_full_precision_no_quirk"],
+    }
+    for v in shared_json("sacrebleu_vectors.json")["wmt17_en_de_vectors"]
+]
 
 
 def items(*refs_per_item: tuple[str, ...] | tuple[tuple[str, float], ...]) -> list[RefItem]:
