@@ -1,11 +1,30 @@
-"""Small pieces shared by the REST API views of both apps."""
+"""Pieces shared by the REST API views of both apps."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework.exceptions import ValidationError
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
 
 
-def drf_validation_error(exc: DjangoValidationError) -> ValidationError:
+def drf_validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
     """A service's ValidationError as the API's 400: field errors by field, others as a list."""
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+    return exceptions.ValidationError(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Services raise Django's exceptions; the API answers them like DRF's own, message kept.
+
+    (DRF alone turns Django's PermissionDenied into a generic 403 and does not know Django's
+    ValidationError at all, which would be a 500.)
+    """
+    if isinstance(exc, DjangoValidationError):
+        exc = drf_validation_error(exc)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    return drf_exception_handler(exc, context)

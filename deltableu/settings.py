@@ -176,6 +176,7 @@ REST_FRAMEWORK = {
         "user": env_str("API_THROTTLE_USER", "1200/minute"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "deltableu.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "DeltaBLEU Studio API",

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -29,7 +27,6 @@ from annotate.selectors.datasets import dataset_get_visible
 from annotate.services.assignment import rating_next
 from annotate.services.campaigns import campaign_create, campaign_join
 from annotate.services.ratings import rating_pass, rating_submit
-from deltableu.api import drf_validation_error
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -95,12 +92,7 @@ class CampaignListApi(APIView):
         split_name = fields.pop("split", None)
         if split_name:
             fields["split"] = get_object_or_404(Split, dataset=dataset, name=split_name)
-        try:
-            campaign = campaign_create(owner=cast(User, request.user), dataset=dataset, **fields)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        campaign = campaign_create(owner=cast(User, request.user), dataset=dataset, **fields)
         body = CampaignSerializer(campaign, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -117,10 +109,7 @@ class CampaignJoinApi(APIView):
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         campaign = get_object_or_404(Campaign, token=data.validated_data["token"])
-        try:
-            campaign_join(campaign=campaign, rater=cast(User, request.user))
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        campaign_join(campaign=campaign, rater=cast(User, request.user))
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
 
@@ -221,14 +210,11 @@ class RatingAnswerApi(APIView):
         user = cast(User, request.user)
         if not Rating.objects.filter(pk=rating_id, rater=user).exists():
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-        try:
-            if data.validated_data.get("score") is not None:
-                rating = rating_submit(
-                    rating_id=rating_id, rater=user, score=data.validated_data["score"]
-                )
-            else:
-                flag = data.validated_data.get("flag", "")
-                rating = rating_pass(rating_id=rating_id, rater=user, flag=flag)
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        if data.validated_data.get("score") is not None:
+            rating = rating_submit(
+                rating_id=rating_id, rater=user, score=data.validated_data["score"]
+            )
+        else:
+            flag = data.validated_data.get("flag", "")
+            rating = rating_pass(rating_id=rating_id, rater=user, flag=flag)
         return Response({"rating_id": rating.pk, "status": rating.status, "score": rating.score})

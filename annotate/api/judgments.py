@@ -5,11 +5,8 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +16,6 @@ from annotate.models import JudgmentSet, SplitName
 from annotate.selectors.datasets import dataset_get_visible
 from annotate.selectors.human_eval import judgment_set_get_managed
 from annotate.services.human_eval.importing import JudgmentsRejected, judgments_import_files
-from deltableu.api import drf_validation_error
 
 
 class JudgmentProblemSerializer(serializers.Serializer):
@@ -80,10 +76,6 @@ class JudgmentImportApi(APIView):
                 "problems": [p.as_dict() for p in exc.problems],
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
         return Response(JudgmentSetOutputSerializer(imported).data, status=status.HTTP_201_CREATED)
 
 

@@ -6,8 +6,6 @@ from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -30,7 +28,6 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
-from deltableu.api import drf_validation_error
 
 
 class CorpusOutputSerializer(serializers.ModelSerializer):
@@ -98,11 +95,8 @@ class CorpusListApi(APIView):
         upload = fields.pop("file")
         if upload.size > settings.CORPUS_MAX_BYTES:
             raise ValidationError({"file": "The file is too large."})
-        try:
-            _, job = corpus_upload(owner=cast(User, request.user), upload=upload,
-                                   fmt=fields.pop("format", ""), **fields)  # fmt: skip
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        _, job = corpus_upload(owner=cast(User, request.user), upload=upload,
+                               fmt=fields.pop("format", ""), **fields)  # fmt: skip
         return Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -136,11 +130,8 @@ class MiningApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         corpus = corpus_get_usable(user=request.user, corpus_id=fields.pop("corpus"))
-        try:
-            job = mining_start(user=cast(User, request.user), dataset=dataset, corpus=corpus,
-                               **fields)  # fmt: skip
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        job = mining_start(user=cast(User, request.user), dataset=dataset, corpus=corpus,
+                           **fields)  # fmt: skip
         return Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -175,12 +166,9 @@ class CandidateDetailApi(APIView):
     @extend_schema(responses={204: None}, summary="Remove a mined candidate (owner)")
     def delete(self, request: Request, slug: str, reference_id: int) -> Response:
         dataset = _owned_dataset(request, slug)
-        try:
-            removed = references_remove_mined(
-                user=cast(User, request.user), dataset=dataset, reference_ids=[reference_id]
-            )
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
+        removed = references_remove_mined(
+            user=cast(User, request.user), dataset=dataset, reference_ids=[reference_id]
+        )
         if not removed:
             raise Http404("No such mined candidate.")
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -34,7 +32,6 @@ from annotate.services.human_eval.campaigns import (
     output_rating_skip,
     output_rating_submit,
 )
-from deltableu.api import drf_validation_error
 
 
 class OutputCampaignOutputSerializer(serializers.ModelSerializer):
@@ -120,13 +117,8 @@ class OutputCampaignProgressSerializer(serializers.Serializer):
     raters = OutputRaterRowSerializer(many=True)
 
 
-def _service(call, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return call(*args, **kwargs)
-    except DjangoPermissionDenied as exc:
-        raise PermissionDenied(str(exc)) from None
-    except DjangoValidationError as exc:
-        raise drf_validation_error(exc) from None
+def call(*args: Any, **kwargs: Any) -> Any:
+    return call(*args, **kwargs)
 
 
 class OutputCampaignListApi(APIView):
@@ -152,8 +144,8 @@ class OutputCampaignListApi(APIView):
         )
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        campaign = _service(
-            output_campaign_create, owner=request.user, dataset=dataset,
+        campaign = output_campaign_create(
+            owner=cast(User, request.user), dataset=dataset,
             systems=list(fields.pop("systems")), **fields,
         )  # fmt: skip
         body = OutputCampaignOwnerSerializer(campaign).data
@@ -172,7 +164,7 @@ class OutputCampaignJoinApi(APIView):
         data = OutputCampaignJoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         campaign = output_campaign_get_by_token(token=data.validated_data["token"])
-        _service(output_campaign_join, campaign=campaign, rater=request.user)
+        output_campaign_join(campaign=campaign, rater=cast(User, request.user))
         return Response(OutputCampaignOutputSerializer(campaign).data)
 
 
@@ -186,7 +178,7 @@ class OutputCampaignNextApi(APIView):
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = output_campaign_get_for_rater(user=request.user, pk=campaign_id)
-        rating = _service(output_rating_next, campaign=campaign, rater=request.user)
+        rating = output_rating_next(campaign=campaign, rater=cast(User, request.user))
         if rating is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         shown = output_rating_display(rating=rating)
@@ -209,10 +201,10 @@ class OutputRatingAnswerApi(APIView):
         data.is_valid(raise_exception=True)
         score = data.validated_data["score"]
         if score is None:
-            rating = _service(output_rating_skip, rating_id=rating_id, rater=request.user)
+            rating = output_rating_skip(rating_id=rating_id, rater=cast(User, request.user))
         else:
-            rating = _service(
-                output_rating_submit, rating_id=rating_id, rater=request.user, score=score
+            rating = output_rating_submit(
+                rating_id=rating_id, rater=cast(User, request.user), score=score
             )
         return Response(OutputAnswerSerializer(rating).data)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from drf_spectacular.types import OpenApiTypes
@@ -34,7 +33,6 @@ from annotate.services.releases.archive import (
     release_archive_request,
 )
 from annotate.services.releases.importing import release_import_archive
-from deltableu.api import drf_validation_error
 
 
 class ReleaseOutputSerializer(serializers.ModelSerializer):
@@ -110,12 +108,9 @@ class ReleaseListApi(APIView):
         campaign = Campaign.objects.filter(pk=fields.pop("campaign"), dataset=dataset).first()
         if campaign is None:
             raise ValidationError({"campaign": "No such campaign on this dataset."})
-        try:
-            release = release_freeze(
-                dataset=dataset, campaign=campaign, created_by=cast(User, request.user), **fields
-            )
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        release = release_freeze(
+            dataset=dataset, campaign=campaign, created_by=cast(User, request.user), **fields
+        )
         return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)
 
 
@@ -131,10 +126,7 @@ class ReleasePublishApi(APIView):
 
     @extend_schema(request=None, responses=ReleaseOutputSerializer, summary="Publish (owner)")
     def post(self, request: Request, slug: str, version: str) -> Response:
-        try:
-            release = release_publish(release=_editable(request, slug, version))
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        release = release_publish(release=_editable(request, slug, version))
         return Response(ReleaseOutputSerializer(release).data)
 
 
@@ -150,10 +142,7 @@ class ReleaseRevealApi(APIView):
         release = _editable(request, slug, version)
         data = RevealInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            release = release_reveal_split(release=release, split=data.validated_data["split"])
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        release = release_reveal_split(release=release, split=data.validated_data["split"])
         return Response(ReleaseOutputSerializer(release).data)
 
 
@@ -262,10 +251,7 @@ class ReleaseImportApi(APIView):
         upload = request.FILES.get("archive")
         if upload is None:
             raise ValidationError({"archive": "Attach the archive as 'archive'."})
-        try:
-            release = release_import_archive(
-                source=upload, owner=cast(User, request.user), slug=request.POST.get("slug") or None
-            )
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        release = release_import_archive(
+            source=upload, owner=cast(User, request.user), slug=request.POST.get("slug") or None
+        )
         return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)

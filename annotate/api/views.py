@@ -6,7 +6,6 @@ from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import ProtectedError
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -36,7 +35,6 @@ from annotate.services.datasets import (
     dataset_update,
     import_format_for,
 )
-from deltableu.api import drf_validation_error
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:
@@ -63,10 +61,7 @@ class DatasetListApi(APIView):
             raise PermissionDenied("Only researchers can create datasets.")
         data = s.DatasetInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            dataset = dataset_create(owner=cast(User, request.user), **data.validated_data)
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        dataset = dataset_create(owner=cast(User, request.user), **data.validated_data)
         return Response(s.DatasetOutputSerializer(dataset).data, status=status.HTTP_201_CREATED)
 
 
@@ -85,10 +80,7 @@ class DatasetDetailApi(APIView):
         dataset = _editable_dataset(request, slug)
         data = s.DatasetUpdateSerializer(dataset, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        try:
-            dataset = dataset_update(dataset=dataset, **data.validated_data)
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        dataset = dataset_update(dataset=dataset, **data.validated_data)
         return Response(s.DatasetOutputSerializer(dataset).data)
 
     @extend_schema(responses={204: None}, summary="Delete a dataset with its items (owner)")
@@ -137,8 +129,6 @@ class DatasetImportApi(APIView):
         try:
             fmt = import_format_for(upload.name, data.validated_data.get("format", ""))
             summary = dataset_import_file(dataset=dataset, lines=upload, fmt=fmt)
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
         except FileProblems as exc:
             problems = [
                 {"line": p.line, "field": p.field, "message": p.message} for p in exc.problems

@@ -22,6 +22,7 @@ from annotate.services.accounts import (
     profile_ensure,
     token_regenerate,
 )
+from deltableu.forms import form_add_service_errors
 
 
 @require_http_methods(["GET", "POST"])
@@ -38,20 +39,12 @@ def signup(request: HttpRequest, token: str) -> HttpResponse:
                 password=form.cleaned_data["password"],
             )
         except ValidationError as exc:
-            _attach_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.username}.")
             return redirect("home")
     return render(request, "registration/signup.html", {"form": form, "invitation": invitation})
-
-
-def _attach_errors(form: SignupForm, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.message_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 @login_required

@@ -20,6 +20,7 @@ from annotate.http import AuthenticatedRequest
 from annotate.models import Campaign, CampaignStatus
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
 from annotate.services.campaigns import campaign_create, campaign_join, crowd_rater_get_or_create
+from deltableu.forms import form_add_service_errors
 
 CROWD_ID_PARAMETERS = ("PROLIFIC_PID", "participant_id", "workerId")
 
@@ -35,7 +36,7 @@ def campaign_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         try:
             campaign = campaign_create(owner=request.user, dataset=dataset, **form.cleaned_data)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, f"Campaign {campaign.name} started: share its link.")
             return redirect("campaign-dashboard", campaign_id=campaign.pk)

@@ -24,6 +24,7 @@ from annotate.selectors.datasets import (
 )
 from annotate.selectors.releases import release_list_visible
 from annotate.services.datasets import dataset_create, dataset_import_file, import_format_for
+from deltableu.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
 
@@ -65,7 +66,7 @@ def dataset_new(request: AuthenticatedRequest) -> HttpResponse:
         try:
             dataset = dataset_create(owner=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, f"Dataset {dataset.name} created. Import items next.")
             return redirect("dataset-import", slug=dataset.slug)

@@ -26,6 +26,7 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
+from deltableu.forms import form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
 
@@ -108,7 +109,7 @@ def dataset_mining(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         try:
             mining_start(user=request.user, dataset=dataset, **form.cleaned_data)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, "Mining started.")
             return redirect("dataset-mining", slug=dataset.slug)

@@ -33,6 +33,7 @@ from annotate.services.releases.archive import release_archive_job, release_arch
 from annotate.services.releases.content import release_content
 from annotate.services.releases.datasheet import datasheet_markdown
 from annotate.services.releases.publish import release_meta
+from deltableu.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
 
@@ -55,7 +56,7 @@ def release_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         try:
             release = release_freeze(dataset=dataset, created_by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, f"Release {release.version} frozen as a draft.")
             return redirect("release-detail", slug=slug, version=release.version)

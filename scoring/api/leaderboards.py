@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -20,7 +18,6 @@ from rest_framework.views import APIView
 
 from annotate.models import Release
 from annotate.selectors.datasets import dataset_list_visible, user_is_researcher
-from deltableu.api import drf_validation_error
 from scoring.api.leaderboard_serializers import (
     LeaderboardComparisonSerializer,
     LeaderboardCreateSerializer,
@@ -74,12 +71,7 @@ class LeaderboardListApi(APIView):
         data.is_valid(raise_exception=True)
         fields: dict[str, Any] = dict(data.validated_data)
         fields["release"] = _release_named(user=user, name=fields["release"])
-        try:
-            board = leaderboard_create(owner=user, **fields)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        board = leaderboard_create(owner=user, **fields)
         return Response(LeaderboardSummarySerializer(board).data, status=status.HTTP_201_CREATED)
 
 

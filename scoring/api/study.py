@@ -6,7 +6,6 @@ import json
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -18,7 +17,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.models import JudgmentSet, OutputCampaign, Release, SplitName
-from deltableu.api import drf_validation_error
 from scoring.models import CorrelationStudy
 from scoring.selectors.study import studies_of, study_choices, study_get_managed
 from scoring.services.study import study_create, study_export_csv
@@ -109,10 +107,7 @@ class StudyListApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         options = {k: v for k, v in fields.pop("options").items() if v is not None}
-        try:
-            study = study_create(owner=user, options=options, **fields)
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
+        study = study_create(owner=user, options=options, **fields)
         return Response(StudyDetailSerializer(study).data, status=status.HTTP_201_CREATED)
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -16,7 +14,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.selectors.datasets import user_is_researcher
-from deltableu.api import drf_validation_error
 from scoring.models import Score, Submission
 from scoring.selectors.leaderboards import leaderboard_get_visible
 from scoring.selectors.submissions import submission_get_for_user, submissions_of_user
@@ -109,10 +106,6 @@ class SubmissionListApi(APIView):
                 "problems": upload_problems_as_dicts(exc),
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
-        except DjangoValidationError as exc:
-            raise drf_validation_error(exc) from None
         return Response(SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
 
 
@@ -139,14 +132,11 @@ class SubmissionDetailApi(APIView):
         data = SubmissionChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = cast(User, request.user)
-        try:
-            if "counts" in data.validated_data:
-                submission_set_counts(
-                    submission=submission, user=user, counts=data.validated_data["counts"]
-                )
-            if data.validated_data["cancel"]:
-                submission_cancel(submission=submission, user=user)
-        except DjangoPermissionDenied as exc:
-            raise PermissionDenied(str(exc)) from None
+        if "counts" in data.validated_data:
+            submission_set_counts(
+                submission=submission, user=user, counts=data.validated_data["counts"]
+            )
+        if data.validated_data["cancel"]:
+            submission_cancel(submission=submission, user=user)
         submission.refresh_from_db()
         return Response(SubmissionSerializer(submission).data)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
 from annotate.selectors.datasets import user_is_researcher
+from deltableu.forms import form_add_service_errors
 from scoring.exports import payload_csv, table_payload
 from scoring.leaderboard_forms import LeaderboardForm, releases_for_leaderboards
 from scoring.models import Leaderboard, Submission
@@ -143,17 +144,9 @@ def leaderboard_new(request: AuthenticatedRequest) -> HttpResponse:
         try:
             board = leaderboard_create(owner=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _add_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             return redirect("leaderboard-detail", slug=board.slug)
     return render(
         request, "scoring/leaderboard_new.html", {"form": form, "has_releases": releases.exists()}
     )
-
-
-def _add_errors(form: LeaderboardForm, exc: ValidationError) -> None:
-    if not hasattr(exc, "error_dict"):
-        form.add_error(None, exc)
-        return
-    for field, errors in exc.message_dict.items():
-        form.add_error(field if field in form.fields else None, errors)

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
 from annotate.selectors.datasets import user_is_researcher
+from deltableu.forms import form_add_service_errors
 from scoring.forms import SubmissionForm
 from scoring.selectors.leaderboards import leaderboard_get_visible
 from scoring.selectors.submissions import submission_get_for_user, submissions_of_user
@@ -43,7 +44,7 @@ def submission_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         except UploadRejected as exc:
             problems = exc.problems
         except ValidationError as exc:
-            form.add_error(None, exc)
+            form_add_service_errors(form, exc)
         else:
             return redirect("submission-detail", submission_id=submission.pk)
     context = {
