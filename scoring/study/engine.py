@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -26,21 +29,23 @@ from .configs import (
     unit_size_configs,
 )
 from .correlation import (
-    KENDALL_PAIRWISE_MAX,
     KENDALL_Z_VAR,
     SPEARMAN_Z_VAR,
+    PairedBootstrap,
+    PairOrder,
     average_ranks,
     kendall_rows,
-    pair_order,
-    paired_bootstrap_difference,
+    shared_pair_order,
     spearman_rows,
     summarize,
 )
 from .data import StudyData
 from .stats import Rows, compute_stats
-from .units import Assignments, assignments_for_pair, dedupe_columns, unit_sums
+from .units import Assignments, assignments_for_pair, column_sums, dedupe_columns
 
 Progress = Callable[[int, int, str], None]
+# Unit-level differences are compared at this many decimals (see `_settle`).
+TIE_DECIMALS = 10
 
 
 class StudyInputError(ValueError):
@@ -85,16 +90,39 @@ def observations(
         if units is None:
             continue
         (xa, where_a), (xb, where_b) = per_system[pair[0]], per_system[pair[1]]
-        sums = unit_sums(units, np.hstack([xa[idx], xb[idx]]))
+        sums = column_sums(units, np.hstack([xa[idx], xb[idx]]), options.processes)
         human = np.asarray(data.human[pair], dtype=np.float64)[idx]
-        human_parts.append(unit_sums(units, human[:, None])[..., 0] / unit_size)
-        for c in configs:
-            sa = scorers[c.key].scores_from_stats(sums[..., where_a[c.key]])
-            sb = scorers[c.key].scores_from_stats(sums[..., xa.shape[1] + where_b[c.key]])
-            metric_parts[c.key].append(_sign(c.metric) * (sa - sb))
+        human_parts.append(_settle(column_sums(units, human[:, None])[0] / unit_size))
+        columns = {c.key: (where_a[c.key], xa.shape[1] + where_b[c.key]) for c in configs}
+        diffs = _map(partial(_difference, scorers, sums, columns), configs, options.processes)
+        for c, diff in zip(configs, diffs, strict=True):
+            metric_parts[c.key].append(diff)
     if not human_parts:
         return None
     return Observations({k: _stack(v) for k, v in metric_parts.items()}, _stack(human_parts))
+
+
+def _settle(values: np.ndarray) -> np.ndarray:
+    """Values rounded to `TIE_DECIMALS` places, so that values equal in exact arithmetic tie.
+
+    Ranks turn on ties, and human ratings are coarse: two units whose mean ratings are equal
+    (sums of thirds, say) can differ in the last bit of a float sum, depending on the order of
+    their items, and would be ranked apart by rounding noise."""
+    return np.round(values, TIE_DECIMALS)
+
+
+def _difference(
+    scorers: dict[str, Any],
+    sums: np.ndarray,
+    columns: dict[str, tuple[np.ndarray, np.ndarray]],
+    cfg: Config,
+) -> np.ndarray:
+    """metric(A) − metric(B) per unit (sign-flipped for lower-is-better metrics) from the
+    column sums of both systems; both are scored in one call, statistics on the last axis."""
+    cols_a, cols_b = columns[cfg.key]
+    both = np.stack([sums[cols_a], sums[cols_b]])
+    scores = scorers[cfg.key].scores_from_stats(np.moveaxis(both, 1, -1))
+    return _settle(_sign(cfg.metric) * (scores[0] - scores[1]))
 
 
 def _stack(parts: list[np.ndarray]) -> np.ndarray:
@@ -107,7 +135,8 @@ def _row(
     cfg: Config,
     obs: Observations,
     q_ranks: np.ndarray,
-    q_order: tuple[np.ndarray, np.ndarray] | None,
+    q_order: PairOrder | None = None,
+    with_tau: bool = False,
 ) -> dict:
     m = obs.metric[cfg.key]
     rho = summarize(spearman_rows(m, obs.human, q_ranks), obs.n_units, SPEARMAN_Z_VAR)
@@ -116,29 +145,36 @@ def _row(
         "refs": cfg.refs, "refset": cfg.refset, "theta": cfg.theta, "order": cfg.order,
         "rho": rho.as_dict(),
     }  # fmt: skip
-    if q_order is not None:
-        tau = kendall_rows(m, obs.human, q_order if q_order[0].size else None)
+    if with_tau:
+        tau = kendall_rows(m, obs.human, q_order)
         row["tau"] = summarize(tau, obs.n_units, KENDALL_Z_VAR).as_dict()
     return row
 
 
 def _table(options: StudyOptions, configs: list[Config], obs: Observations) -> list[dict]:
     q_ranks = average_ranks(obs.human)
-    # Kendall's pairs of one row are n² / 2; past the pairwise limit signs are not kept.
-    small = obs.n_units <= KENDALL_PAIRWISE_MAX
-    none = np.zeros(0, dtype=bool)
-    q_order = pair_order(obs.human) if small else (none, none)
-    rows = [_row(c, obs, q_ranks, q_order) for c in configs]
+    q_order = shared_pair_order(obs.human)
+    rows = _map(lambda c: _row(c, obs, q_ranks, q_order, with_tau=True), configs, options.processes)
     by_metric = [r for r in rows if r["metric"] == options.baseline]
     if by_metric:
         best = max(by_metric, key=lambda r: np.nan_to_num(r["rho"]["value"], nan=-2))
-        for row in rows:
-            if row["key"] != best["key"]:
-                diff = paired_bootstrap_difference(
-                    obs.metric[row["key"]], obs.metric[best["key"]], obs.human, options.seed
-                )
-                row["vs_baseline"] = {"baseline": best["key"], **diff.as_dict()}
+        bootstrap = PairedBootstrap(obs.metric[best["key"]], obs.human, options.seed)
+        others = [row for row in rows if row["key"] != best["key"]]
+        diffs = _map(
+            lambda r: bootstrap.difference(obs.metric[r["key"]]), others, options.processes
+        )
+        for row, diff in zip(others, diffs, strict=True):
+            row["vs_baseline"] = {"baseline": best["key"], **diff.as_dict()}
     return rows
+
+
+def _map(fn: Callable[[Any], Any], items: list, workers: int) -> list:
+    """`[fn(x) for x in items]`, on `workers` threads: the work is numpy's, which lets go of the
+    GIL on large arrays."""
+    if workers <= 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    with ThreadPoolExecutor(min(workers, len(items))) as pool:
+        return list(pool.map(fn, items))
 
 
 def _series(rows: list[dict], x_field: str) -> dict[str, list[list[float]]]:
@@ -200,10 +236,10 @@ def run_study(data: StudyData, options: StudyOptions, progress: Progress | None 
         q_ranks = average_ranks(obs.human)
         result["sweeps"] = {
             "theta": _series(
-                [dict(_row(c, obs, q_ranks, None), theta=t) for t, c in theta_points(options)],
+                [dict(_row(c, obs, q_ranks), theta=t) for t, c in theta_points(options)],
                 "theta",
             ),
-            "order": _series([_row(c, obs, q_ranks, None) for c in orders], "order"),
+            "order": _series([_row(c, obs, q_ranks) for c in orders], "order"),
             "unit_size": _unit_size_sweep(data, stats, options, obs, sizes, clock),
         }
     clock.lap("sweeps")
@@ -231,12 +267,12 @@ def _unit_size_sweep(
     configs = unit_size_configs(options)
     points: dict[int, list[dict]] = {}
     q_ranks = average_ranks(main.human)
-    points[options.unit_size] = [_row(c, main, q_ranks, None) for c in configs]
+    points[options.unit_size] = [_row(c, main, q_ranks) for c in configs]
     for size in sizes:
         obs = observations(data, stats, configs, options, size, sweep_assignments(options, size))
         if obs is not None and obs.n_units >= 3:
             ranks = average_ranks(obs.human)
-            points[size] = [_row(c, obs, ranks, None) for c in configs]
+            points[size] = [_row(c, obs, ranks) for c in configs]
         clock.step(f"Unit size {size}", max(1, 18 // max(len(sizes), 1)))
     rows = [dict(r, unit_size=size) for size in sorted(points) for r in points[size]]
     return _series(rows, "unit_size")

@@ -8,14 +8,25 @@ depend only on the seed, the pair's position and M, so every metric sees the sam
 A unit's metric score is the score of its items' summed statistics rows, and summing is a
 product with a sparse 0/1 matrix of shape (assignments · units, items): one product gives every
 unit of every assignment for every column (every metric and configuration) at once.
+
+The product is the study's hottest loop, so columns are summed in float32 where that is exact:
+most statistics are small counts, and integers whose absolute values add up to less than 2²⁴
+have exact float32 sums in any order. The other columns are summed in float64. Column chunks
+go to threads (the sparse product releases the GIL).
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+
+# Integers whose absolute values sum to less than this are summed exactly in float32.
+FLOAT32_EXACT = 2**24
+# Columns per product: small enough to spread over threads, large enough to stay efficient.
+COLUMN_CHUNK = 48
 
 
 @dataclass(frozen=True)
@@ -26,6 +37,7 @@ class Assignments:
     n_assignments: int
     n_units: int
     unit_size: int
+    matrix32: sp.csr_matrix  # the same 0/1 matrix in float32, for the exact float32 columns
 
 
 def assignments_for_pair(
@@ -40,18 +52,59 @@ def assignments_for_pair(
     rng = np.random.default_rng([seed, unit_size, pair_index])
     keys = rng.random((n_assignments, n_items))
     perm = np.argsort(keys, axis=1)[:, : n_units * unit_size].astype(np.int32)
-    cols = perm.ravel()
+    # Items in index order inside each unit: the same sums, and the CSR form scipy expects.
+    cols = np.sort(perm.reshape(-1, unit_size), axis=1).ravel()
     indptr = np.arange(0, cols.size + 1, unit_size, dtype=np.int64)
-    matrix = sp.csr_matrix(
-        (np.ones(cols.size), cols, indptr), shape=(n_assignments * n_units, n_items)
-    )
-    return Assignments(matrix, n_assignments, n_units, unit_size)
+    shape = (n_assignments * n_units, n_items)
+
+    def csr(dtype: type) -> sp.csr_matrix:
+        matrix = sp.csr_matrix((np.ones(cols.size, dtype=dtype), cols, indptr), shape=shape)
+        matrix.has_sorted_indices = True
+        return matrix
+
+    return Assignments(csr(np.float64), n_assignments, n_units, unit_size, csr(np.float32))
 
 
-def unit_sums(assignments: Assignments, rows: np.ndarray) -> np.ndarray:
+def float32_exact(rows: np.ndarray) -> np.ndarray:
+    """Per column of `rows`: are all its values integers whose sum in float32 is exact?"""
+    rows = np.asarray(rows, dtype=np.float64)
+    integral = np.all(rows == np.round(rows), axis=0)
+    return integral & (np.abs(rows).sum(axis=0) < FLOAT32_EXACT)
+
+
+def column_sums(assignments: Assignments, rows: np.ndarray, workers: int = 1) -> np.ndarray:
+    """Summed `rows` (n_items, k) per unit, one column at a time: shape (k, assignments, units).
+
+    The column-major layout makes a configuration's columns contiguous rows to pick out."""
+    rows = np.asarray(rows, dtype=np.float64)
+    n_cols = rows.shape[1]
+    out = np.empty((n_cols, assignments.matrix.shape[0]))
+    exact = float32_exact(rows)
+    jobs = [
+        (cols[k : k + COLUMN_CHUNK], dtype)
+        for cols, dtype in ((np.flatnonzero(exact), np.float32), (np.flatnonzero(~exact), None))
+        for k in range(0, cols.size, COLUMN_CHUNK)
+    ]
+
+    def work(job: tuple[np.ndarray, type | None]) -> None:
+        cols, dtype = job
+        if dtype is np.float32:
+            out[cols] = (assignments.matrix32 @ rows[:, cols].astype(np.float32)).T
+        else:
+            out[cols] = (assignments.matrix @ rows[:, cols]).T
+
+    if workers > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(min(workers, len(jobs))) as pool:
+            list(pool.map(work, jobs))
+    else:
+        for job in jobs:
+            work(job)
+    return out.reshape(n_cols, assignments.n_assignments, assignments.n_units)
+
+
+def unit_sums(assignments: Assignments, rows: np.ndarray, workers: int = 1) -> np.ndarray:
     """Summed `rows` (n_items, k) per unit: shape (assignments, units, k)."""
-    summed = assignments.matrix @ rows
-    return np.asarray(summed).reshape(assignments.n_assignments, assignments.n_units, -1)
+    return np.moveaxis(column_sums(assignments, rows, workers), 0, -1)
 
 
 def dedupe_columns(blocks: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, np.ndarray]]:

@@ -6,7 +6,12 @@ from scipy import stats as sps
 
 from scoring.metrics import get_metric
 from scoring.study.configs import StudyOptions
-from scoring.study.correlation import average_ranks, kendall_rows, spearman_rows
+from scoring.study.correlation import (
+    average_ranks,
+    kendall_rows,
+    shared_pair_order,
+    spearman_rows,
+)
 from scoring.study.data import ref_items
 from scoring.study.engine import run_study
 from scoring.study.stats import bleu_rows_of_order, sbleu_rows
@@ -14,27 +19,38 @@ from scoring.study.synthetic import SyntheticSpec, synthetic_study
 from scoring.study.units import assignments_for_pair, unit_sums
 
 
-def _rows(seed, ties):
+def _rows(seed, ties, n=40):
     rng = np.random.default_rng(seed)
-    m = rng.normal(size=(20, 40))
-    q = rng.integers(-3, 4, size=(20, 40)).astype(float) if ties else rng.normal(size=(20, 40))
+    m = rng.normal(size=(20, n))
+    q = rng.integers(-3, 4, size=(20, n)).astype(float) if ties else rng.normal(size=(20, n))
     m[:, :5] = 0.0  # ties in the metric too
     return m, q
 
 
+@pytest.mark.parametrize("n", [40, 37])
 @pytest.mark.parametrize("ties", [False, True])
-def test_spearman_and_kendall_equal_scipy(ties):
-    m, q = _rows(3, ties)
+def test_spearman_and_kendall_equal_scipy(ties, n):
+    m, q = _rows(3, ties, n)
     rho = spearman_rows(m, q)
     tau = kendall_rows(m, q)
+    shared = kendall_rows(m, q, shared_pair_order(q))
     for k in range(len(m)):
         assert rho[k] == pytest.approx(sps.spearmanr(m[k], q[k]).statistic, abs=1e-12)
         assert tau[k] == pytest.approx(sps.kendalltau(m[k], q[k]).statistic, abs=1e-12)
+    assert np.array_equal(tau, shared)
 
 
-def test_average_ranks_equal_scipy():
-    x = np.random.default_rng(1).integers(0, 6, size=(7, 30)).astype(float)
-    assert np.allclose(average_ranks(x), sps.rankdata(x, axis=1))
+def test_kendall_of_a_constant_row_is_nan():
+    m, q = _rows(4, True)
+    m[2] = 1.0
+    tau = kendall_rows(m, q)
+    assert np.isnan(tau[2]) and np.isfinite(tau[3])
+
+
+@pytest.mark.parametrize("shape", [(7, 30), (3, 4, 25), (5, 1), (1, 200)])
+def test_average_ranks_equal_scipy(shape):
+    x = np.random.default_rng(1).integers(0, 6, size=shape).astype(float)
+    assert np.array_equal(average_ranks(x), sps.rankdata(x, axis=-1))
 
 
 def test_units_are_sums_of_their_items():
