@@ -169,6 +169,14 @@ class GRR(Metric):
 
     def stats(self, hyps: Sequence[str], prepared: GRRIndex) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""
+        num, den, owner = self.pair_rows(hyps, prepared)
+        return best_per_item(num, den, owner, len(hyps))
+
+    def pair_rows(
+        self, hyps: Sequence[str], prepared: GRRIndex
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Numerator, denominator and item of every (hypothesis, reference) pair, item by item
+        and in each item's reference order (so a caller may pick among subsets of them)."""
         if len(hyps) != len(prepared.ids):
             raise MetricInputError(
                 f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"
@@ -186,7 +194,7 @@ class GRR(Metric):
                 owner.append(k)
         num = grr_numerators(cands, refs, self.alpha, self.beta)
         den = grr_denominator(np.array([len(r) for r in refs]))
-        return _best_per_item(num, den, np.array(owner, dtype=np.int64), len(hyps))
+        return num, den, np.array(owner, dtype=np.int64)
 
     def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
         """Σ numerator / Σ denominator for shape ``(..., 2)`` (0 where the denominator is 0)."""
@@ -210,14 +218,16 @@ class GRR(Metric):
         )
 
 
-def _best_per_item(num: np.ndarray, den: np.ndarray, owner: np.ndarray, n_items: int) -> np.ndarray:
-    """Pick, per item, the (num, den) pair with the best ratio; empty references last."""
+def best_per_item(num: np.ndarray, den: np.ndarray, owner: np.ndarray, n_items: int) -> np.ndarray:
+    """Per item, the (num, den) pair with the best ratio (ties: the first); empty references
+    (den = 0) rank last. `owner` gives each pair's item, pairs of an item in reference order;
+    an item without pairs gets (0, 0)."""
     ratio = np.where(den > 0, num / np.where(den > 0, den, 1.0), _NEG)
     out = np.zeros((n_items, 2))
-    best = np.full(n_items, np.nan)
-    for p in range(len(num)):  # pairs are grouped by item in reference order
-        k = owner[p]
-        if np.isnan(best[k]) or ratio[p] > best[k]:
-            best[k] = ratio[p]
-            out[k] = num[p], den[p]
+    if not len(num):
+        return out
+    # Sorted by item, best ratio first, then position: the first pair of each item wins.
+    order = np.lexsort((np.arange(len(num)), -ratio, owner))
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+    out[owner[first]] = np.column_stack([num[first], den[first]])
     return out

@@ -17,17 +17,21 @@ from typing import Any
 
 import numpy as np
 
-from scoring.metrics import get_metric
+from scoring.metrics import RefItem, WeightedRef, get_metric
 from scoring.metrics.amber import AmberIndex
+from scoring.metrics.grr import best_per_item
 from scoring.metrics.matching import MatchCounts
 
 from .configs import BLEU_FAMILY, Config
-from .data import StudyData, ref_items
+from .data import StudyData, ref_items, select_refs
 
 FULL_ORDER = 4
 # Metrics whose row for an item depends on one reference chosen by length (see below).
 CLOSEST_REFERENCE_METRICS = ("amber",)
 CLOSEST = "closest"
+# Metrics whose row for an item is that of its best-scoring reference (see below).
+BEST_REFERENCE_METRICS = ("4grr",)
+BEST = "best"
 # Rough cost of one task, to hand the slow ones out first.
 _COST = {"amber": 8, "dnist": 5, "nist": 4, "4grr": 4}
 
@@ -116,6 +120,35 @@ def _closest_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
     return dict(out)
 
 
+def _best_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
+    """4-GRR keeps, per item, its best-scoring reference: every (output, reference) pair is
+    scored once against all the item's references, and each reference set picks the best
+    among its own (every reference set is a subset of the item's references)."""
+    metric: Any = get_metric(configs[0].metric, **configs[0].metric_options)
+    every = [
+        RefItem(item_id, tuple(WeightedRef(r.text, r.weight) for r in refs))
+        for item_id, refs in zip(data.item_ids, data.refs, strict=True)
+    ]
+    prepared = metric.prepare(every)
+    members = {c.key: _members(data, c) for c in configs}
+    out: dict[str, Rows] = defaultdict(dict)
+    n = len(data.item_ids)
+    for system in data.systems:
+        num, den, owner = metric.pair_rows(_hyps(data, system), prepared)
+        for key, chosen in members.items():
+            out[key][system] = best_per_item(num[chosen], den[chosen], owner[chosen], n)
+    return dict(out)
+
+
+def _members(data: StudyData, cfg: Config) -> np.ndarray:
+    """Whether each (item, reference) pair, items in order, belongs to `cfg`'s reference set."""
+    flags = []
+    for refs in data.refs:
+        chosen = select_refs(refs, cfg.refset, cfg.theta)
+        flags.extend(any(r is c for c in chosen) for r in refs)
+    return np.array(flags, dtype=bool)
+
+
 def _run_task(task: tuple[str, float | None, tuple[Config, ...]]) -> tuple[dict, int]:
     data = _DATA
     if data is None:
@@ -123,6 +156,8 @@ def _run_task(task: tuple[str, float | None, tuple[Config, ...]]) -> tuple[dict,
     refset, theta, configs = task
     if refset == CLOSEST:
         return _closest_rows(data, list(configs)), -1
+    if refset == BEST:
+        return _best_rows(data, list(configs)), -1
     items, fallbacks = ref_items(data, refset, theta)
     family = [c for c in configs if c.metric in BLEU_FAMILY]
     others = [c for c in configs if c.metric not in BLEU_FAMILY]
@@ -139,6 +174,9 @@ def _tasks(configs: Iterable[Config]) -> list[tuple[str, float | None, tuple[Con
     for cfg in {c.key: c for c in configs}.values():
         if cfg.metric in CLOSEST_REFERENCE_METRICS:
             groups[(CLOSEST, None, cfg.metric)].append(cfg)
+            continue
+        if cfg.metric in BEST_REFERENCE_METRICS:
+            groups[(BEST, None, cfg.metric)].append(cfg)
             continue
         group = "bleu-family" if cfg.metric in BLEU_FAMILY else cfg.metric
         groups[(cfg.refset, cfg.theta, group)].append(cfg)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from scoring.metrics import __version__
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
-from scoring.metrics.grr import GRR, grr_denominator, grr_numerators
+from scoring.metrics.grr import GRR, best_per_item, grr_denominator, grr_numerators
 
 
 def brute_force(cand: list[int], ref: list[int], alpha: float, beta: float) -> float:
@@ -148,3 +148,21 @@ def test_signature_pickle_and_errors() -> None:
 def test_lowercase_option() -> None:
     assert pair("A B", "a b") == (0.0, 3.0)
     assert pair("A B", "a b", lowercase=True) == (3.0, 3.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 3)), max_size=4), max_size=6))
+def test_best_per_item_equals_a_plain_scan(items: list[list[tuple[int, int]]]) -> None:
+    # (numerator, denominator) pairs per item: small integers, so ratio ties are common.
+    pairs = [(k, float(n), float(d)) for k, item in enumerate(items) for n, d in item]
+    owner = np.array([k for k, _, _ in pairs], dtype=np.int64)
+    num = np.array([n for _, n, _ in pairs])
+    den = np.array([d for _, _, d in pairs])
+    expected = np.zeros((len(items), 2))
+    for k, item in enumerate(items):
+        best = None
+        for n, d in item:
+            ratio = n / d if d > 0 else -math.inf
+            if best is None or ratio > best:
+                best, expected[k] = ratio, (n, d)
+    assert np.array_equal(best_per_item(num, den, owner, len(items)), expected)
