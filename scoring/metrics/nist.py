@@ -49,7 +49,7 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, ClassVar
 
@@ -112,13 +112,54 @@ def _cached_tokenizer(name: str, lowercase: bool) -> Callable[[str], tuple[str, 
     return tokenize
 
 
+def ngrams(tokens: Sequence[str], order: int) -> list[Ngram]:
+    """All n-grams of ``tokens`` for n = 1..order, as token tuples (zip builds them in C)."""
+    out: list[Ngram] = []
+    for n in range(1, min(order, len(tokens)) + 1):
+        out.extend(zip(*(tokens[k:] for k in range(n)), strict=False))  # shifted copies
+    return out
+
+
 def count_ngrams(tokens: Sequence[str], order: int) -> Counter[Ngram]:
     """All n-grams of ``tokens`` for n = 1..order, as a Counter of token tuples."""
-    counts: Counter[Ngram] = Counter()
-    size = len(tokens)
-    for n in range(1, order + 1):
-        counts.update(tuple(tokens[k : k + n]) for k in range(size - n + 1))
-    return counts
+    return Counter(ngrams(tokens, order))
+
+
+@dataclass
+class ReferenceCounts:
+    """Every reference's n-gram counts with its weight, per item, and the test set's totals."""
+
+    ids: list[str]
+    per_item: list[list[tuple[float, Counter[Ngram]]]]
+    totals: Counter[Ngram]
+    tot_words: int
+    ref_len: np.ndarray
+    max_weight: np.ndarray
+    nrefs: int | str
+    signature: tuple[str, bool, int]  # tokenizer, lowercase, order
+    _info: dict[bool, dict[Ngram, float]] = field(default_factory=dict, repr=False)
+
+    def info(self, mteval_compat: bool) -> dict[Ngram, float]:
+        """Information weight of every reference n-gram (computed once per compat setting).
+
+        Info(g) = -log2(count(g) / count(prefix)), the prefix count being the total number of
+        reference words for unigrams (and, with ``mteval_compat``, for a bigram whose first
+        token is ``0``: see the module docstring)."""
+        if mteval_compat not in self._info:
+            grams = list(self.totals)
+            counts = np.fromiter(self.totals.values(), dtype=np.float64, count=len(grams))
+            unigram_prefix = {(): True, **({("0",): True} if mteval_compat else {})}
+            prefix = np.fromiter(
+                (
+                    self.tot_words if g[:-1] in unigram_prefix else self.totals[g[:-1]]
+                    for g in grams
+                ),
+                dtype=np.float64,
+                count=len(grams),
+            )
+            values = -np.log(counts / prefix) / math.log(2)
+            self._info[mteval_compat] = dict(zip(grams, values.tolist(), strict=True))
+        return self._info[mteval_compat]
 
 
 @dataclass
@@ -173,6 +214,11 @@ class NIST(Metric):
     # -- references ---------------------------------------------------------------------------
     def prepare(self, items: Sequence[RefItem]) -> NISTIndex:
         """Tokenize every reference once and compute the test set's information weights."""
+        return self.index_from_counts(self.reference_counts(items))
+
+    def reference_counts(self, items: Sequence[RefItem]) -> ReferenceCounts:
+        """Every reference tokenized and counted: what NIST and ΔNIST indexes are built from
+        (build it once with the stricter metric's checks to index both)."""
         totals: Counter[Ngram] = Counter()
         tot_words = 0
         per_item: list[list[tuple[float, Counter[Ngram]]]] = []
@@ -184,8 +230,9 @@ class NIST(Metric):
             refs = []
             for ref in item.refs:
                 toks = self._tok(ref.text)
-                counts = count_ngrams(toks, self.order)
-                totals.update(counts)
+                grams = ngrams(toks, self.order)
+                counts = Counter(grams)
+                totals.update(grams)  # counting a list runs in C; adding a Counter does not
                 tot_words += len(toks)
                 ref_len[k] += len(toks)
                 refs.append((ref.weight, counts))
@@ -193,21 +240,31 @@ class NIST(Metric):
             max_weight[k] = max(r.weight for r in item.refs)
             nref_set.add(len(item.refs))
             per_item.append(refs)
-        info = {g: self._info(g, c, totals, tot_words) for g, c in totals.items()}
         nrefs: int | str = nref_set.pop() if len(nref_set) == 1 else "var"
-        self._nrefs = nrefs
-        ref_ngrams = [self._merge(refs) for refs in per_item]
-        return NISTIndex([it.id for it in items], info, ref_ngrams, ref_len, max_weight, nrefs)
+        ids = [it.id for it in items]
+        signature = (self.tokenize, self.lowercase, self.order)
+        return ReferenceCounts(
+            ids, per_item, totals, tot_words, ref_len, max_weight, nrefs, signature
+        )
+
+    def index_from_counts(self, counts: ReferenceCounts) -> NISTIndex:
+        """This metric's index from reference counts made with the same tokenizer and order."""
+        if counts.signature != (self.tokenize, self.lowercase, self.order):
+            raise MetricInputError("reference counts were made with another tokenizer or order")
+        self._check_counts(counts)
+        self._nrefs = counts.nrefs
+        ref_ngrams = [self._merge(refs) for refs in counts.per_item]
+        return NISTIndex(
+            counts.ids, counts.info(self.mteval_compat), ref_ngrams, counts.ref_len,
+            counts.max_weight, counts.nrefs,
+        )  # fmt: skip
 
     def _check_refs(self, item: RefItem) -> None:
         if not item.refs:
             raise MetricInputError(f"item {item.id!r} has no reference")
 
-    def _info(self, g: Ngram, count: int, totals: Counter[Ngram], tot_words: int) -> float:
-        prefix = g[:-1]
-        if not prefix or (self.mteval_compat and prefix == ("0",)):
-            return -math.log(count / tot_words) / math.log(2)
-        return -math.log(count / totals[prefix]) / math.log(2)
+    def _check_counts(self, counts: ReferenceCounts) -> None:
+        """Checks of a metric that must hold for reference counts made by another one."""
 
     @staticmethod
     def _merge(refs: list[tuple[float, Counter[Ngram]]]) -> dict[Ngram, Any]:
@@ -322,11 +379,20 @@ class DeltaNIST(NIST):
 
     def _check_refs(self, item: RefItem) -> None:
         super()._check_refs(item)
-        for ref in item.refs:
-            if not -1.0 <= ref.weight <= 1.0:
-                raise MetricInputError(f"item {item.id!r}: weight {ref.weight} not in [-1, 1]")
-        if max(r.weight for r in item.refs) <= 0:
-            raise MetricInputError(f"item {item.id!r} needs one reference with weight > 0")
+        self._check_weights(item.id, [ref.weight for ref in item.refs])
+
+    def _check_counts(self, counts: ReferenceCounts) -> None:
+        # Counts made by NIST (which ignores weights) may be shared with ΔNIST: check here too.
+        for item_id, refs in zip(counts.ids, counts.per_item, strict=True):
+            self._check_weights(item_id, [weight for weight, _ in refs])
+
+    @staticmethod
+    def _check_weights(item_id: str, weights: list[float]) -> None:
+        for weight in weights:
+            if not -1.0 <= weight <= 1.0:
+                raise MetricInputError(f"item {item_id!r}: weight {weight} not in [-1, 1]")
+        if max(weights) <= 0:
+            raise MetricInputError(f"item {item_id!r} needs one reference with weight > 0")
 
     @staticmethod
     def _merge(refs: list[tuple[float, Counter[Ngram]]]) -> dict[Ngram, Any]:

@@ -21,6 +21,7 @@ from scoring.metrics import RefItem, WeightedRef, get_metric
 from scoring.metrics.amber import AmberIndex
 from scoring.metrics.grr import best_per_item
 from scoring.metrics.matching import MatchCounts
+from scoring.metrics.nist import NIST, ReferenceCounts
 
 from .configs import BLEU_FAMILY, Config
 from .data import StudyData, ref_items, select_refs
@@ -29,6 +30,8 @@ FULL_ORDER = 4
 # Metrics whose row for an item depends on one reference chosen by length (see below).
 CLOSEST_REFERENCE_METRICS = ("amber",)
 CLOSEST = "closest"
+# Metrics that share their reference counts (`_prepare`).
+NIST_FAMILY = ("nist", "dnist")
 # Metrics whose row for an item is that of its best-scoring reference (see below).
 BEST_REFERENCE_METRICS = ("4grr",)
 BEST = "best"
@@ -87,11 +90,22 @@ def _bleu_family(data: StudyData, items: list, configs: list[Config]) -> dict[st
 
 def _other(data: StudyData, items: list, configs: list[Config]) -> dict[str, Rows]:
     out: dict[str, Rows] = {}
+    shared: dict[tuple, ReferenceCounts] = {}
     for cfg in configs:
         metric = get_metric(cfg.metric, **cfg.metric_options)
-        prepared = metric.prepare(items)
+        prepared = _prepare(metric, items, shared)
         out[cfg.key] = {s: metric.stats(_hyps(data, s), prepared) for s in data.systems}
     return out
+
+
+def _prepare(metric: Any, items: list, shared: dict[tuple, ReferenceCounts]) -> Any:
+    """NIST and ΔNIST of one reference set count the references' n-grams once."""
+    if not isinstance(metric, NIST):
+        return metric.prepare(items)
+    key = (metric.tokenize, metric.lowercase, metric.order)
+    if key not in shared:
+        shared[key] = metric.reference_counts(items)
+    return metric.index_from_counts(shared[key])
 
 
 def _closest_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
@@ -179,6 +193,7 @@ def _tasks(configs: Iterable[Config]) -> list[tuple[str, float | None, tuple[Con
             groups[(BEST, None, cfg.metric)].append(cfg)
             continue
         group = "bleu-family" if cfg.metric in BLEU_FAMILY else cfg.metric
+        group = "nist-family" if cfg.metric in NIST_FAMILY else group
         groups[(cfg.refset, cfg.theta, group)].append(cfg)
     tasks = [(refset, theta, tuple(cfgs)) for (refset, theta, _), cfgs in groups.items()]
     return sorted(tasks, key=lambda t: -max(_COST.get(c.metric, 1) for c in t[2]))

@@ -167,6 +167,21 @@ def test_delta_nist_weights_scale_and_validate() -> None:
         DeltaNIST().prepare(items((("a", 1.5),)))
 
 
+def test_nist_and_delta_nist_share_reference_counts() -> None:
+    refs = items((("a b c d", 0.5), ("a b x", 1.0)), (("d e", 0.7), ("0 f e", -0.4)))
+    hyps = ["a b c x", "0 f e d"]
+    counts = DeltaNIST().reference_counts(refs)
+    for metric in (NIST(), DeltaNIST(), NIST(mteval_compat=True)):
+        shared = metric.stats(hyps, metric.index_from_counts(counts))
+        assert np.array_equal(shared, metric.stats(hyps, metric.prepare(refs)))
+    # Counts made by NIST, which ignores weights, still get ΔNIST's checks.
+    negative = NIST().reference_counts(items((("a", -0.5),)))
+    with pytest.raises(MetricInputError, match="item-0.*weight > 0"):
+        DeltaNIST().index_from_counts(negative)
+    with pytest.raises(MetricInputError, match="another tokenizer"):
+        NIST(max_order=4).index_from_counts(counts)
+
+
 @lru_cache(maxsize=8)
 def _prepared(refs_files: tuple[str, ...], compat: bool) -> tuple[NIST, NISTIndex]:
     metric = NIST(mteval_compat=compat)
