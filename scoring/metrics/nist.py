@@ -148,7 +148,8 @@ class ReferenceCounts:
         if mteval_compat not in self._info:
             grams = list(self.totals)
             counts = np.fromiter(self.totals.values(), dtype=np.float64, count=len(grams))
-            unigram_prefix = {(): True, **({("0",): True} if mteval_compat else {})}
+            # Prefixes whose count is the number of reference words.
+            unigram_prefix: set[Ngram] = {(), ("0",)} if mteval_compat else {()}
             prefix = np.fromiter(
                 (
                     self.tot_words if g[:-1] in unigram_prefix else self.totals[g[:-1]]

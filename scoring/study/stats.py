@@ -156,7 +156,7 @@ def _best_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
 
 def _members(data: StudyData, cfg: Config) -> np.ndarray:
     """Whether each (item, reference) pair, items in order, belongs to `cfg`'s reference set."""
-    flags = []
+    flags: list[bool] = []
     for refs in data.refs:
         chosen = select_refs(refs, cfg.refset, cfg.theta)
         flags.extend(any(r is c for c in chosen) for r in refs)
