@@ -1,0 +1,78 @@
+"""Joined-line tokenization equals sacrebleu line by line; the token cache is invisible."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.metrics import tokenizers
+from scoring.metrics.tokenizers import TOKENIZERS, _TokenCache, encode, sacrebleu_tokenizer
+
+# Characters the 13a and intl rules treat specially, next to letters, digits and spaces.
+SPECIAL = ["&amp;", "&quot;", "\n", "\t", "ü", "中"]
+ALPHABET = st.sampled_from([*"ab Z9.,-'\"&<>;:!?$%()[]/\\@#", *SPECIAL])
+LINE = st.lists(ALPHABET, max_size=25).map("".join)
+
+
+def _tokens_per_line(segs, vocab) -> list[list[str]]:
+    names = {i: t for t, i in vocab.items()}
+    return [
+        [names[int(i)] for i in segs.ids[s : s + n]]
+        for s, n in zip(segs.starts, segs.lens, strict=True)
+    ]
+
+
+def _sacrebleu(line: str, name: str, lowercase: bool) -> list[str]:
+    line = (line.lower() if lowercase else line).rstrip()
+    return sacrebleu_tokenizer(name)(line).split()
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    lines=st.lists(LINE, min_size=1, max_size=8),
+    name=st.sampled_from(TOKENIZERS),
+    lowercase=st.booleans(),
+)
+def test_encode_equals_sacrebleu_line_by_line(lines, name, lowercase):
+    segs, vocab = encode(lines, name, lowercase)
+    assert _tokens_per_line(segs, vocab) == [_sacrebleu(x, name, lowercase) for x in lines]
+
+
+def test_repeated_lines_and_a_cache_hit_give_the_same_segments():
+    lines = ["a b, c.", "x (y)", "a b, c.", "Z"]
+    first, vocab = encode(lines, "13a", False)
+    again, vocab_again = encode(list(lines), "13a", False)
+    assert vocab == vocab_again
+    for field in ("ids", "starts", "lens"):
+        assert np.array_equal(getattr(first, field), getattr(again, field))
+    abc = ["a", "b", ",", "c", "."]
+    assert _tokens_per_line(first, vocab) == [abc, ["x", "(", "y", ")"], abc, ["Z"]]
+
+
+def test_token_cache_drops_the_least_recently_used_past_its_limit():
+    cache = _TokenCache(limit=5)
+    calls = []
+
+    def tokens(key, n):
+        return cache.get(key, lambda: calls.append(key) or (["t"] * n, "\x01"))
+
+    tokens("a", 3)
+    tokens("b", 2)
+    tokens("a", 3)  # hit: "a" becomes the most recent
+    tokens("c", 2)  # 7 tokens > 5: "b", the least recent, goes
+    tokens("a", 3)
+    tokens("b", 2)
+    assert calls == ["a", "b", "c", "b"]
+    assert cache.tokens <= cache.limit
+    tokens("huge", 9)  # larger than the whole cache: computed, never kept
+    tokens("huge", 9)
+    assert calls[-2:] == ["huge", "huge"]
+
+
+def test_encode_keeps_the_cache_within_its_limit(monkeypatch):
+    monkeypatch.setattr(tokenizers, "_JOINED", _TokenCache(limit=10))
+    encode(["one two three four five six"], "13a", False)
+    encode(["seven eight nine ten eleven"], "13a", False)
+    assert 0 < tokenizers._JOINED.tokens <= 10
+    assert len(tokenizers._JOINED.entries) == 1  # the first line list made room
