@@ -286,21 +286,25 @@ class Amber(Metric):
         return AmberIndex(ids, refs, self._nrefs)
 
     def stats(self, hyps: Sequence[str], prepared: AmberIndex) -> np.ndarray:
-        """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item."""
+        """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the
+        :func:`variant_stats` of the hypothesis and its closest reference, computed for all
+        items at once by :func:`amber_batch.amber_stats_batch`."""
         if len(hyps) != len(prepared.ids):
             raise MetricInputError(
                 f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"
             )
+        # amber_batch builds on this module's column layout, so it is imported when first used.
+        from .amber_batch import amber_stats_batch
+
         self._nrefs = prepared.nrefs
-        out = np.zeros((len(hyps), len(VARIANTS) * BLOCK))
+        h1s, r1s = [], []
         for k, hyp in enumerate(hyps):
             if not isinstance(hyp, str):
                 raise MetricInputError(f"item {prepared.ids[k]!r}: hypothesis is not a string")
             h1 = self._tok(hyp)
-            r1 = min(prepared.refs[k], key=lambda r: (abs(len(r) - len(h1)), len(r)))
-            out[k, :BLOCK] = variant_stats(h1, r1)
-            out[k, BLOCK:] = variant_stats(split_type1(h1), split_type1(r1))
-        return out
+            h1s.append(h1)
+            r1s.append(min(prepared.refs[k], key=lambda r: (abs(len(r) - len(h1)), len(r))))
+        return amber_stats_batch(h1s, r1s)
 
     def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
         """Mean over variants of score × penalty; ``(..., 2·BLOCK)`` → ``(...)``."""
