@@ -59,9 +59,18 @@ def _load() -> None:
 
 
 def entries() -> dict[str, MetricEntry]:
-    """All registered metrics by name (registration order)."""
+    """All registered metrics by name: built-in modules in :data:`BUILTIN_MODULES` order (each
+    in its registration order), then any others as registered. Import order does not matter,
+    so tables and lists keep one order whatever code imported a metric module first."""
     _load()
-    return dict(_REGISTRY)
+    prefix = f"{__package__}."
+
+    def rank(entry: MetricEntry) -> int:
+        module = entry.cls.__module__.removeprefix(prefix)
+        return BUILTIN_MODULES.index(module) if module in BUILTIN_MODULES else len(BUILTIN_MODULES)
+
+    ordered = sorted(_REGISTRY.values(), key=rank)  # stable: registration order within a rank
+    return {entry.name: entry for entry in ordered}
 
 
 def get_entry(name: str) -> MetricEntry:
