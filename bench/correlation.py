@@ -33,10 +33,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args()
     data = synthetic_study(SyntheticSpec(n_items=args.items))
-    options = StudyOptions(processes=args.processes)
+    options = StudyOptions(processes=args.processes, threads=args.processes)
     print(
         f"{len(data.pairs)} pairs × {args.items} items, {options.assignments} assignments, "
-        f"M = {options.unit_size}, {args.processes} process(es), load {os.getloadavg()[0]:.2f}"
+        f"M = {options.unit_size}, {args.processes} process(es) and thread(s), "
+        f"load {os.getloadavg()[0]:.2f}"
     )
     started = time.perf_counter()
     result = run_study(data, options)

@@ -6,6 +6,7 @@ Production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, DEBUG=False and ALL
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -267,6 +268,11 @@ CELERY_BEAT_SCHEDULE = {
 
 # Items per scoring chunk: larger submissions are scored in parallel chunks (a Celery chord).
 SCORING_CHUNK_ITEMS = env_int("SCORING_CHUNK_ITEMS", 50_000)
+
+# A correlation study's parallelism inside its worker: processes forked for the per-item
+# statistics, threads for the unit sums and correlations.
+STUDY_PROCESSES = env_int("STUDY_PROCESSES", 1)
+STUDY_THREADS = env_int("STUDY_THREADS", min(4, os.cpu_count() or 1))
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOGGING = {

@@ -139,8 +139,9 @@ def study_run(job: Job) -> dict:
     """The job's body: build the inputs, run the engine with progress, store the result."""
     study = CorrelationStudy.objects.select_related("release__dataset").get(job=job)
     data = study_data(study)
-    processes = getattr(settings, "STUDY_PROCESSES", 1)
-    options = StudyOptions.from_dict({**study.options, "processes": processes})
+    options = StudyOptions.from_dict(
+        {**study.options, "processes": settings.STUDY_PROCESSES, "threads": settings.STUDY_THREADS}
+    )
 
     def progress(done: int, total: int, message: str) -> None:
         job_progress(job_id=job.pk, done=done, total=total, message=message)

@@ -34,7 +34,8 @@ class StudyOptions:
     sweep_metrics: tuple[str, ...] = FIGURE_METRICS
     sweep_refset: str = REFSET_ALL
     baseline: str = "dbleu"
-    processes: int = 1
+    processes: int = 1  # forked processes for the per-item statistics (pure-Python parts)
+    threads: int = 1  # threads for unit sums and correlations (numpy lets go of the GIL)
     extra: dict = field(default_factory=dict)
 
     @classmethod

@@ -90,11 +90,11 @@ def observations(
         if units is None:
             continue
         (xa, where_a), (xb, where_b) = per_system[pair[0]], per_system[pair[1]]
-        sums = column_sums(units, np.hstack([xa[idx], xb[idx]]), options.processes)
+        sums = column_sums(units, np.hstack([xa[idx], xb[idx]]), options.threads)
         human = np.asarray(data.human[pair], dtype=np.float64)[idx]
         human_parts.append(_settle(column_sums(units, human[:, None])[0] / unit_size))
         columns = {c.key: (where_a[c.key], xa.shape[1] + where_b[c.key]) for c in configs}
-        diffs = _map(partial(_difference, scorers, sums, columns), configs, options.processes)
+        diffs = _map(partial(_difference, scorers, sums, columns), configs, options.threads)
         for c, diff in zip(configs, diffs, strict=True):
             metric_parts[c.key].append(diff)
     if not human_parts:
@@ -154,15 +154,13 @@ def _row(
 def _table(options: StudyOptions, configs: list[Config], obs: Observations) -> list[dict]:
     q_ranks = average_ranks(obs.human)
     q_order = shared_pair_order(obs.human)
-    rows = _map(lambda c: _row(c, obs, q_ranks, q_order, with_tau=True), configs, options.processes)
+    rows = _map(lambda c: _row(c, obs, q_ranks, q_order, with_tau=True), configs, options.threads)
     by_metric = [r for r in rows if r["metric"] == options.baseline]
     if by_metric:
         best = max(by_metric, key=lambda r: np.nan_to_num(r["rho"]["value"], nan=-2))
         bootstrap = PairedBootstrap(obs.metric[best["key"]], obs.human, options.seed)
         others = [row for row in rows if row["key"] != best["key"]]
-        diffs = _map(
-            lambda r: bootstrap.difference(obs.metric[r["key"]]), others, options.processes
-        )
+        diffs = _map(lambda r: bootstrap.difference(obs.metric[r["key"]]), others, options.threads)
         for row, diff in zip(others, diffs, strict=True):
             row["vs_baseline"] = {"baseline": best["key"], **diff.as_dict()}
     return rows
