@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -76,58 +77,68 @@ def grr_numerators(
     """
     count = len(cands)
     out = np.empty(count)
-    order = sorted(range(count), key=lambda p: (len(cands[p]), len(refs[p])))
+    c_len = np.fromiter(map(len, cands), np.int64, count)
+    r_len = np.fromiter(map(len, refs), np.int64, count)
+    # Pairs of similar lengths share a batch, so little of the padded DP is wasted.
+    order = np.lexsort((r_len, c_len))
     for start in range(0, count, _BATCH):
         batch = order[start : start + _BATCH]
         out[batch] = _batch_numerators(
-            [cands[p] for p in batch], [refs[p] for p in batch], alpha, beta
-        )
+            _pad([cands[p] for p in batch], c_len[batch], -1),
+            _pad([refs[p] for p in batch], r_len[batch], -2),
+            c_len[batch], r_len[batch], alpha, beta,
+        )  # fmt: skip
     return out
 
 
-def _pad(seqs: Sequence[Sequence[int]], fill: int) -> np.ndarray:
-    width = max((len(s) for s in seqs), default=0)
+def _pad(seqs: list[Sequence[int]], lengths: np.ndarray, fill: int) -> np.ndarray:
+    """Sequences as the rows of a matrix, right-padded with ``fill``."""
+    width = int(lengths.max(initial=0))
     arr = np.full((len(seqs), width), fill, dtype=np.int64)
-    for k, seq in enumerate(seqs):
-        arr[k, : len(seq)] = seq
+    flat = np.fromiter(chain.from_iterable(seqs), np.int64, int(lengths.sum()))
+    arr[np.arange(width) < lengths[:, None]] = flat
     return arr
+
+
+def _state_max(row: np.ndarray) -> np.ndarray:
+    """max over the four states m of a DP row of shape ``(4, pairs, |r| + 1)``."""
+    return np.maximum(np.maximum(row[0], row[1]), np.maximum(row[2], row[3]))
 
 
 def _close_deletions(row: np.ndarray, beta: float, idx: np.ndarray) -> None:
     """Apply chains of deletions (i → i+1 → …, -β each, into m = 0) inside one DP row."""
-    best = row.max(axis=2) + beta * idx
+    best = _state_max(row) + beta * idx
     reach = np.maximum.accumulate(best, axis=1)[:, :-1] - beta * idx[1:]
-    np.maximum(row[:, 1:, 0], reach, out=row[:, 1:, 0])
+    np.maximum(row[0, :, 1:], reach, out=row[0, :, 1:])
 
 
 def _batch_numerators(
-    cands: Sequence[Sequence[int]], refs: Sequence[Sequence[int]], alpha: float, beta: float
-) -> np.ndarray:
-    cand = _pad(cands, -1)
-    ref = _pad(refs, -2)
-    c_len = np.array([len(c) for c in cands])
-    r_len = np.array([len(r) for r in refs])
+    cand: np.ndarray, ref: np.ndarray, c_len: np.ndarray, r_len: np.ndarray,
+    alpha: float, beta: float,
+) -> np.ndarray:  # fmt: skip
+    """The DP for padded candidates and references (one row each). States come first in the
+    row's shape (4, pairs, |r| + 1), so each state is one contiguous slab."""
     pairs, width = ref.shape
     idx = np.arange(width + 1, dtype=np.float64)
     rows = np.arange(pairs)
-    row = np.full((pairs, width + 1, 4), _NEG)
-    row[:, 0, 0] = 0.0
+    row = np.full((4, pairs, width + 1), _NEG)
+    row[0, :, 0] = 0.0
     _close_deletions(row, beta, idx)
-    result = np.where(c_len == 0, row[rows, r_len].max(axis=1), 0.0)
+    best = _state_max(row)
+    result = np.where(c_len == 0, best[rows, r_len], 0.0)
     for j in range(cand.shape[1]):
         match = cand[:, j, None] == ref
-        best = row.max(axis=2)
         new = np.full_like(row, _NEG)
-        new[:, 1:, 0] = best[:, :-1]
-        new[:, 1:, 1] = np.where(match, row[:, :-1, 0] + 1.0, _NEG)
-        new[:, 1:, 2] = np.where(match, row[:, :-1, 1] + 2.0, _NEG)
-        run = np.maximum(row[:, :-1, 2] + 3.0, row[:, :-1, 3] + 4.0)
-        new[:, 1:, 3] = np.where(match, run, _NEG)
-        np.maximum(new[:, :, 0], best - alpha, out=new[:, :, 0])
+        new[0, :, 1:] = best[:, :-1]
+        new[1, :, 1:] = np.where(match, row[0, :, :-1] + 1.0, _NEG)
+        new[2, :, 1:] = np.where(match, row[1, :, :-1] + 2.0, _NEG)
+        run = np.maximum(row[2, :, :-1] + 3.0, row[3, :, :-1] + 4.0)
+        new[3, :, 1:] = np.where(match, run, _NEG)
+        np.maximum(new[0], best - alpha, out=new[0])
         _close_deletions(new, beta, idx)
+        row, best = new, _state_max(new)
         done = c_len == j + 1
-        result[done] = new[rows[done], r_len[done]].max(axis=1)
-        row = new
+        result[done] = best[rows[done], r_len[done]]
     return result
 
 
