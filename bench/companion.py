@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scoring.metrics.amber import Amber
 from scoring.metrics.base import Metric, RefItem, WeightedRef
 from scoring.metrics.grr import GRR
-from scoring.metrics.nist import NIST, DeltaNIST
+from scoring.metrics.nist import NIST, DeltaNIST, clear_token_cache
 
 
 def synthetic(n_items: int, seed: int) -> tuple[list[str], list[RefItem]]:
@@ -46,7 +46,9 @@ def synthetic(n_items: int, seed: int) -> tuple[list[str], list[RefItem]]:
 
 
 def time_metric(metric: Metric, hyps: list[str], items: list[RefItem]) -> tuple[float, ...]:
-    """Seconds for prepare, stats and a 1,000-sample bootstrap of scores_from_stats."""
+    """Seconds for prepare, stats and a 1,000-sample bootstrap of scores_from_stats, from cold
+    (no strings tokenized by an earlier metric)."""
+    clear_token_cache()
     start = time.perf_counter()
     prepared = metric.prepare(items)
     mid = time.perf_counter()

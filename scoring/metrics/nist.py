@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -91,8 +92,22 @@ def make_tokenizer(name: str, lowercase: bool) -> Callable[[str], list[str]]:
     return lambda text: list(cached(text))
 
 
-@functools.cache
+def clear_token_cache() -> None:
+    """Forget every tokenized string (a benchmark times each metric from cold)."""
+    for tokenize in _TOKENIZER_CACHES.values():
+        tokenize.cache_clear()
+
+
+_TOKENIZER_CACHES: dict[tuple[str, bool], Any] = {}
+
+
 def _cached_tokenizer(name: str, lowercase: bool) -> Callable[[str], tuple[str, ...]]:
+    if (name, lowercase) not in _TOKENIZER_CACHES:
+        _TOKENIZER_CACHES[name, lowercase] = _new_cached_tokenizer(name, lowercase)
+    return _TOKENIZER_CACHES[name, lowercase]
+
+
+def _new_cached_tokenizer(name: str, lowercase: bool) -> Any:
     key = "13a" if name == "mteval" else name
     if key not in _SACREBLEU_TOKENIZERS:
         raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {TOKENIZERS}")
@@ -148,15 +163,14 @@ class ReferenceCounts:
         if mteval_compat not in self._info:
             grams = list(self.totals)
             counts = np.fromiter(self.totals.values(), dtype=np.float64, count=len(grams))
-            # Prefixes whose count is the number of reference words.
-            unigram_prefix: set[Ngram] = {(), ("0",)} if mteval_compat else {()}
+            # The count each n-gram's information is relative to, looked up by its prefix:
+            # the number of reference words for the empty prefix (and "0" in compat mode).
+            prefix_count = {**self.totals, (): self.tot_words}
+            if mteval_compat:
+                prefix_count[("0",)] = self.tot_words
+            prefixes = map(operator.itemgetter(slice(None, -1)), grams)
             prefix = np.fromiter(
-                (
-                    self.tot_words if g[:-1] in unigram_prefix else self.totals[g[:-1]]
-                    for g in grams
-                ),
-                dtype=np.float64,
-                count=len(grams),
+                map(prefix_count.__getitem__, prefixes), dtype=np.float64, count=len(grams)
             )
             values = -np.log(counts / prefix) / math.log(2)
             self._info[mteval_compat] = dict(zip(grams, values.tolist(), strict=True))

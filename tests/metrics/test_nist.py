@@ -11,7 +11,14 @@ import pytest
 
 from scoring.metrics import __version__
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
-from scoring.metrics.nist import BETA, NIST, DeltaNIST, NISTIndex, make_tokenizer
+from scoring.metrics.nist import (
+    BETA,
+    NIST,
+    DeltaNIST,
+    NISTIndex,
+    clear_token_cache,
+    make_tokenizer,
+)
 
 from .conftest import SHARED, shared_json
 
@@ -165,6 +172,15 @@ def test_delta_nist_weights_scale_and_validate() -> None:
         DeltaNIST().prepare(items((("a", -0.5),)))
     with pytest.raises(MetricInputError, match="item-0.*not in"):
         DeltaNIST().prepare(items((("a", 1.5),)))
+
+
+def test_tokenizer_cache_hands_out_fresh_lists() -> None:
+    tokenize = make_tokenizer("13a", False)
+    first = tokenize("a, b.")
+    first.append("changed")  # a caller's change must not reach the cache
+    assert tokenize("a, b.") == ["a", ",", "b", "."]
+    clear_token_cache()
+    assert tokenize("a, b.") == ["a", ",", "b", "."]
 
 
 def test_nist_and_delta_nist_share_reference_counts() -> None:
