@@ -76,3 +76,10 @@ def test_encode_keeps_the_cache_within_its_limit(monkeypatch):
     encode(["seven eight nine ten eleven"], "13a", False)
     assert 0 < tokenizers._JOINED.tokens <= 10
     assert len(tokenizers._JOINED.entries) == 1  # the first line list made room
+
+
+def test_clear_token_cache_forgets_everything(monkeypatch):
+    monkeypatch.setattr(tokenizers, "_JOINED", _TokenCache(limit=100))
+    encode(["a b c"], "13a", False)
+    tokenizers.clear_token_cache()
+    assert tokenizers._JOINED.tokens == 0 and not tokenizers._JOINED.entries
