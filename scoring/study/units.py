@@ -102,11 +102,6 @@ def column_sums(assignments: Assignments, rows: np.ndarray, workers: int = 1) ->
     return out.reshape(n_cols, assignments.n_assignments, assignments.n_units)
 
 
-def unit_sums(assignments: Assignments, rows: np.ndarray, workers: int = 1) -> np.ndarray:
-    """Summed `rows` (n_items, k) per unit: shape (assignments, units, k)."""
-    return np.moveaxis(column_sums(assignments, rows, workers), 0, -1)
-
-
 def dedupe_columns(blocks: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Stack column blocks into one matrix without repeated columns.
 

@@ -16,7 +16,7 @@ from scoring.study.data import ref_items
 from scoring.study.engine import run_study
 from scoring.study.stats import bleu_rows_of_order, sbleu_rows
 from scoring.study.synthetic import SyntheticSpec, synthetic_study
-from scoring.study.units import assignments_for_pair, unit_sums
+from scoring.study.units import assignments_for_pair, column_sums, float32_exact
 
 
 def _rows(seed, ties, n=40):
@@ -56,11 +56,30 @@ def test_average_ranks_equal_scipy(shape):
 def test_units_are_sums_of_their_items():
     rows = np.arange(30, dtype=float).reshape(10, 3)
     units = assignments_for_pair(10, 3, 5, seed=1, pair_index=0)
-    sums = unit_sums(units, rows)
-    assert sums.shape == (5, 3, 3)
+    sums = column_sums(units, rows)
+    assert sums.shape == (3, 5, 3)  # columns, assignments, units
     # Each assignment leaves one item out and uses every other once.
     for a in range(5):
-        assert 0 <= rows.sum(axis=0)[0] - sums[a, :, 0].sum() <= rows[:, 0].max()
+        assert 0 <= rows.sum(axis=0)[0] - sums[0, a].sum() <= rows[:, 0].max()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_column_sums_are_exact_in_float32_only_where_that_is_exact(workers):
+    rng = np.random.default_rng(5)
+    n = 300
+    counts = rng.integers(0, 20, size=(n, 70)).astype(float)  # summed in float32
+    fractions = rng.random((n, 3)) / 3  # float64
+    huge = np.full((n, 1), 2.0**20 + 1)  # integers, but sums pass 2**24: float64
+    rows = np.hstack([counts[:, :40], fractions, huge, counts[:, 40:]])
+    assert float32_exact(rows).tolist() == [True] * 40 + [False] * 4 + [True] * 30
+    units = assignments_for_pair(n, 25, 40, seed=3, pair_index=1)
+    got = column_sums(units, rows, workers)
+    dense = units.matrix.toarray()  # the 0/1 unit membership, summed here in float64
+    expected = (dense @ rows).T.reshape(rows.shape[1], 40, n // 25)
+    assert np.array_equal(got[:40], expected[:40])
+    assert np.array_equal(got[44:], expected[44:])
+    assert np.array_equal(got[43], expected[43])  # exact in float64
+    assert np.allclose(got[40:43], expected[40:43], rtol=1e-14, atol=0)
 
 
 def test_lower_orders_and_sbleu_come_from_order_four_rows():
