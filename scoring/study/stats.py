@@ -9,6 +9,7 @@ Work is split into tasks (reference set × metric group) that may run in worker 
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -37,6 +38,8 @@ BEST_REFERENCE_METRICS = ("4grr",)
 BEST = "best"
 # Rough cost of one task, to hand the slow ones out first.
 _COST = {"dnist": 5, "nist": 5, "4grr": 4, "amber": 3}
+
+log = logging.getLogger(__name__)
 
 Rows = dict[str, np.ndarray]  # system → (n_items, n_stats)
 _DATA: StudyData | None = None  # set before forking worker processes (copy-on-write)
@@ -205,9 +208,15 @@ def compute_stats(
     processes: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, Rows], dict[str, int]]:
-    """Rows per configuration key and system, and per reference set the fallback count."""
+    """Rows per configuration key and system, and per reference set the fallback count.
+
+    `processes` > 1 forks worker processes, except in a daemonic process (a Celery prefork
+    worker's child), which may not have children: there the tasks run one after another."""
     global _DATA
     tasks = _tasks(configs)
+    if processes > 1 and multiprocessing.current_process().daemon:
+        log.warning("a daemonic process cannot fork: study statistics run in one process")
+        processes = 1
     _DATA = data
     stats: dict[str, Rows] = {}
     fallbacks: dict[str, int] = {}

@@ -1,11 +1,13 @@
 """The study's statistics against scipy, and the known-answer synthetic study."""
 
+import multiprocessing
+
 import numpy as np
 import pytest
 from scipy import stats as sps
 
 from scoring.metrics import get_metric
-from scoring.study.configs import StudyOptions
+from scoring.study.configs import StudyOptions, table_configs
 from scoring.study.correlation import (
     average_ranks,
     kendall_rows,
@@ -14,7 +16,7 @@ from scoring.study.correlation import (
 )
 from scoring.study.data import ref_items
 from scoring.study.engine import run_study
-from scoring.study.stats import bleu_rows_of_order, sbleu_rows
+from scoring.study.stats import bleu_rows_of_order, compute_stats, sbleu_rows
 from scoring.study.synthetic import SyntheticSpec, synthetic_study
 from scoring.study.units import assignments_for_pair, column_sums, float32_exact
 
@@ -107,3 +109,16 @@ def test_delta_bleu_with_informative_weights_beats_bleu():
     assert [x for x, _ in result["sweeps"]["order"]["dbleu"]] == [1, 2, 3, 4]
     row = result["table"][0]
     assert row["rho"]["low"] < row["rho"]["value"] < row["rho"]["high"]
+
+
+def test_statistics_stay_in_one_process_inside_a_daemonic_process(monkeypatch):
+    # A Celery prefork child is daemonic and may not fork: the statistics must still come.
+    data = synthetic_study(SyntheticSpec(n_items=40))
+    configs = table_configs(StudyOptions(metrics=("bleu", "4grr")))
+    expected, _ = compute_stats(data, configs, 1)
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)
+    got, _ = compute_stats(data, configs, 2)
+    assert set(got) == set(expected)
+    for key, rows in expected.items():
+        for system, values in rows.items():
+            assert np.array_equal(got[key][system], values)
