@@ -23,6 +23,7 @@ urlpatterns = [
     path("datasets/<slug:slug>/", datasets.dataset_detail, name="dataset-detail"),
     path("datasets/<slug:slug>/import/", datasets.dataset_import_view, name="dataset-import"),
     path("datasets/<slug:slug>/export.jsonl", datasets.dataset_export, name="dataset-export"),
+    path("datasets/<slug:slug>/reveal/", datasets.dataset_reveal_view, name="dataset-reveal"),
     path("datasets/<slug:slug>/releases/new/", releases.release_new, name="release-new"),
     path("datasets/<slug:slug>/releases/diff/", releases.release_diff_view, name="release-diff"),
     path(

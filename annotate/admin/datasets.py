@@ -10,6 +10,7 @@ from annotate.models import (
     Profile,
     Reference,
     Split,
+    SplitReveal,
 )
 
 
@@ -105,3 +106,18 @@ class DismissedCandidateAdmin(admin.ModelAdmin):
     list_select_related = ["item", "dismissed_by"]
     raw_id_fields = ["item", "dismissed_by"]
     readonly_fields = ["key", "dismissed_at"]
+
+
+@admin.register(SplitReveal)
+class SplitRevealAdmin(admin.ModelAdmin):
+    """The audit log of reveals: read-only, since a reveal cannot be undone."""
+
+    list_display = ["dataset", "release", "split", "revealed_by", "revealed_at"]
+    list_filter = ["split", "revealed_at"]
+    search_fields = ["dataset__slug", "revealed_by__username"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -8,7 +8,6 @@ from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,6 +17,7 @@ from annotate.models import Campaign, Flag, Rating, Split, SplitName
 from annotate.selectors.campaigns import (
     campaign_can_manage,
     campaign_get_for_rater,
+    campaign_get_managed,
     campaign_progress,
     campaigns_joined,
     campaigns_managed,
@@ -176,9 +176,7 @@ class CampaignDetailApi(APIView):
 
     @extend_schema(responses=CampaignSerializer, summary="A campaign you run, with its progress")
     def get(self, request: Request, campaign_id: int) -> Response:
-        campaign = get_object_or_404(Campaign, pk=campaign_id)
-        if not campaign_can_manage(user=request.user, campaign=campaign):
-            raise PermissionDenied("Only the campaign's owner sees this.")
+        campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         body = CampaignSerializer(campaign, context={"request": request}).data
         body["progress"] = CampaignOverviewSerializer(campaign_progress(campaign=campaign)).data
         return Response(body)

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annotate.api.serializers import RevealInputSerializer
 from annotate.models import Campaign, Release, SplitName, WeightVariant
 from annotate.models.releases import semantic_version
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible, user_is_researcher
@@ -26,13 +27,14 @@ from annotate.selectors.releases import (
     release_get_visible,
     release_list_visible,
 )
-from annotate.services.releases import release_freeze, release_publish, release_reveal_split
+from annotate.services.releases import release_freeze, release_publish
 from annotate.services.releases.archive import (
     release_archive_job,
     release_archive_ready,
     release_archive_request,
 )
 from annotate.services.releases.importing import release_import_archive
+from annotate.services.reveal import release_reveal
 
 
 class ReleaseOutputSerializer(serializers.ModelSerializer):
@@ -73,10 +75,6 @@ class ReleaseInputSerializer(serializers.Serializer):
     license = serializers.CharField(max_length=100, default="CC-BY-4.0")
     citation = serializers.CharField(allow_blank=True, default="")
     description = serializers.CharField(allow_blank=True, default="")
-
-
-class RevealInputSerializer(serializers.Serializer):
-    split = serializers.ChoiceField(choices=SplitName.choices)
 
 
 def _editable(request: Request, slug: str, version: str) -> Release:
@@ -142,7 +140,9 @@ class ReleaseRevealApi(APIView):
         release = _editable(request, slug, version)
         data = RevealInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        release = release_reveal_split(release=release, split=data.validated_data["split"])
+        release = release_reveal(
+            release=release, by=cast(User, request.user), **data.validated_data
+        )
         return Response(ReleaseOutputSerializer(release).data)
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from annotate.models import Dataset, Item, Reference
+from annotate.models import Dataset, Item, Reference, SplitName
 
 
 class DatasetOutputSerializer(serializers.ModelSerializer):
@@ -19,6 +19,7 @@ class DatasetOutputSerializer(serializers.ModelSerializer):
             "scale_min",
             "scale_max",
             "visibility",
+            "revealed_splits",
             "stats",
             "stats_updated_at",
             "created_at",
@@ -47,10 +48,17 @@ class ItemOutputSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="external_id")
     split = serializers.CharField(source="split.name")
     references = ReferenceOutputSerializer(many=True)
+    references_hidden = serializers.SerializerMethodField(
+        help_text="True when the split's references are hidden from you (a test split until "
+        "its owner reveals it); `references` is then empty."
+    )
 
     class Meta:
         model = Item
-        fields = ["id", "split", "context", "message", "references"]
+        fields = ["id", "split", "context", "message", "references", "references_hidden"]
+
+    def get_references_hidden(self, item: Item) -> bool:
+        return item.split.name in self.context.get("hidden", ())
 
 
 class ImportInputSerializer(serializers.Serializer):
@@ -80,3 +88,10 @@ class MeOutputSerializer(serializers.Serializer):
     username = serializers.CharField()
     role = serializers.CharField()
     is_staff = serializers.BooleanField()
+
+
+class RevealInputSerializer(serializers.Serializer):
+    split = serializers.ChoiceField(choices=SplitName.choices)
+    confirm = serializers.CharField(
+        help_text="The dataset's slug, typed out: revealing a hidden split is final and logged."
+    )

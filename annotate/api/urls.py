@@ -25,6 +25,9 @@ urlpatterns = [
         "datasets/<slug:slug>/export/", views.DatasetExportApi.as_view(), name="api-dataset-export"
     ),
     path(
+        "datasets/<slug:slug>/reveal/", views.DatasetRevealApi.as_view(), name="api-dataset-reveal"
+    ),
+    path(
         "datasets/<slug:slug>/judgments/",
         judgments.JudgmentImportApi.as_view(),
         name="api-judgments-import",

@@ -35,6 +35,8 @@ from annotate.services.datasets import (
     dataset_update,
     import_format_for,
 )
+from annotate.services.reveal import dataset_reveal_split
+from annotate.visibility import dataset_splits_hidden_from
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:
@@ -102,10 +104,13 @@ class DatasetItemsApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
-        items = dataset_items(dataset=dataset, split=request.query_params.get("split") or None)
+        hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
+        split = request.query_params.get("split") or None
+        items = dataset_items(dataset=dataset, split=split, hidden=hidden)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(items, request)
-        return paginator.get_paginated_response(s.ItemOutputSerializer(page, many=True).data)
+        data = s.ItemOutputSerializer(page, many=True, context={"hidden": hidden}).data
+        return paginator.get_paginated_response(data)
 
 
 class DatasetImportApi(APIView):
@@ -151,8 +156,10 @@ class DatasetExportApi(APIView):
     )
     def get(self, request: Request, slug: str) -> StreamingHttpResponse:
         dataset = dataset_get_visible(user=request.user, slug=slug)
+        hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
         response = StreamingHttpResponse(
-            dataset_export_jsonl(dataset=dataset), content_type="application/jsonl; charset=utf-8"
+            dataset_export_jsonl(dataset=dataset, hidden=hidden),
+            content_type="application/jsonl; charset=utf-8",
         )
         response["Content-Disposition"] = f'attachment; filename="{dataset.slug}.jsonl"'
         return response
@@ -170,3 +177,21 @@ class MeApi(APIView):
             "is_staff": request.user.is_staff,
         }
         return Response(body)
+
+
+class DatasetRevealApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.RevealInputSerializer,
+        responses=s.DatasetOutputSerializer,
+        summary="Reveal a hidden split's references on the dataset (owner; final, logged)",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        dataset = _editable_dataset(request, slug)
+        data = s.RevealInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        dataset = dataset_reveal_split(
+            dataset=dataset, by=cast(User, request.user), **data.validated_data
+        )
+        return Response(s.DatasetOutputSerializer(dataset).data)

@@ -1,6 +1,15 @@
 from annotate.models.accounts import Invitation, Profile, Role
 from annotate.models.corpora import Corpus, CorpusFormat, CorpusStatus, DismissedCandidate
-from annotate.models.datasets import Dataset, Item, Origin, Reference, Split, SplitName, Visibility
+from annotate.models.datasets import (
+    Dataset,
+    Item,
+    Origin,
+    Reference,
+    Split,
+    SplitName,
+    SplitReveal,
+    Visibility,
+)
 from annotate.models.human_eval import (
     EvalSystem,
     Judgment,
@@ -73,6 +82,7 @@ __all__ = [
     "Role",
     "Split",
     "SplitName",
+    "SplitReveal",
     "SystemOutput",
     "SystemSource",
     "Visibility",

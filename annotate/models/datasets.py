@@ -40,6 +40,9 @@ class Dataset(models.Model):
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
     )
+    # Splits the owner revealed: a test split's references are hidden until it is listed here
+    # (see annotate/visibility.py).
+    revealed_splits = models.JSONField(default=list, blank=True)
     # Counts written by the `dataset_compute_stats` task after every change.
     stats = models.JSONField(default=dict, blank=True)
     stats_updated_at = models.DateTimeField(null=True, blank=True)
@@ -112,3 +115,26 @@ class Reference(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+class SplitReveal(models.Model):
+    """The log of every reveal of a hidden split, on a dataset or on one of its releases."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="reveals")
+    release = models.ForeignKey(
+        "annotate.Release", null=True, blank=True, on_delete=models.CASCADE, related_name="reveals"
+    )
+    split = models.CharField(max_length=10, choices=SplitName.choices)
+    revealed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="split_reveals"
+    )
+    revealed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-revealed_at"]
+
+    def __str__(self) -> str:
+        where = self.dataset.slug
+        if self.release is not None:
+            where += f"@{self.release.version}"
+        return f"{where}/{self.split} revealed by {self.revealed_by}"

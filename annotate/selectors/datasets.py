@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -49,18 +49,26 @@ def dataset_can_edit(*, user: User | AnonymousUser, dataset: Dataset) -> bool:
     return user.is_authenticated and (user.is_staff or dataset.owner_id == user.pk)
 
 
-def dataset_items(*, dataset: Dataset, split: str | None = None) -> QuerySet[Item]:
+def dataset_items(
+    *, dataset: Dataset, split: str | None = None, hidden: Collection[str] = frozenset()
+) -> QuerySet[Item]:
+    """Items in import order with their references, except those of the `hidden` splits (ask
+    `annotate.visibility.dataset_splits_hidden_from` which splits a user may not see)."""
     items = Item.objects.filter(split__dataset=dataset).select_related("split")
     if split:
         items = items.filter(split__name=split)
+    references = Reference.objects.exclude(item__split__name__in=list(hidden))
     return items.prefetch_related(
-        Prefetch("references", queryset=Reference.objects.order_by("position"))
+        Prefetch("references", queryset=references.order_by("position"))
     ).order_by("position")
 
 
-def dataset_export_jsonl(*, dataset: Dataset) -> Iterator[str]:
-    """The dataset as canonical JSONL lines (with newlines), in import order."""
-    items = dataset_items(dataset=dataset)
+def dataset_export_jsonl(
+    *, dataset: Dataset, hidden: Collection[str] = frozenset()
+) -> Iterator[str]:
+    """The dataset as canonical JSONL lines (with newlines), in import order; items of the
+    `hidden` splits come without their references."""
+    items = dataset_items(dataset=dataset, hidden=hidden)
     last = -1
     while True:
         batch = list(items.filter(position__gt=last)[:EXPORT_BATCH])

@@ -16,6 +16,7 @@ from django.http import Http404
 from annotate.models import Dataset, Release, ReleaseItem, ReleaseReference, ReleaseStatus
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
 from annotate.services.releases.content import release_content, scoring_refs
+from annotate.visibility import release_splits_hidden_from
 from scoring.metrics.base import RefItem, WeightedRef
 
 
@@ -35,7 +36,8 @@ def release_get_visible(*, user: User | AnonymousUser, slug: str, version: str) 
 
 
 def release_can_see_hidden(*, user: User | AnonymousUser, release: Release) -> bool:
-    return dataset_can_edit(user=user, dataset=release.dataset)
+    """Whether every split of the release is visible to the user (see annotate.visibility)."""
+    return not release_splits_hidden_from(user=user, release=release)
 
 
 def release_items(*, release: Release, split: str | None = None) -> QuerySet[ReleaseItem]:

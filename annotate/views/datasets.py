@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from annotate.formats import FileProblems
 from annotate.forms import DatasetForm, ImportForm
@@ -24,6 +24,8 @@ from annotate.selectors.datasets import (
 )
 from annotate.selectors.releases import release_list_visible
 from annotate.services.datasets import dataset_create, dataset_import_file, import_format_for
+from annotate.services.reveal import dataset_reveal_split
+from annotate.visibility import dataset_hidden_splits, dataset_splits_hidden_from
 from deltableu.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
@@ -42,7 +44,9 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     dataset = dataset_get_visible(user=request.user, slug=slug)
     split = request.GET.get("split", "")
     split = split if split in SplitName.values else ""
-    page = Paginator(dataset_items(dataset=dataset, split=split or None), ITEMS_PER_PAGE)
+    hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
+    items = dataset_items(dataset=dataset, split=split or None, hidden=hidden)
+    page = Paginator(items, ITEMS_PER_PAGE)
     can_edit = dataset_can_edit(user=request.user, dataset=dataset)
     context = {
         "dataset": dataset,
@@ -50,6 +54,8 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "split": split,
         "splits": SplitName.choices,
         "can_edit": can_edit,
+        "hidden_splits": sorted(hidden),
+        "revealable": sorted(dataset_hidden_splits(dataset=dataset)) if can_edit else [],
         "releases": release_list_visible(user=request.user, dataset=dataset),
         "campaigns": Campaign.objects.filter(dataset=dataset) if can_edit else [],
     }
@@ -101,8 +107,28 @@ def dataset_import_view(request: AuthenticatedRequest, slug: str) -> HttpRespons
 
 def dataset_export(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     dataset = dataset_get_visible(user=request.user, slug=slug)
+    hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
     response = StreamingHttpResponse(
-        dataset_export_jsonl(dataset=dataset), content_type="application/jsonl; charset=utf-8"
+        dataset_export_jsonl(dataset=dataset, hidden=hidden),
+        content_type="application/jsonl; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{dataset.slug}.jsonl"'
     return response
+
+
+@login_required
+@require_POST
+def dataset_reveal_view(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    dataset = dataset_get_visible(user=request.user, slug=slug)
+    if not dataset_can_edit(user=request.user, dataset=dataset):
+        raise PermissionDenied("Only the owner can reveal a hidden split.")
+    split = request.POST.get("split", "")
+    try:
+        dataset_reveal_split(
+            dataset=dataset, split=split, by=request.user, confirm=request.POST.get("confirm", "")
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"The {split} references are now visible to everyone.")
+    return redirect("dataset-detail", slug=dataset.slug)

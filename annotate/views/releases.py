@@ -27,12 +27,12 @@ from annotate.services.releases import (
     release_delete_draft,
     release_freeze,
     release_publish,
-    release_reveal_split,
 )
 from annotate.services.releases.archive import release_archive_job, release_archive_ready
 from annotate.services.releases.content import release_content
 from annotate.services.releases.datasheet import datasheet_markdown
 from annotate.services.releases.publish import release_meta
+from annotate.services.reveal import release_reveal
 from deltableu.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
@@ -111,7 +111,10 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
 def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) -> HttpResponse:
     release = _editable(request, slug, version)
     try:
-        release_reveal_split(release=release, split=request.POST.get("split", ""))
+        release_reveal(
+            release=release, by=request.user, split=request.POST.get("split", ""),
+            confirm=request.POST.get("confirm", ""),
+        )  # fmt: skip
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     return redirect("release-detail", slug=slug, version=version)

@@ -7,6 +7,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from annotate.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus, Visibility
+from annotate.visibility import release_references_visible
 from scoring.metrics import RefItem, WeightedRef
 from scoring.models import Leaderboard, Submission, SubmissionStatus
 
@@ -39,9 +40,9 @@ def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderb
 
 def references_visible(*, user: User | AnonymousUser, leaderboard: Leaderboard) -> bool:
     """May this user see the references? Hidden test references are the owner's alone."""
-    if leaderboard_can_manage(user=user, leaderboard=leaderboard):
-        return True
-    return leaderboard.split in (leaderboard.release.public_splits or [])
+    return release_references_visible(
+        user=user, release=leaderboard.release, split=leaderboard.split
+    ) or leaderboard_can_manage(user=user, leaderboard=leaderboard)
 
 
 def _weight(reference, variant: str) -> float | None:

@@ -44,7 +44,7 @@ def test_create_on_one_split_with_bad_fields_named(make_dataset, client_for, own
 
 
 @pytest.mark.parametrize(
-    "who, status", [("owner", 200), ("other", 403), ("rater", 403), ("anonymous", 403)]
+    "who, status", [("owner", 200), ("other", 404), ("rater", 404), ("anonymous", 403)]
 )
 def test_campaign_detail_is_for_its_owner(
     make_campaign, make_rater, client_for, who, status, request

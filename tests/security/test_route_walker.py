@@ -1,0 +1,235 @@
+"""The route walker: every URL pattern and every OpenAPI operation, called by everyone who is not
+the owner, never shows a canary planted in a hidden test reference, a private dataset or a private
+submission, and answers for a private object exactly as for one that does not exist (404).
+
+Routes are enumerated from the URL resolver, so a new route is walked without touching this file;
+a route with a path parameter this file cannot fill fails the walk until its kind is named below.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from django.core.cache import cache
+from django.urls import URLPattern, URLResolver, get_resolver
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+
+from tests.security.walker_world import CANARIES, HIDDEN_CANARY, build_world
+
+pytestmark = pytest.mark.slow
+
+MISSING = {"slug": "no-such-thing", "int": 987654, "version": "9.9.9", "name": "no-such-file"}
+# The Django admin is staff-only by construction; join tokens are capabilities the owner hands
+# out (anyone holding one may join), so the walk uses a made-up token.
+SKIPPED_PREFIXES = ("admin/",)
+PAGE_METHODS = ("get", "post")
+RELEASE_FILES = (
+    "manifest.json", "release.json", "README.md", "items.jsonl", "refs.dev.jsonl",
+    "refs.test.jsonl", "references.tsv", "references.parquet", "ratings.tsv",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Route:
+    template: str  # Django route with <conv:name> parameters, joined across includes
+    api: bool
+
+    @property
+    def params(self) -> list[tuple[str, str]]:
+        return re.findall(r"<(?:(\w+):)?(\w+)>", self.template) and [
+            (conv or "str", name) for conv, name in re.findall(r"<(?:(\w+):)?(\w+)>", self.template)
+        ]
+
+    def fill(self, values: dict[str, object]) -> str:
+        return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), self.template)
+
+
+def _walk(patterns, prefix="") -> Iterator[str]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern)
+
+
+def all_routes() -> list[Route]:
+    routes = []
+    for template in _walk(get_resolver().url_patterns):
+        template = template.lstrip("^").rstrip("$")
+        if template.startswith(SKIPPED_PREFIXES):
+            continue
+        routes.append(Route(template, api=template.startswith("api/")))
+    return routes
+
+
+def _kind(route: Route, name: str) -> str:
+    """Which kind of object a path parameter names."""
+    t = route.template
+    if name == "slug":
+        return (
+            "leaderboard" if t.startswith(("leaderboards/", "api/v1/leaderboards/")) else "dataset"
+        )
+    if name == "campaign_id":
+        return "output_campaign" if "output-campaigns/" in t else "campaign"
+    if name == "rating_id":
+        return "output_rating" if "output-campaigns/" in t else "rating"
+    known = {
+        "version": "version", "token": "token", "name": "file", "format": "format",
+        "fmt": "format", "judgment_set_id": "judgment_set", "study_id": "study",
+        "job_id": "job", "corpus_id": "corpus", "reference_id": "reference",
+        "submission_id": "submission",
+    }  # fmt: skip
+    if name not in known:
+        raise AssertionError(f"{t}: name the kind of the path parameter <{name}> in the walker")
+    return known[name]
+
+
+def _candidates(world, kind: str) -> list[tuple[object, bool]]:
+    """(value, names a private object) for one kind, the made-up one last."""
+    objects = world.objects
+    if kind == "version":
+        return [("1.0.0", False)]
+    if kind == "token":
+        return [("not-a-real-token", False)]
+    if kind == "file":
+        return [(name, False) for name in RELEASE_FILES]
+    if kind == "format":
+        return [(fmt, False) for fmt in ("csv", "json", "jsonl")]
+    if kind == "output_rating":
+        return [(MISSING["int"], False)]
+    values = objects[kind]
+    return [(v, key != "public" and not key.startswith("hidden-")) for key, v in values.items()]
+
+
+def _missing(kind: str) -> object:
+    return MISSING["slug"] if kind in ("dataset", "leaderboard") else MISSING["int"]
+
+
+def calls(world, route: Route, methods) -> Iterator[tuple[str, str, bool, str]]:
+    """(method, path, names a private object, the same path with it made up)."""
+    params = route.params or []
+    options = [
+        [(name, kind, value, private) for value, private in _candidates(world, kind)]
+        for _conv, name in params
+        for kind in [_kind(route, name)]
+    ]
+    for combo in itertools.product(*options):
+        values = {name: value for name, _kind_, value, _p in combo}
+        missing = dict(values)
+        private = False
+        for name, kind, _value, is_private in combo:
+            if is_private:
+                private = True
+                missing[name] = _missing(kind)
+        for method in methods:
+            yield method, route.fill(values), private, route.fill(missing)
+
+
+def _schema_methods() -> dict[str, list[str]]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    methods = {}
+    for path, operations in schema["paths"].items():
+        template = re.sub(r"\{(\w+)\}", r"<\1>", path.lstrip("/"))
+        methods[template] = [
+            m for m in operations if m in ("get", "post", "put", "patch", "delete")
+        ]
+    return methods
+
+
+def _plain(template: str) -> str:
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", template)
+
+
+def _body(response) -> bytes:
+    if getattr(response, "streaming", False):
+        return b"".join(response.streaming_content)
+    return response.content
+
+
+def _client(user) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _call(client, method, path):
+    if method in ("post", "put", "patch"):
+        return getattr(client, method)(path, {}, format="json")
+    return getattr(client, method)(path)
+
+
+@pytest.fixture
+def world(db, settings, tmp_path, django_capture_on_commit_callbacks):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    with django_capture_on_commit_callbacks(execute=False):
+        return build_world()
+
+
+def _leaks(response) -> list[str]:
+    seen = _body(response).lower() + str(response.headers).lower().encode()
+    return [canary for canary in CANARIES if canary.encode() in seen]
+
+
+def _queries(world) -> str:
+    """Query parameters routes read: a split filter, a comparison, a release diff."""
+    submissions = world.objects["submission"]
+    return (
+        f"?split=test&a={submissions['private']}&b={submissions['private-dataset']}"
+        "&old=1.0.0&new=1.0.0&page=1"
+    )
+
+
+def _uniform(persona: str, status: int) -> bool:
+    """An answer that says nothing about whether the object exists: 404; or a refusal made before
+    any lookup (405, a 400 on the body, and for the anonymous a login demand)."""
+    return status in (400, 404, 405) or (persona == "anonymous" and status in (302, 401, 403))
+
+
+def test_every_api_operation_is_a_walked_route():
+    walked = {_plain(route.template) for route in all_routes()}
+    missing = sorted(set(_schema_methods()) - walked)
+    assert missing == []
+
+
+def test_the_owner_sees_the_canaries_the_walk_looks_for(world):
+    # Otherwise a walk that finds nothing would prove nothing.
+    client = _client(world.owner)
+    assert HIDDEN_CANARY.encode() in _body(client.get("/datasets/pub/export.jsonl"))
+    assert set(_leaks(client.get("/api/v1/datasets/priv/items/"))) >= {"zqxprivatecanary"}
+
+
+def test_no_one_but_the_owner_sees_hidden_or_private_things(world, caplog):
+    caplog.set_level(logging.CRITICAL, logger="django.request")  # thousands of expected 404s
+    api_methods = _schema_methods()
+    leaks, not_uniform = [], []
+    for persona, user in world.personas.items():
+        for route in all_routes():
+            methods = (
+                api_methods.get(_plain(route.template), ["get"]) if route.api else PAGE_METHODS
+            )
+            # The walk is not a flood: throttle counts start afresh for every route (sessions
+            # live in the cache too, hence a new login).
+            cache.clear()
+            client = _client(user)
+            for method, path, private, missing_path in calls(world, route, methods):
+                response = _call(client, method, path)
+                found = _leaks(response)
+                if method == "get":  # the same page asked for the hidden split and private rows
+                    found += _leaks(_call(client, method, path + _queries(world)))
+                if found:
+                    leaks.append(f"{persona} {method.upper()} {path} -> {found}")
+                if private:
+                    baseline = _call(client, method, missing_path).status_code
+                    if response.status_code != baseline or not _uniform(persona, baseline):
+                        not_uniform.append(
+                            f"{persona} {method.upper()} {path}: {response.status_code}, "
+                            f"made-up object: {baseline}"
+                        )
+    assert leaks + not_uniform == [], "\n".join(["", *leaks, *not_uniform])

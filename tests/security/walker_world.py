@@ -1,0 +1,219 @@
+"""The world the route walker walks: canaries planted where only their owner may look.
+
+* a public dataset whose test split is hidden, with a canary in a hidden test reference, rated by
+  a campaign the rater never joined, frozen into a release that keeps the test split hidden, and
+  leaderboards on its dev and test splits;
+* a private dataset with canaries in an item, its references, its release, a leaderboard on it,
+  a mining job, imported human judgments, an output campaign and a correlation study;
+* a private submission (canary in its method and its outputs) by a team none of the walkers is in.
+
+Nothing here is seen by the walkers, except public data that carries no canary.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from annotate.models import EvalSystem, Rating, RatingStatus, Reference, Role, Visibility, Weight
+from annotate.services.accounts import user_create
+from annotate.services.campaigns import campaign_create, campaign_join
+from annotate.services.corpora import corpus_create
+from annotate.services.datasets import dataset_create, dataset_import_file
+from annotate.services.human_eval.campaigns import output_campaign_create
+from annotate.services.human_eval.importing import bundle_parse, judgments_import
+from annotate.services.human_eval.systems import eval_system_set_outputs
+from annotate.services.jobs import job_create
+from annotate.services.releases import release_freeze, release_publish
+from scoring.services.leaderboards import leaderboard_create
+from scoring.services.study import study_create
+from scoring.services.submissions import submission_create
+from scoring.tasks import score_submission_task
+
+PASSWORD = "a-long-test-password-42"
+HIDDEN_CANARY = "zqxhiddencanary"
+PRIVATE_CANARY = "zqxprivatecanary"
+SUBMISSION_CANARY = "zqxsubmissioncanary"
+CANARIES = (HIDDEN_CANARY, PRIVATE_CANARY, SUBMISSION_CANARY)
+
+
+def _line(item_id, split, message, refs, context=("hello there",)):
+    references = [{"text": text, "origin": "original", "provenance": {}} for text in refs]
+    return json.dumps(
+        {"id": item_id, "split": split, "context": list(context), "message": message,
+         "references": references}
+    )  # fmt: skip
+
+
+PUBLIC_LINES = [
+    _line("p1", "dev", "how was the match?", ["the match was great", "not good"]),
+    _line("p2", "dev", "any plans today?", ["going to the beach", "no plans"]),
+    _line("p3", "test", "what is the answer?", [f"the {HIDDEN_CANARY} answer", "no answer"]),
+    _line("p4", "test", "where is it?", [f"over there {HIDDEN_CANARY}", "somewhere"]),
+]
+PRIVATE_LINES = [
+    _line("q1", "dev", f"a {PRIVATE_CANARY} message", [f"a {PRIVATE_CANARY} reply", "okay"]),
+    _line("q2", "dev", "second private item", [f"{PRIVATE_CANARY} again", "fine"]),
+    _line("q3", "test", "third private item", [f"{PRIVATE_CANARY} test", "sure"]),
+]
+# Weights by reference position within each item: the first reference is good.
+WEIGHTS = (0.8, -0.4)
+
+
+@dataclass
+class World:
+    owner: object
+    personas: dict  # name → user or None (anonymous)
+    objects: dict = field(default_factory=dict)  # parameter kind → {"private": v, ...}
+
+
+def _dataset(owner, slug, visibility, lines):
+    dataset = dataset_create(owner=owner, name=slug.title(), slug=slug, visibility=visibility)
+    data = ("\n".join(lines) + "\n").encode()
+    dataset_import_file(dataset=dataset, lines=data.splitlines(keepends=True), fmt="jsonl")
+    return dataset
+
+
+def _rate_everything(dataset, campaign, raters):
+    """Weights and two done ratings on every reference of the dataset (as a campaign would)."""
+    now = timezone.now()
+    references = Reference.objects.filter(item__split__dataset=dataset)
+    for reference in references:
+        w = WEIGHTS[reference.position % 2]
+        Weight.objects.create(
+            campaign=campaign, reference=reference, n=2, mean=3 + 2 * w, sd=0.5, weight=w,
+            z_weight=w, ci_low=w - 0.1, ci_high=min(1, w + 0.1),
+        )  # fmt: skip
+        for k, rater in enumerate(raters):
+            Rating.objects.create(
+                campaign=campaign, reference=reference, rater=rater, status=RatingStatus.DONE,
+                score=3 + k, started_at=now, finished_at=now,
+            )  # fmt: skip
+
+
+def _published(dataset, campaign, owner):
+    release = release_freeze(
+        dataset=dataset, campaign=campaign, created_by=owner, version="1.0.0",
+        citation="@misc{x, title={X}, year={2026}}", public_splits=["dev"],
+    )  # fmt: skip
+    return release_publish(release=release)
+
+
+def _submit(board, user, hyps, **fields):
+    data = ("\n".join(hyps) + "\n").encode()
+    fields.setdefault("method", "system")
+    submission = submission_create(
+        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
+        filename="out.txt", **fields,
+    )  # fmt: skip
+    score_submission_task(submission.pk)
+    submission.refresh_from_db()
+    return submission
+
+
+def _users():
+    def make(name, role, **extra):
+        return user_create(username=name, password=PASSWORD, role=role, **extra)
+
+    owner = make("owner", Role.RESEARCHER)
+    personas = {
+        "anonymous": None,
+        "participant": make("participant", Role.RESEARCHER),
+        "rater": make("rater", Role.RATER),
+        "researcher": make("researcher", Role.RESEARCHER),
+    }
+    return owner, personas
+
+
+def build_world() -> World:
+    owner, personas = _users()
+    crowd = [user_create(username=f"crowd{k}", password=PASSWORD, role=Role.RATER) for k in (1, 2)]
+    stranger = user_create(username="stranger", password=PASSWORD, role=Role.RESEARCHER)
+
+    public = _dataset(owner, "pub", Visibility.PUBLIC, PUBLIC_LINES)
+    private = _dataset(owner, "priv", Visibility.PRIVATE, PRIVATE_LINES)
+    # The rater persona joined a public campaign on the dev split only.
+    dev_campaign = campaign_create(
+        owner=owner, dataset=public, name="dev round", control_rate=0.0,
+        split=public.splits.get(name="dev"),
+    )  # fmt: skip
+    campaign_join(campaign=dev_campaign, rater=personas["rater"])
+    public_campaign = campaign_create(owner=owner, dataset=public, name="all", control_rate=0.0)
+    private_campaign = campaign_create(owner=owner, dataset=private, name="p", control_rate=0.0)
+    _rate_everything(public, public_campaign, crowd)
+    _rate_everything(private, private_campaign, crowd)
+    public_release = _published(public, public_campaign, owner)
+    private_release = _published(private, private_campaign, owner)
+
+    dev_board = leaderboard_create(
+        owner=owner, release=public_release, split="dev", name="Dev", slug="pub-dev"
+    )
+    test_board = leaderboard_create(
+        owner=owner, release=public_release, split="test", name="Test", slug="pub-test"
+    )
+    private_board = leaderboard_create(
+        owner=owner, release=private_release, split="dev", name="Priv", slug="priv-dev"
+    )
+    participant = personas["participant"]
+    _submit(dev_board, participant, ["the match was great", "going to the beach"])
+    _submit(test_board, participant, ["an answer", "over there"], method="mine")
+    secret = _submit(
+        test_board, stranger, [f"the {SUBMISSION_CANARY} answer", SUBMISSION_CANARY],
+        method=f"method {SUBMISSION_CANARY}", is_public=False,
+    )  # fmt: skip
+    private_submission = _submit(private_board, owner, ["a reply", "again"])
+
+    job = job_create(kind="mining", owner=owner, dataset=private)
+    hidden_reference = Reference.objects.get(text=f"the {HIDDEN_CANARY} answer")
+    private_rating = Rating.objects.filter(campaign=private_campaign).first()
+    hidden_rating = Rating.objects.filter(campaign=public_campaign, reference=hidden_reference)
+    world = World(owner=owner, personas=personas)
+    world.objects = {
+        "dataset": {"public": "pub", "private": "priv"},
+        "leaderboard": {"public": "pub-dev", "hidden-test": "pub-test", "private": "priv-dev"},
+        "campaign": {"private": private_campaign.pk, "hidden": public_campaign.pk},
+        "rating": {"private": private_rating.pk, "hidden": hidden_rating.first().pk},
+        "submission": {"private": secret.pk, "private-dataset": private_submission.pk},
+        "job": {"private": job.pk},
+        "reference": {"hidden-test": hidden_reference.pk},
+        "release": {"public": public_release, "private": private_release},
+    }
+    world.objects.update(_human_evaluation(owner, private, private_release))
+    return world
+
+
+def _human_evaluation(owner, dataset, release):
+    """Systems, judgments, an output campaign and a study on the private dataset."""
+    for name, words in (("good", "a reply"), ("bad", f"{PRIVATE_CANARY} output")):
+        eval_system_set_outputs(
+            dataset=dataset, name=name, split="dev", outputs=[("q1", words), ("q2", words)]
+        )
+    lines = [
+        json.dumps({"judge": f"j{k}", "id": item, "system": name, "scores": {"relevance": 3 + k}})
+        for name in ("good", "bad")
+        for item in ("q1", "q2")
+        for k in range(2)
+    ]
+    bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
+    judgments = judgments_import(
+        dataset=dataset, owner=owner, name="human", split="dev", bundle=bundle
+    )
+    systems = list(EvalSystem.objects.filter(dataset=dataset))
+    output_campaign = output_campaign_create(
+        owner=owner, dataset=dataset, name="outputs", systems=systems, split="dev"
+    )
+    study = study_create(
+        owner=owner, name="study", release=release, split="dev", judgment_set=judgments,
+        options={"unit_size": 1, "assignments": 5, "metrics": ["bleu"]},
+    )  # fmt: skip
+    corpus = corpus_create(
+        owner=owner, name=f"corpus {PRIVATE_CANARY}", fmt="jsonl", source="x.jsonl", shared=False
+    )
+    return {
+        "corpus": {"private": corpus.pk},
+        "judgment_set": {"private": judgments.pk},
+        "output_campaign": {"private": output_campaign.pk},
+        "study": {"private": study.pk},
+    }
