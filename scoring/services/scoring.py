@@ -21,6 +21,7 @@ import numpy as np
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -271,18 +272,26 @@ def _jsonable(value: Any) -> Any:
 
 
 def submission_finish(*, plan: ChunkPlan) -> bool:
-    """Turn the run's chunks into scores; a stale run (requeued since) does nothing."""
-    if not plan_is_current(plan):
-        return False
-    submission = Submission.objects.select_related("leaderboard__release").get(
-        pk=plan.submission_id
-    )
-    for metric_name in plan.metrics:
-        score_metric(submission, metric_name, plan)
-    finished = Submission.objects.filter(
-        pk=plan.submission_id, status=SubmissionStatus.RUNNING, attempts=plan.attempt
-    ).update(status=SubmissionStatus.FINISHED, progress=100, finished_at=timezone.now(), error="")
-    return finished == 1
+    """Turn the run's chunks into scores; a stale run (requeued since) or a cancelled
+    submission does nothing."""
+    with transaction.atomic():
+        # Locked against submission_cancel: scores are written only while the row says running.
+        submission = (
+            Submission.objects.select_for_update(of=("self",))
+            .select_related("leaderboard__release")
+            .filter(pk=plan.submission_id, status=SubmissionStatus.RUNNING, attempts=plan.attempt)
+            .first()
+        )
+        if submission is None:
+            return False
+        for metric_name in plan.metrics:
+            score_metric(submission, metric_name, plan)
+        submission.status = SubmissionStatus.FINISHED
+        submission.progress = 100
+        submission.finished_at = timezone.now()
+        submission.error = ""
+        submission.save(update_fields=["status", "progress", "finished_at", "error"])
+    return True
 
 
 def submission_fail(*, submission_id: int, message: str, platform_fault: bool) -> None:

@@ -11,7 +11,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import Leaderboard, Submission, SubmissionStatus, Team
+from scoring.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
 from scoring.submission_files import UploadProblem, UploadRejected, parse_submission
 
@@ -121,13 +121,27 @@ def submission_set_counts(*, submission: Submission, user: User, counts: bool) -
 
 
 def submission_cancel(*, submission: Submission, user: User) -> bool:
+    """Stop a submission for good: it is never scored or shown, and whatever a run already
+    stored for it goes. Cancelling before scoring began gives the attempt back; once a worker
+    has started, the attempt counts (otherwise cancelling at 99% would be a free look)."""
     if not submission.team.members.filter(pk=user.pk).exists():
         raise PermissionDenied("Only the submission's team can cancel it.")
-    return bool(
-        Submission.objects.filter(pk=submission.pk, status__in=Submission.ACTIVE).update(
-            status=SubmissionStatus.CANCELLED, finished_at=timezone.now(), charged=False
+    with transaction.atomic():
+        # The same row lock as submission_finish: a run either finishes first (and the
+        # submission can no longer be cancelled) or finds it cancelled and writes nothing.
+        locked = (
+            Submission.objects.select_for_update()
+            .filter(pk=submission.pk, status__in=Submission.ACTIVE)
+            .first()
         )
-    )
+        if locked is None:
+            return False
+        locked.charged = locked.charged and locked.started_at is not None
+        locked.status = SubmissionStatus.CANCELLED
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "finished_at", "charged"])
+        Score.objects.filter(submission=locked).delete()
+    return True
 
 
 def upload_problems_as_dicts(exc: UploadRejected) -> list[dict[str, object]]:

@@ -81,6 +81,7 @@ def test_only_the_team_picks_and_cancels(
     assert client_for(owner).patch(url, {"counts": False}, format="json").status_code == 403
     assert client_for(other).patch(url, {"counts": False}, format="json").json()["counts"] is False
     response = client_for(other).patch(url, {"cancel": True}, format="json").json()
+    # Cancelled while queued: scoring had not begun, so the attempt is given back.
     assert response["status"] == "cancelled" and response["charged"] is False
 
 
