@@ -15,12 +15,12 @@ line, as the dataset importer does.
 from __future__ import annotations
 
 import gzip
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from annotate.formats import CONTEXT_SEPARATOR, MAX_REPORTED_PROBLEMS, Problem, _decoded_lines
+from core import strict_json
 
 GZIP_MAGIC = b"\x1f\x8b"
 FORMATS = ("jsonl", "tsv")
@@ -117,9 +117,9 @@ def _triple(line: int, row: dict[str, Any], problems: RowProblems) -> Triple | N
 def _jsonl_rows(lines: Iterator[tuple[int, str]], problems: RowProblems) -> Iterator[Triple]:
     for line, text in lines:
         try:
-            row = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.add(line, "", f"not valid JSON ({exc.msg} at column {exc.colno})")
+            row = strict_json.loads(text)
+        except strict_json.StrictJSONError as exc:
+            problems.add(line, exc.path, f"not valid JSON ({exc.describe()})")
             continue
         if not isinstance(row, dict):
             problems.add(line, "", "must be a JSON object")

@@ -1,0 +1,41 @@
+"""Requests refused before any view runs: a NUL in the path or a query parameter.
+
+Percent-escapes decode to characters no database text column stores (PostgreSQL refuses NUL in
+text and jsonb), so a `?split=%00` reaching a query would be a server error. One check here
+answers 400, naming the parameter, for every route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+
+
+def _bad(text: str) -> bool:
+    return "\x00" in text
+
+
+def malformed_request_problem(request: HttpRequest) -> str:
+    """What is wrong with the request line, or "" when nothing is."""
+    if _bad(request.path):
+        return "the path contains a NUL character"
+    for key, values in request.GET.lists():
+        if _bad(key) or any(_bad(value) for value in values):
+            return f"the query parameter {key.replace(chr(0), '')!r} contains a NUL character"
+    return ""
+
+
+class RejectMalformedRequestMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        problem = malformed_request_problem(request)
+        if not problem:
+            return self.get_response(request)
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": f"Bad request: {problem}."}, status=400)
+        return HttpResponseBadRequest(
+            f"Bad request: {problem}.", content_type="text/plain; charset=utf-8"
+        )
