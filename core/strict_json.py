@@ -94,8 +94,8 @@ def _check(value: Any, doc: str, max_depth: int) -> None:
         if depth >= max_depth:
             raise StrictJSONError(f"nested deeper than {max_depth} levels", doc, path=where)
         if isinstance(node, _Pairs) and node.duplicates:
-            key = node.duplicates[0]
-            raise StrictJSONError(f"the key {key!r} appears twice", doc, path=where)
+            twice = node.duplicates[0]
+            raise StrictJSONError(f"the key {twice!r} appears twice", doc, path=where)
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, child in items:
             if isinstance(key, str) and _string_problem(key):

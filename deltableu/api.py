@@ -37,7 +37,7 @@ class StrictJSONParser(JSONParser):
     """DRF's JSON parser with the strict rules of `core.strict_json`: a 400 naming the path of
     a NaN, an out-of-range number, a NUL, a lone surrogate, a duplicate key or deep nesting."""
 
-    def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[no-untyped-def]
+    def parse(self, stream, media_type=None, parser_context=None):
         try:
             return strict_json.loads(stream.read() if stream is not None else b"")
         except strict_json.StrictJSONError as exc:

@@ -4,8 +4,14 @@ import pytest
 
 pytestmark = pytest.mark.django_db
 
-ROUTES = ["/api/v1/datasets/?split=%00", "/api/v1/leaderboards/?page=1%00", "/?q=%00",
-          "/datasets/x/?split=te%00st", "/leaderboards/?a%00=1", "/api/v1/datasets/a%00b/"]  # fmt: skip
+ROUTES = [
+    "/api/v1/datasets/?split=%00",
+    "/api/v1/leaderboards/?page=1%00",
+    "/?q=%00",
+    "/datasets/x/?split=te%00st",
+    "/leaderboards/?a%00=1",
+    "/api/v1/datasets/a%00b/",
+]
 
 
 @pytest.mark.parametrize("route", ROUTES)
