@@ -7,11 +7,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
-
-from core import strict_json
 
 
 def drf_validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
@@ -31,14 +28,3 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     return drf_exception_handler(exc, context)
-
-
-class StrictJSONParser(JSONParser):
-    """DRF's JSON parser with the strict rules of `core.strict_json`: a 400 naming the path of
-    a NaN, an out-of-range number, a NUL, a lone surrogate, a duplicate key or deep nesting."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            return strict_json.loads(stream.read() if stream is not None else b"")
-        except strict_json.StrictJSONError as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc.describe()}") from None

@@ -179,7 +179,7 @@ REST_FRAMEWORK = {
     },
     # Strict JSON bodies (no NaN, NUL, lone surrogates, duplicate keys or deep nesting).
     "DEFAULT_PARSER_CLASSES": [
-        "deltableu.api.StrictJSONParser",
+        "core.parsers.StrictJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
