@@ -93,8 +93,6 @@ def _kind(route: Route, name: str) -> str:
 def _candidates(world, kind: str) -> list[tuple[object, bool]]:
     """(value, names a private object) for one kind, the made-up one last."""
     objects = world.objects
-    if kind == "version":
-        return [("1.0.0", False)]
     if kind == "token":
         return [("not-a-real-token", False)]
     if kind == "file":
@@ -108,6 +106,8 @@ def _candidates(world, kind: str) -> list[tuple[object, bool]]:
 
 
 def _missing(kind: str) -> object:
+    if kind == "version":
+        return MISSING["version"]
     return MISSING["slug"] if kind in ("dataset", "leaderboard") else MISSING["int"]
 
 
