@@ -24,6 +24,7 @@ from typing import Any
 
 from annotate.models.datasets import Origin, SplitName
 from core import strict_json
+from core.tabular import restore
 
 CONTEXT_SEPARATOR = " ||| "
 MAX_REPORTED_PROBLEMS = 200
@@ -271,7 +272,10 @@ def parse_tsv(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     for line, text in _decoded_lines(raw_lines, problems):
         if not text.strip():
             continue
-        cells = next(csv.reader([text], delimiter="\t", quoting=csv.QUOTE_NONE))
+        # Cells of our own exports come back without their formula guard (core.tabular).
+        cells = [
+            restore(c) for c in next(csv.reader([text], delimiter="\t", quoting=csv.QUOTE_NONE))
+        ]
         if header is None:
             header = _tsv_header(line, cells, problems) or []
             if not header:

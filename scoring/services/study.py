@@ -7,8 +7,6 @@ its `StudyData`, and stores the result on the study.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 
 import numpy as np
@@ -29,6 +27,7 @@ from annotate.models import (
 from annotate.selectors.human_eval import campaign_means, eval_outputs, judgment_means
 from annotate.services.human_eval.systems import eval_system_set_outputs
 from annotate.services.jobs import job_create, job_enqueue, job_progress
+from core.tabular import csv_text
 from scoring.models import CorrelationStudy, Submission
 from scoring.selectors.leaderboards import leaderboard_item_ids
 from scoring.services.scoring import submission_hypotheses
@@ -178,20 +177,17 @@ def _fmt(value: object) -> str:
 
 def study_export_csv(study: CorrelationStudy) -> str:
     """Table 2 rows, then the sweeps as (sweep, metric, x, rho) rows."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
-                     "tau_high", "vs_baseline_diff", "vs_baseline_p"])  # fmt: skip
+    rows: list[list[object]] = []
     for row in study.result.get("table", []):
         rho, tau, vs = row["rho"], row.get("tau", {}), row.get("vs_baseline", {})
-        writer.writerow([_fmt(x) for x in (
+        rows.append([_fmt(x) for x in (
             row["metric"], row["refs"], row["order"], rho["value"], rho["low"], rho["high"],
             tau.get("value"), tau.get("low"), tau.get("high"), vs.get("diff"), vs.get("p"),
         )])  # fmt: skip
-    writer.writerow([])
-    writer.writerow(["sweep", "metric", "x", "rho"])
+    rows += [[], ["sweep", "metric", "x", "rho"]]
     for sweep, series in study.result.get("sweeps", {}).items():
         for metric, points in series.items():
-            for x, rho in points:
-                writer.writerow([sweep, metric, _fmt(x), _fmt(rho)])
-    return out.getvalue()
+            rows += [[sweep, metric, _fmt(x), _fmt(rho)] for x, rho in points]
+    header = ["metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
+              "tau_high", "vs_baseline_diff", "vs_baseline_p"]  # fmt: skip
+    return csv_text(header, rows)

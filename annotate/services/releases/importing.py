@@ -33,6 +33,7 @@ from annotate.services.releases.publish import (
     release_build_files,
     release_store_files,
 )
+from core.tabular import restore
 
 MAX_ARCHIVE_FILES = 50
 
@@ -68,7 +69,7 @@ def _ratings(files: dict[str, bytes]) -> list[tuple[str, str, int, str, int]]:
     rows = files["ratings.tsv"].decode().splitlines()[1:]
     parsed = []
     for row in rows:
-        item_id, split, position, rater, score = row.split("\t")
+        item_id, split, position, rater, score = (restore(c) for c in row.split("\t"))
         parsed.append((item_id, split, int(position), rater, int(score)))
     return parsed
 
