@@ -134,3 +134,20 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def json_safe(value: Any) -> tuple[Any, int]:
+    """`value` as JSON that every database stores (PostgreSQL's jsonb refuses NaN): numpy
+    scalars become Python numbers, NaN and ±inf become null. Returns it with the number of
+    values that became null, so the caller can say why."""
+    if isinstance(value, dict):
+        pairs = [(k, json_safe(v)) for k, v in value.items()]
+        return {k: v for k, (v, _) in pairs}, sum(n for _, (_, n) in pairs)
+    if isinstance(value, list | tuple):
+        items = [json_safe(v) for v in value]
+        return [v for v, _ in items], sum(n for _, n in items)
+    if hasattr(value, "item") and callable(value.item) and not isinstance(value, str):
+        value = value.item()  # a numpy scalar
+    if isinstance(value, float) and not math.isfinite(value):
+        return None, 1
+    return value, 0

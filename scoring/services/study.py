@@ -27,6 +27,7 @@ from annotate.models import (
 from annotate.selectors.human_eval import campaign_means, eval_outputs, judgment_means
 from annotate.services.human_eval.systems import eval_system_set_outputs
 from annotate.services.jobs import job_create, job_enqueue, job_progress
+from core.strict_json import json_safe
 from core.tabular import csv_text
 from scoring.models import CorrelationStudy, Submission
 from scoring.selectors.leaderboards import leaderboard_item_ids
@@ -145,7 +146,12 @@ def study_run(job: Job) -> dict:
     def progress(done: int, total: int, message: str) -> None:
         job_progress(job_id=job.pk, done=done, total=total, message=message)
 
-    result = run_study(data, options, progress)
+    result, undefined = json_safe(run_study(data, options, progress))
+    if undefined:
+        result.setdefault("notes", []).append(
+            f"{undefined} value(s) are undefined (shown as null): a correlation needs both the "
+            "human and the metric differences to vary across units, and here one did not."
+        )
     CorrelationStudy.objects.filter(pk=study.pk).update(result=result)
     return {"study": study.pk, "n_units": result["n_units"], "pairs": len(result["pairs"])}
 

@@ -110,7 +110,7 @@ def test_a_tsv_import_reads_a_guarded_cell_back(make_dataset, client_for, owner)
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     make_dataset(data=None)
-    content = "id\tmessage\treference\na\t'-2+3\t'=SUM(1)\nb\thi\t''=kept\n".encode()
+    content = b"id\tmessage\treference\na\t'-2+3\t'=SUM(1)\nb\thi\t''=kept\n"
     response = client_for(owner).post(
         "/api/v1/datasets/chat/import/", {"file": SimpleUploadedFile("d.tsv", content)}
     )
