@@ -39,3 +39,40 @@ class RejectMalformedRequestMiddleware:
         return HttpResponseBadRequest(
             f"Bad request: {problem}.", content_type="text/plain; charset=utf-8"
         )
+
+
+# Downloads by file extension; every text type says its charset (a browser must not guess).
+DOWNLOAD_TYPES = {
+    ".md": "text/markdown; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".jsonl": "application/jsonl; charset=utf-8",
+    ".tsv": "text/tab-separated-values; charset=utf-8",
+    ".csv": "text/csv; charset=utf-8",
+    ".zip": "application/zip",
+    ".parquet": "application/vnd.apache.parquet",
+}
+
+
+def download_content_type(name: str) -> str:
+    """The Content-Type of a stored file served for download, from its name."""
+    suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return DOWNLOAD_TYPES.get(suffix, "application/octet-stream")
+
+
+TEXT_TYPES = ("text/", "application/json", "application/jsonl", "application/x-ndjson")
+
+
+class CharsetMiddleware:
+    """Every text answer names its charset: whatever built it (a view, DRF, a file download),
+    a text type without one gets `charset=utf-8`, so a browser never has to guess."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        kind = response.get("Content-Type", "")
+        if kind.startswith(TEXT_TYPES) and "charset=" not in kind.lower():
+            response["Content-Type"] = f"{kind}; charset=utf-8"
+        return response
