@@ -7,13 +7,11 @@ token is known to the owner, so a plain hash of the two could be reversed by try
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from django.conf import settings
+from django.utils.crypto import salted_hmac
 
 from annotate.models.rating import Campaign, CampaignRater, Rating, RatingStatus
 from annotate.selectors.completion import completion_code_for
@@ -29,8 +27,10 @@ FIELDS = [
 
 def rater_pseudonym(*, campaign: Campaign, rater_id: int) -> str:
     """`r-` and 10 hex digits, the same for a rater throughout one campaign."""
-    message = f"rater:{campaign.token}:{rater_id}".encode()
-    return "r-" + hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:10]
+    digest = salted_hmac(
+        "deltableu.rater-pseudonym", f"{campaign.token}:{rater_id}", algorithm="sha256"
+    )
+    return "r-" + digest.hexdigest()[:10]
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.crypto import salted_hmac
 
 from annotate.models import Dataset, Reference, Role
 from annotate.models.rating import Campaign, CampaignRater, CampaignStatus, ReferenceSlot
@@ -80,7 +79,10 @@ def crowd_rater_get_or_create(*, campaign: Campaign, participant_id: str) -> Use
         raise ValidationError(
             {"PROLIFIC_PID": "A participant id of 1 to 100 characters is needed."}
         )
-    digest = hashlib.sha256(f"{campaign.token}:{participant_id}".encode()).hexdigest()[:16]
+    # Keyed, so a participant id cannot be recovered from the username by hashing guesses.
+    digest = salted_hmac(
+        "deltableu.crowd-username", f"{campaign.token}:{participant_id}", algorithm="sha256"
+    ).hexdigest()[:16]
     user, created = User.objects.get_or_create(username=f"crowd-{digest}")
     if created:
         user.set_unusable_password()
