@@ -21,6 +21,8 @@ class AtomicWindowMixin(SimpleRateThrottle):
     """A fixed-window counter: at most `num_requests` per window of `duration` seconds."""
 
     window_end: float = 0.0
+    num_requests: int
+    duration: int
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
