@@ -14,7 +14,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+
+def client_address(request: Any) -> str:
+    """The client's address: REMOTE_ADDR, or behind `TRUSTED_PROXY_COUNT` proxies the address
+    the outermost trusted proxy saw (the entry it appended to X-Forwarded-For). The API's
+    throttles and the login lockout (django-axes) both ask here."""
+    meta = getattr(request, "META", {})
+    remote = meta.get("REMOTE_ADDR", "")
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = [a.strip() for a in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    if proxies <= 0 or not forwarded:
+        return remote
+    return forwarded[-min(proxies, len(forwarded))]
 
 
 class AtomicWindowMixin(SimpleRateThrottle):
@@ -48,6 +62,9 @@ class AtomicWindowMixin(SimpleRateThrottle):
 
     def wait(self) -> float:
         return max(0.0, self.window_end - self.timer())
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
 
 class AnonThrottle(AtomicWindowMixin, AnonRateThrottle):
