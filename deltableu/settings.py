@@ -12,6 +12,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE as CSP_NONCE
+from csp.constants import NONE as CSP_NONE
+from csp.constants import SELF as CSP_SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from deltableu.env import env_bool, env_int, env_list, env_str
@@ -55,6 +58,7 @@ INSTALLED_APPS = [
     "django_celery_results",
     "django_celery_beat",
     "axes",
+    "csp",
     "annotate",
     "scoring",
 ]
@@ -70,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: turns a lockout into its 429 answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -210,6 +215,25 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "deltableu.api.exception_handler",
 }
+# Content-Security-Policy on every page: our own scripts, styles, images and fonts only (no
+# CDN); an inline script or style needs the request's nonce. The API docs pages also allow
+# inline styles, which ReDoc and Swagger UI inject at run time (deltableu/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [CSP_SELF],
+        "script-src": [CSP_SELF, CSP_NONCE],
+        "style-src": [CSP_SELF, CSP_NONCE],
+        "img-src": [CSP_SELF, "data:"],
+        "font-src": [CSP_SELF],
+        "connect-src": [CSP_SELF],
+        "worker-src": [CSP_SELF, "blob:"],
+        "object-src": [CSP_NONE],
+        "base-uri": [CSP_SELF],
+        "form-action": [CSP_SELF],
+        "frame-ancestors": [CSP_NONE],
+    }
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "DeltaBLEU Studio API",
     "DESCRIPTION": (
@@ -222,6 +246,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ReDoc's own fonts come from a CDN by default: the system's sans-serif instead.
+    "REDOC_UI_SETTINGS": {
+        "theme": {
+            "typography": {
+                "fontFamily": "system-ui, sans-serif",
+                "headings": {"fontFamily": "system-ui, sans-serif"},
+            }
+        }
+    },
     # One name per choice set, where fields of the same name hold different choices.
     "ENUM_NAME_OVERRIDES": {
         "SplitEnum": "annotate.models.datasets.SplitName",

@@ -235,7 +235,7 @@ def test_no_one_but_the_owner_sees_hidden_or_private_things(world, caplog):
     assert leaks + not_uniform == [], "\n".join(["", *leaks, *not_uniform])
 
 
-def test_every_text_answer_names_its_charset(world, caplog):
+def test_every_text_answer_names_its_charset_and_every_page_its_policy(world, caplog):
     # The owner reaches every page and download; a text type without a charset lets a browser
     # guess (and a guessed UTF-7 or Latin-1 has been an XSS vector).
     caplog.set_level(logging.CRITICAL, logger="django.request")
@@ -250,4 +250,7 @@ def test_every_text_answer_names_its_charset(world, caplog):
             texty = kind.startswith(("text/", "application/json", "application/jsonl"))
             if response.status_code == 200 and texty and "charset=utf-8" not in kind.lower():
                 missing.append(f"{path}: {kind}")
+            policy = response.get("Content-Security-Policy", "")
+            if kind.startswith("text/html") and "default-src 'self'" not in policy:
+                missing.append(f"{path}: no Content-Security-Policy")
     assert missing == [], "\n".join(missing)
