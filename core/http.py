@@ -76,3 +76,13 @@ class CharsetMiddleware:
         if kind.startswith(TEXT_TYPES) and "charset=" not in kind.lower():
             response["Content-Type"] = f"{kind}; charset=utf-8"
         return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 404 of a URL that matches no route: JSON under /api/ (what API clients parse), the
+    site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception or Exception("Not found"))

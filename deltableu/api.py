@@ -6,7 +6,9 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions
+from drf_spectacular.utils import inline_serializer
+from rest_framework import exceptions, serializers
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -27,4 +29,24 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = drf_validation_error(exc)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    request = context.get("request")
+    if response is not None and request is not None:
+        # Errors are JSON whatever the operation's own format (a CSV export's 404 too).
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = "application/json"
+    return response
+
+
+def paginated(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
+    """The documented shape of a page of `serializer_class` rows (PageNumberPagination)."""
+    name = serializer_class.__name__.removesuffix("Serializer").removesuffix("Output")
+    return inline_serializer(
+        f"Paginated{name}List",
+        fields={
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": serializer_class(many=True),
+        },
+    )

@@ -235,6 +235,10 @@ CONTENT_SECURITY_POLICY = {
 }
 
 SPECTACULAR_SETTINGS = {
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "deltableu.openapi.add_error_responses",
+    ],
     "TITLE": "DeltaBLEU Studio API",
     "DESCRIPTION": (
         "Datasets of conversations with candidate references rated by people, and the "

@@ -9,6 +9,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+import core.converters  # noqa: F401  (registers <id:…>)
 from annotate.views import (
     accounts,
     campaign_dashboard,
@@ -74,34 +75,34 @@ urlpatterns = [
     path("datasets/<slug:slug>/campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("r/<str:token>/", campaigns.campaign_join_view, name="campaign-join"),
     path(
-        "campaigns/<int:campaign_id>/",
+        "campaigns/<id:campaign_id>/",
         campaign_dashboard.campaign_dashboard,
         name="campaign-dashboard",
     ),
     path(
-        "campaigns/<int:campaign_id>/ratings.csv",
+        "campaigns/<id:campaign_id>/ratings.csv",
         campaign_dashboard.campaign_ratings_csv,
         name="campaign-ratings-csv",
     ),
     path(
-        "campaigns/<int:campaign_id>/ratings.jsonl",
+        "campaigns/<id:campaign_id>/ratings.jsonl",
         campaign_dashboard.campaign_ratings_jsonl,
         name="campaign-ratings-jsonl",
     ),
-    path("campaigns/<int:campaign_id>/rate/", rating.campaign_rate, name="campaign-rate"),
+    path("campaigns/<id:campaign_id>/rate/", rating.campaign_rate, name="campaign-rate"),
     path(
-        "campaigns/<int:campaign_id>/rate/<int:rating_id>/",
+        "campaigns/<id:campaign_id>/rate/<id:rating_id>/",
         rating.campaign_answer,
         name="campaign-answer",
     ),
-    path("campaigns/<int:campaign_id>/done/", rating.campaign_done, name="campaign-done"),
+    path("campaigns/<id:campaign_id>/done/", rating.campaign_done, name="campaign-done"),
     path(
         "datasets/<slug:slug>/judgments/import/",
         judgments.judgments_upload,
         name="judgments-upload",
     ),
     path(
-        "judgments/<int:judgment_set_id>/",
+        "judgments/<id:judgment_set_id>/",
         judgments.judgment_set_detail,
         name="judgment-set-detail",
     ),
@@ -112,24 +113,24 @@ urlpatterns = [
     ),
     path("o/<str:token>/", output_campaigns.output_campaign_join_view, name="output-campaign-join"),
     path(
-        "output-campaigns/<int:campaign_id>/",
+        "output-campaigns/<id:campaign_id>/",
         output_campaigns.output_campaign_dashboard,
         name="output-campaign-dashboard",
     ),
     path(
-        "output-campaigns/<int:campaign_id>/rate/",
+        "output-campaigns/<id:campaign_id>/rate/",
         output_campaigns.output_campaign_rate,
         name="output-campaign-rate",
     ),
     path(
-        "output-campaigns/<int:campaign_id>/rate/<int:rating_id>/",
+        "output-campaigns/<id:campaign_id>/rate/<id:rating_id>/",
         output_campaigns.output_campaign_answer,
         name="output-campaign-answer",
     ),
     path("datasets/<slug:slug>/mining/", mining.dataset_mining, name="dataset-mining"),
     path("datasets/<slug:slug>/mining/candidates/", mining.mined_review, name="mined-review"),
     path("corpora/", mining.corpus_list, name="corpus-list"),
-    path("corpora/<int:corpus_id>/", mining.corpus_detail, name="corpus-detail"),
+    path("corpora/<id:corpus_id>/", mining.corpus_detail, name="corpus-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", accounts.account, name="account"),
@@ -145,3 +146,4 @@ urlpatterns = [
     path("api/docs/", _docs(SpectacularSwaggerSplitView, "api-schema"), name="api-docs"),
     path("api/redoc/", _docs(SpectacularRedocView, "api-schema"), name="api-redoc"),
 ]
+handler404 = "core.http.not_found"

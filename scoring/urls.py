@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import core.converters  # noqa: F401  (registers <id:…>)
 from scoring.views import compare, leaderboards, submissions
 
 urlpatterns = [
@@ -20,6 +21,6 @@ urlpatterns = [
     ),
     path("<slug:slug>/submit/", submissions.submission_new, name="submission-new"),
     path(
-        "submissions/<int:submission_id>/", submissions.submission_detail, name="submission-detail"
+        "submissions/<id:submission_id>/", submissions.submission_detail, name="submission-detail"
     ),
 ]

@@ -21,6 +21,7 @@ from annotate.selectors.agreement import campaign_agreement
 from annotate.selectors.campaigns import campaign_get_managed
 from annotate.selectors.dashboard import raters_overview
 from annotate.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
+from deltableu.api import paginated
 
 
 class _ExportRenderer(BaseRenderer):
@@ -141,7 +142,7 @@ class CampaignWeightsApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses=WeightSerializer(many=True),
+        responses=paginated(WeightSerializer),
         summary="Weights of a campaign's references, with n, SD, 95% interval, z variant (owner)",
     )
     def get(self, request: Request, campaign_id: int) -> Response:

@@ -34,7 +34,7 @@ class CampaignSerializer(serializers.ModelSerializer):
         slug_field="slug", read_only=True
     )
     split: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="name", read_only=True
+        slug_field="name", read_only=True, allow_null=True, help_text="Null: every split."
     )
     join_url = serializers.SerializerMethodField()
 

@@ -28,6 +28,7 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
+from deltableu.api import paginated
 
 
 class CorpusOutputSerializer(serializers.ModelSerializer):
@@ -75,7 +76,7 @@ def _owned_dataset(request: Request, slug: str) -> Dataset:
 class CorpusListApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=CorpusOutputSerializer(many=True), summary="Corpora you can mine")
+    @extend_schema(responses=paginated(CorpusOutputSerializer), summary="Corpora you can mine")
     def get(self, request: Request) -> Response:
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(corpus_list_usable(user=request.user), request)
@@ -144,7 +145,7 @@ class CandidateListApi(APIView):
             OpenApiParameter("min_score", float, required=False),
             OpenApiParameter("max_score", float, required=False),
         ],
-        responses=CandidateOutputSerializer(many=True),
+        responses=paginated(CandidateOutputSerializer),
         summary="Mined and parroted candidates, best BM25 score first (owner)",
     )
     def get(self, request: Request, slug: str) -> Response:

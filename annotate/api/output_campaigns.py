@@ -8,7 +8,7 @@ from typing import Any, cast
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -220,7 +220,7 @@ class OutputCampaignProgressApi(APIView):
         campaign = output_campaigns_managed(user=cast(User, request.user)).filter(pk=campaign_id)
         found = campaign.first()
         if found is None:
-            return Response(status=status.HTTP_404_NOT_FOUND)
+            raise NotFound("No such campaign.")
         return Response(
             OutputCampaignProgressSerializer(output_campaign_progress(campaign=found)).data
         )

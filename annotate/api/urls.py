@@ -1,5 +1,6 @@
 from django.urls import path
 
+import core.converters  # noqa: F401  (registers <id:…>)
 from annotate.api import (
     campaign_quality,
     campaigns,
@@ -33,7 +34,7 @@ urlpatterns = [
         name="api-judgments-import",
     ),
     path(
-        "judgments/<int:judgment_set_id>/",
+        "judgments/<id:judgment_set_id>/",
         judgments.JudgmentSetDetailApi.as_view(),
         name="api-judgment-set",
     ),
@@ -48,22 +49,22 @@ urlpatterns = [
         name="api-output-campaign-join",
     ),
     path(
-        "output-campaigns/<int:campaign_id>/next/",
+        "output-campaigns/<id:campaign_id>/next/",
         output_campaigns.OutputCampaignNextApi.as_view(),
         name="api-output-campaign-next",
     ),
     path(
-        "output-campaigns/<int:campaign_id>/ratings/<int:rating_id>/",
+        "output-campaigns/<id:campaign_id>/ratings/<id:rating_id>/",
         output_campaigns.OutputRatingAnswerApi.as_view(),
         name="api-output-rating",
     ),
     path(
-        "output-campaigns/<int:campaign_id>/progress/",
+        "output-campaigns/<id:campaign_id>/progress/",
         output_campaigns.OutputCampaignProgressApi.as_view(),
         name="api-output-campaign-progress",
     ),
     path(
-        "output-campaigns/<int:campaign_id>/my-progress/",
+        "output-campaigns/<id:campaign_id>/my-progress/",
         output_campaigns.OutputRaterProgressApi.as_view(),
         name="api-output-rater-progress",
     ),
@@ -106,35 +107,33 @@ urlpatterns = [
     path("releases/import/", releases.ReleaseImportApi.as_view(), name="api-release-import"),
     path("campaigns/", campaigns.CampaignListApi.as_view(), name="api-campaigns"),
     path("campaigns/join/", campaigns.CampaignJoinApi.as_view(), name="api-campaign-join"),
+    path("campaigns/<id:campaign_id>/", campaigns.CampaignDetailApi.as_view(), name="api-campaign"),
     path(
-        "campaigns/<int:campaign_id>/", campaigns.CampaignDetailApi.as_view(), name="api-campaign"
-    ),
-    path(
-        "campaigns/<int:campaign_id>/next/",
+        "campaigns/<id:campaign_id>/next/",
         campaigns.CampaignNextApi.as_view(),
         name="api-campaign-next",
     ),
     path(
-        "campaigns/<int:campaign_id>/progress/",
+        "campaigns/<id:campaign_id>/progress/",
         campaigns.CampaignProgressApi.as_view(),
         name="api-campaign-progress",
     ),
     path(
-        "campaigns/<int:campaign_id>/ratings/",
+        "campaigns/<id:campaign_id>/ratings/",
         campaign_quality.CampaignRatingsExportApi.as_view(),
         name="api-campaign-ratings",
     ),
     path(
-        "campaigns/<int:campaign_id>/quality/",
+        "campaigns/<id:campaign_id>/quality/",
         campaign_quality.CampaignQualityApi.as_view(),
         name="api-campaign-quality",
     ),
     path(
-        "campaigns/<int:campaign_id>/weights/",
+        "campaigns/<id:campaign_id>/weights/",
         campaign_quality.CampaignWeightsApi.as_view(),
         name="api-campaign-weights",
     ),
-    path("ratings/<int:rating_id>/", campaigns.RatingAnswerApi.as_view(), name="api-rating"),
+    path("ratings/<id:rating_id>/", campaigns.RatingAnswerApi.as_view(), name="api-rating"),
     path("datasets/<slug:slug>/mining/", mining.MiningApi.as_view(), name="api-mining"),
     path(
         "datasets/<slug:slug>/mining/candidates/",
@@ -142,12 +141,12 @@ urlpatterns = [
         name="api-mined-candidates",
     ),
     path(
-        "datasets/<slug:slug>/mining/candidates/<int:reference_id>/",
+        "datasets/<slug:slug>/mining/candidates/<id:reference_id>/",
         mining.CandidateDetailApi.as_view(),
         name="api-mined-candidate",
     ),
     path("corpora/", mining.CorpusListApi.as_view(), name="api-corpora"),
-    path("corpora/<int:corpus_id>/", mining.CorpusDetailApi.as_view(), name="api-corpus"),
-    path("jobs/<int:job_id>/", jobs.JobDetailApi.as_view(), name="api-job"),
-    path("jobs/<int:job_id>/cancel/", jobs.JobCancelApi.as_view(), name="api-job-cancel"),
+    path("corpora/<id:corpus_id>/", mining.CorpusDetailApi.as_view(), name="api-corpus"),
+    path("jobs/<id:job_id>/", jobs.JobDetailApi.as_view(), name="api-job"),
+    path("jobs/<id:job_id>/cancel/", jobs.JobCancelApi.as_view(), name="api-job-cancel"),
 ]

@@ -37,6 +37,7 @@ from annotate.services.datasets import (
 )
 from annotate.services.reveal import dataset_reveal_split
 from annotate.visibility import dataset_splits_hidden_from
+from deltableu.api import paginated
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:
@@ -47,7 +48,7 @@ def _editable_dataset(request: Request, slug: str) -> Dataset:
 
 
 class DatasetListApi(APIView):
-    @extend_schema(responses=s.DatasetOutputSerializer(many=True), summary="Datasets you can see")
+    @extend_schema(responses=paginated(s.DatasetOutputSerializer), summary="Datasets you can see")
     def get(self, request: Request) -> Response:
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(dataset_list_visible(user=request.user), request)
@@ -85,7 +86,15 @@ class DatasetDetailApi(APIView):
         dataset = dataset_update(dataset=dataset, **data.validated_data)
         return Response(s.DatasetOutputSerializer(dataset).data)
 
-    @extend_schema(responses={204: None}, summary="Delete a dataset with its items (owner)")
+    @extend_schema(
+        responses={
+            204: None,
+            409: OpenApiResponse(
+                description="The dataset has releases (citable): it cannot be deleted."
+            ),
+        },
+        summary="Delete a dataset with its items (owner)",
+    )
     def delete(self, request: Request, slug: str) -> Response:
         try:
             _editable_dataset(request, slug).delete()
@@ -99,7 +108,7 @@ class DatasetDetailApi(APIView):
 class DatasetItemsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("split", str, enum=["dev", "test"], required=False)],
-        responses=s.ItemOutputSerializer(many=True),
+        responses=paginated(s.ItemOutputSerializer),
         summary="Items of a dataset with their references, in import order",
     )
     def get(self, request: Request, slug: str) -> Response:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+import core.converters  # noqa: F401  (registers <id:…>)
 from scoring.api import leaderboards, study, submissions
 
 urlpatterns = [
@@ -30,14 +31,14 @@ urlpatterns = [
         name="api-submissions",
     ),
     path(
-        "submissions/<int:submission_id>/",
+        "submissions/<id:submission_id>/",
         submissions.SubmissionDetailApi.as_view(),
         name="api-submission",
     ),
     path("studies/", study.StudyListApi.as_view(), name="api-studies"),
-    path("studies/<int:study_id>/", study.StudyDetailApi.as_view(), name="api-study"),
+    path("studies/<id:study_id>/", study.StudyDetailApi.as_view(), name="api-study"),
     path(
-        "studies/<int:study_id>/export.<str:fmt>",
+        "studies/<id:study_id>/export.<str:fmt>",
         study.StudyExportApi.as_view(),
         name="api-study-export",
     ),
