@@ -16,7 +16,7 @@ from annotate.services.jobs import job_create, job_enqueue, job_progress
 from annotate.services.releases.content import sha256
 from annotate.services.releases.files import MANIFEST
 from core.filesets import fileset_delete, fileset_write
-from core.paths import safe_relative
+from core.paths import safe_relative, storage_join
 
 JOB_KIND = "release-archive"
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date zip can store
@@ -41,7 +41,7 @@ def archive_bytes(*, folder: str, files: dict[str, bytes], progress=None) -> byt
 
 
 def release_stored_file(*, release: Release, name: str) -> bytes:
-    with default_storage.open(release.storage_prefix + name, "rb") as stored:
+    with default_storage.open(storage_join(release.storage_prefix, name), "rb") as stored:
         return stored.read()
 
 

@@ -19,6 +19,7 @@ from annotate.models import Release, ReleaseRating, ReleaseStatus, SplitName
 from annotate.services.releases.content import release_content, sha256
 from annotate.services.releases.files import MANIFEST, release_files, scorable_splits
 from core.filesets import fileset_delete, fileset_staged
+from core.paths import storage_join
 
 FORMAT = "deltableu-release/1"
 
@@ -84,7 +85,7 @@ def release_stored_names(*, release: Release) -> list[str]:
         return []
     names = [entry["name"] for entry in release.manifest["files"]] + [MANIFEST]
     cached = [release.archive_name] if release.archive_name else []
-    return [release.storage_prefix + name for name in names] + cached
+    return [storage_join(release.storage_prefix, name) for name in names] + cached
 
 
 def _refuse_unscorable(meta: dict[str, Any], content: list[dict[str, Any]]) -> None:
