@@ -200,8 +200,8 @@ def open_maybe_gzip(raw: IO[bytes], *, label: str, limits: Limits) -> io.Buffere
     """
     head = raw.read(2)
     raw.seek(0)
-    if head != GZIP_MAGIC:
-        return buffered(BoundedStream(raw, label=label, limits=limits))
+    if head != GZIP_MAGIC:  # a plain file is as large as it looks: only its lines are capped
+        return buffered(BoundedStream(raw, label=label, limits=Limits(line=limits.line)))
     counted = CountingReader(raw)
     inner = gzip.GzipFile(fileobj=counted, mode="rb")
     stream = BoundedStream(

@@ -22,7 +22,7 @@ from annotate.services.releases.files import BINARY_FILES, FILE_NAMES, MANIFEST
 from core.bounded import CHUNK_BYTES, MIB, Limits
 from core.safezip import SafeZip
 
-SPOOL_BYTES = 4 * MIB  # an entry larger than this is kept in a temporary file, not in memory
+SPOOL_BYTES = 1 * MIB  # an entry larger than this is kept in a temporary file, not in memory
 JSON_FILE_MAX_BYTES = 1 * MIB  # release.json and manifest.json are read whole: a few KB
 
 
