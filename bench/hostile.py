@@ -16,12 +16,14 @@ Run: ``python bench/hostile.py [--only NAME ...]``.
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import io
 import logging
 import os
 import re
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -67,8 +69,14 @@ def measure(run: Callable[[], str]) -> tuple[str, float, float, float]:
     return outcome, seconds, rss_peak, py_peak
 
 
-def setup_django() -> None:
+def _scratch() -> str:
     folder = tempfile.mkdtemp(prefix="hostile-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def setup_django() -> None:
+    folder = _scratch()
     os.environ.update(
         DJANGO_SETTINGS_MODULE="deltableu.settings",
         DEBUG="True",
@@ -116,7 +124,7 @@ def build_rows() -> list[Row]:
         "gzip-short": gzip_bomb(GIB, piece=line * (MIB // len(line))),
         "entries": zip_many_entries(100_000),
     }
-    folder = Path(tempfile.mkdtemp(prefix="hostile-files-"))
+    folder = Path(_scratch())
     (folder / "bomb.jsonl.gz").write_bytes(bombs["gzip"])
 
     def refused(call: Callable[[], object]) -> str:
