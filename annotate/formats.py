@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.models.datasets import Origin, SplitName
+from core import strict_json
+from core.tabular import restore
 
 CONTEXT_SEPARATOR = " ||| "
 MAX_REPORTED_PROBLEMS = 200
@@ -97,6 +99,9 @@ def _decoded_lines(raw_lines: Iterable[bytes], problems: _Collector) -> Iterator
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             problems.add(number, "", f"not valid UTF-8 (byte {exc.start + 1} of the line)")
+            continue
+        if "\x00" in text:  # no database text column can hold it
+            problems.add(number, "", f"a NUL byte (byte {raw.index(0) + 1} of the line)")
             continue
         yield number, text.rstrip("\r\n")
 
@@ -179,9 +184,9 @@ def parse_jsonl(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.add(line, "", f"not valid JSON ({exc.msg} at column {exc.colno})")
+            obj = strict_json.loads(text)
+        except strict_json.StrictJSONError as exc:
+            problems.add(line, exc.path, f"not valid JSON ({exc.describe()})")
             continue
         if not isinstance(obj, dict):
             problems.add(line, "", "must be a JSON object")
@@ -224,8 +229,8 @@ def _tsv_provenance(cell: str, line: int, problems: _Collector) -> dict[str, Any
     if not cell:
         return {}
     try:
-        value = json.loads(cell)
-    except json.JSONDecodeError:
+        value = strict_json.loads(cell)
+    except strict_json.StrictJSONError:
         value = None
     if not isinstance(value, dict):
         problems.add(line, "provenance", "must be a JSON object")
@@ -267,7 +272,10 @@ def parse_tsv(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     for line, text in _decoded_lines(raw_lines, problems):
         if not text.strip():
             continue
-        cells = next(csv.reader([text], delimiter="\t", quoting=csv.QUOTE_NONE))
+        # Cells of our own exports come back without their formula guard (core.tabular).
+        cells = [
+            restore(c) for c in next(csv.reader([text], delimiter="\t", quoting=csv.QUOTE_NONE))
+        ]
         if header is None:
             header = _tsv_header(line, cells, problems) or []
             if not header:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass, field
+
+from core import strict_json
 
 CONTEXT_SEPARATORS = (" EOS ", " ||| ", "\t")
 JUDGMENT_KEYS = ("judge", "id", "system")
@@ -54,6 +55,18 @@ def decode(data: bytes, name: str, parsed: Parsed) -> str:
         return data.decode("latin-1")
 
 
+def _without_nul_lines(text: str, name: str, parsed: Parsed) -> str:
+    """Lines holding a NUL (which no database text column stores) are reported and left empty."""
+    if "\x00" not in text:
+        return text
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if "\x00" in line:
+            parsed.error(name, number, "a NUL byte: the line is skipped")
+            lines[number - 1] = ""
+    return "\n".join(lines)
+
+
 def _format_of(text: str, name: str) -> str:
     lower = name.lower()
     if lower.endswith((".jsonl", ".json")) or text.lstrip().startswith("{"):
@@ -69,7 +82,7 @@ def rows_of(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, list[str]
 
     TSV is split on tabs only, so quote characters are kept as written; CSV uses the csv
     module leniently (a quote inside an unquoted field is text)."""
-    text = decode(data, name, parsed)
+    text = _without_nul_lines(decode(data, name, parsed), name, parsed)
     fmt = _format_of(text, name)
     out: list[tuple[int, list[str] | dict]] = []
     if fmt == "csv":
@@ -83,9 +96,9 @@ def rows_of(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, list[str]
             continue
         if fmt == "jsonl":
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                parsed.error(name, number, f"not valid JSON ({exc.msg})")
+                obj = strict_json.loads(line)
+            except strict_json.StrictJSONError as exc:
+                parsed.error(name, number, f"not valid JSON ({exc.describe()})")
                 continue
             if not isinstance(obj, dict):
                 parsed.error(name, number, "expected a JSON object")

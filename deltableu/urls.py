@@ -1,7 +1,13 @@
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_replace
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from annotate.views import (
     accounts,
@@ -15,6 +21,15 @@ from annotate.views import (
     releases,
 )
 from deltableu.health import healthz
+
+
+def _docs(view_class, schema_url_name: str):
+    """An API docs page. ReDoc and Swagger UI inject styles at run time, so these two pages (and
+    no other) allow inline styles; a nonce would make browsers ignore 'unsafe-inline', hence a
+    replaced style-src. Scripts stay nonce-only."""
+    view = view_class.as_view(url_name=schema_url_name)
+    return csp_replace({"style-src": [SELF, UNSAFE_INLINE]})(view)
+
 
 urlpatterns = [
     path("", datasets.home, name="home"),
@@ -127,6 +142,6 @@ urlpatterns = [
     path("leaderboards/", include("scoring.urls")),
     path("studies/", include("scoring.urls_study")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/docs/", _docs(SpectacularSwaggerSplitView, "api-schema"), name="api-docs"),
+    path("api/redoc/", _docs(SpectacularRedocView, "api-schema"), name="api-redoc"),
 ]

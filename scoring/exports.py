@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
+from core.tabular import csv_text
 from scoring.api.leaderboard_serializers import LeaderboardDetailSerializer
 from scoring.selectors.leaderboard_table import LeaderboardTable
 
@@ -34,20 +33,11 @@ def payload_csv(payload: dict[str, Any]) -> str:
         m for m in board["companion_metrics"] if m != board["primary_metric"]
     ]
     header = CSV_FIELDS + [f"{m}{part}" for m in metrics for part in ("", "_ci_low", "_ci_high")]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
+    rows = []
     for row in payload["rows"]:
         cells = [row[name] for name in CSV_FIELDS]
         for m in metrics:
             score = row["scores"].get(m) or {}
             cells += [score.get("score"), score.get("ci_low"), score.get("ci_high")]
-        writer.writerow([_cell(c) for c in cells])
-    return out.getvalue()
-
-
-def _cell(value: Any) -> Any:
-    # Text a spreadsheet would run as a formula (a method named "=HYPERLINK(…)") stays text.
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return "" if value is None else value
+        rows.append(cells)
+    return csv_text(header, rows)

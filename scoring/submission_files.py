@@ -7,9 +7,10 @@ participant fixes the file in one round. A byte-order mark is tolerated; NUL byt
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from core import strict_json
 
 MAX_PROBLEMS = 100
 
@@ -56,9 +57,9 @@ def _by_id(texts: list[str], item_ids: Sequence[str], problems: list[UploadProbl
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.append(UploadProblem(number, f"not valid JSON ({exc.msg})"))
+            obj = strict_json.loads(text)
+        except strict_json.StrictJSONError as exc:
+            problems.append(UploadProblem(number, f"not valid JSON ({exc.describe()})"))
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("hyp"), str):
             problems.append(UploadProblem(number, 'needs an object with a string "hyp"'))

@@ -37,6 +37,7 @@ from annotate.services.releases.archive import (
 from annotate.services.releases.importing import release_import_archive
 from annotate.services.reveal import release_reveal
 from core.bounded import Limit, LimitExceeded
+from core.http import download_content_type
 
 
 class ReleaseOutputSerializer(serializers.ModelSerializer):
@@ -164,7 +165,9 @@ class ReleaseFileApi(APIView):
         if name not in release_file_names(release=release):
             raise Http404("No such file in this release.")
         stored = default_storage.open(release.storage_prefix + name, "rb")
-        return FileResponse(stored, as_attachment=True, filename=name)
+        return FileResponse(
+            stored, as_attachment=True, filename=name, content_type=download_content_type(name)
+        )
 
 
 class ArchiveStatusSerializer(serializers.Serializer):
@@ -193,7 +196,9 @@ class ReleaseArchiveApi(APIView):
         if release_archive_ready(release=release):
             stored = default_storage.open(release.archive_name, "rb")
             name = release.archive_name.rsplit("/")[-1]
-            return FileResponse(stored, as_attachment=True, filename=name)
+            return FileResponse(
+                stored, as_attachment=True, filename=name, content_type=download_content_type(name)
+            )
         job = release_archive_job(release=release)
         body = {"status": "building", "job": job.pk if job else None}
         return Response(body, status=status.HTTP_202_ACCEPTED)

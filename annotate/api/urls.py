@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from annotate.api import (
     campaign_quality,
@@ -11,9 +10,10 @@ from annotate.api import (
     releases,
     views,
 )
+from core.token_view import GuardedObtainAuthToken
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", GuardedObtainAuthToken.as_view(), name="api-token"),
     path("me/", views.MeApi.as_view(), name="api-me"),
     path("datasets/", views.DatasetListApi.as_view(), name="api-datasets"),
     path("datasets/<slug:slug>/", views.DatasetDetailApi.as_view(), name="api-dataset"),

@@ -16,12 +16,12 @@ as the dataset importer does.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from annotate.formats import CONTEXT_SEPARATOR, MAX_REPORTED_PROBLEMS, Problem, _decoded_lines
+from core import strict_json
 from core.bounded import Limits, lines, open_maybe_gzip
 
 FORMATS = ("jsonl", "tsv")
@@ -115,9 +115,9 @@ def _triple(line: int, row: dict[str, Any], problems: RowProblems) -> Triple | N
 def _jsonl_rows(lines: Iterator[tuple[int, str]], problems: RowProblems) -> Iterator[Triple]:
     for line, text in lines:
         try:
-            row = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.add(line, "", f"not valid JSON ({exc.msg} at column {exc.colno})")
+            row = strict_json.loads(text)
+        except strict_json.StrictJSONError as exc:
+            problems.add(line, exc.path, f"not valid JSON ({exc.describe()})")
             continue
         if not isinstance(row, dict):
             problems.add(line, "", "must be a JSON object")

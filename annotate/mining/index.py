@@ -121,7 +121,7 @@ class CorpusIndex:
             for name in FIELDS
         }
         self.vocab: dict[str, int] = self.fields["message"].vocab_dict
-        self.offsets = np.load(directory / OFFSETS, mmap_mode="r")
+        self.offsets = np.load(directory / OFFSETS, mmap_mode="r", allow_pickle=False)
         self._rows: IO[bytes] = (directory / ROWS).open("rb")
 
     def __len__(self) -> int:

@@ -1,6 +1,7 @@
 """Completion codes for crowd participants: derived, never stored, valid only after passing QC.
 
-The code is an HMAC of the campaign's token and the participant's id under the site's secret,
+The code is a salted HMAC (Django's `salted_hmac`, a key of its own derived from the site's
+secret) of the campaign's token and the participant's id,
 so the owner can check any code a participant hands in without a table of issued codes, and a
 code from one campaign is worthless in another.
 """
@@ -8,10 +9,9 @@ code from one campaign is worthless in another.
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 
-from django.conf import settings
+from django.utils.crypto import salted_hmac
 
 from annotate.models.rating import Campaign, CampaignRater, QCStatus
 
@@ -19,8 +19,10 @@ CODE_LENGTH = 10  # base32 characters: 50 bits, far beyond guessing
 
 
 def _code(campaign: Campaign, crowd_id: str) -> str:
-    message = f"completion:{campaign.token}:{crowd_id}".encode()
-    digest = hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).digest()
+    # Django's salted HMAC: a key derived for this purpose alone, never the raw secret.
+    digest = salted_hmac(
+        "deltableu.completion-code", f"{campaign.token}:{crowd_id}", algorithm="sha256"
+    ).digest()
     return base64.b32encode(digest).decode()[:CODE_LENGTH]
 
 

@@ -7,18 +7,15 @@ token is known to the owner, so a plain hash of the two could be reversed by try
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import hmac
-import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from django.conf import settings
+from django.utils.crypto import salted_hmac
 
 from annotate.models.rating import Campaign, CampaignRater, Rating, RatingStatus
 from annotate.selectors.completion import completion_code_for
+from core.tabular import csv_lines
 
 EXPORT_CHUNK = 2000  # rows fetched per query while streaming
 FIELDS = [
@@ -30,8 +27,10 @@ FIELDS = [
 
 def rater_pseudonym(*, campaign: Campaign, rater_id: int) -> str:
     """`r-` and 10 hex digits, the same for a rater throughout one campaign."""
-    message = f"rater:{campaign.token}:{rater_id}".encode()
-    return "r-" + hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:10]
+    digest = salted_hmac(
+        "deltableu.rater-pseudonym", f"{campaign.token}:{rater_id}", algorithm="sha256"
+    )
+    return "r-" + digest.hexdigest()[:10]
 
 
 @dataclass(frozen=True)
@@ -90,27 +89,10 @@ def campaign_rating_rows(*, campaign: Campaign) -> Iterator[dict[str, object]]:
         }
 
 
-def _csv_cell(value: object) -> object:
-    if value is None:
-        return ""
-    return str(value).lower() if isinstance(value, bool) else value
-
-
 def ratings_csv_lines(*, campaign: Campaign) -> Iterator[str]:
     """The export as CSV, a header first, one line at a time (for a streaming response)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-
-    def line(values: list[object]) -> str:
-        writer.writerow(values)
-        text = buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-        return text
-
-    yield line(list(FIELDS))
-    for row in campaign_rating_rows(campaign=campaign):
-        yield line([_csv_cell(row[field]) for field in FIELDS])
+    rows = campaign_rating_rows(campaign=campaign)
+    return csv_lines(FIELDS, ([row[field] for field in FIELDS] for row in rows), "\r\n")
 
 
 def ratings_jsonl_lines(*, campaign: Campaign) -> Iterator[str]:

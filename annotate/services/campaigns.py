@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.crypto import salted_hmac
 
 from annotate.models import Dataset, Reference, Role
 from annotate.models.rating import Campaign, CampaignRater, CampaignStatus, ReferenceSlot
@@ -73,6 +72,16 @@ def campaign_join(*, campaign: Campaign, rater: User, crowd_id: str = "") -> Cam
     return membership
 
 
+def crowd_username(*, campaign: Campaign, participant_id: str) -> str:
+    """The username of a crowd participant's account in this campaign."""
+    # Keyed, so a participant id cannot be recovered from the username by hashing guesses.
+    digest = salted_hmac(
+        "deltableu.crowd-username", f"{campaign.token}:{participant_id.strip()}",
+        algorithm="sha256",
+    ).hexdigest()[:16]  # fmt: skip
+    return f"crowd-{digest}"
+
+
 def crowd_rater_get_or_create(*, campaign: Campaign, participant_id: str) -> User:
     """The anonymous account of a crowd participant (Prolific-style id), made on first arrival."""
     participant_id = participant_id.strip()
@@ -80,8 +89,8 @@ def crowd_rater_get_or_create(*, campaign: Campaign, participant_id: str) -> Use
         raise ValidationError(
             {"PROLIFIC_PID": "A participant id of 1 to 100 characters is needed."}
         )
-    digest = hashlib.sha256(f"{campaign.token}:{participant_id}".encode()).hexdigest()[:16]
-    user, created = User.objects.get_or_create(username=f"crowd-{digest}")
+    username = crowd_username(campaign=campaign, participant_id=participant_id)
+    user, created = User.objects.get_or_create(username=username)
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])

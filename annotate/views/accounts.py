@@ -22,13 +22,19 @@ from annotate.services.accounts import (
     profile_ensure,
     token_regenerate,
 )
+from core.guessing import INVITATION, LOCKED_OUT, guess_failed, guess_locked_out
 from deltableu.forms import form_add_service_errors
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest, token: str) -> HttpResponse:
+    if guess_locked_out(request, INVITATION):
+        context = {"message": LOCKED_OUT}
+        return render(request, "registration/invitation_invalid.html", context, status=429)
     invitation = Invitation.objects.filter(token=token).first()
     if invitation is None or not invitation.is_usable:
+        if invitation is None:  # a guess; a used-up link is not
+            guess_failed(request, INVITATION)
         return render(request, "registration/invitation_invalid.html", status=404)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

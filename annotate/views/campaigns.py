@@ -19,7 +19,12 @@ from annotate.forms import CampaignForm
 from annotate.http import AuthenticatedRequest
 from annotate.models import Campaign, CampaignStatus
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
-from annotate.services.campaigns import campaign_create, campaign_join, crowd_rater_get_or_create
+from annotate.services.campaigns import (
+    campaign_create,
+    campaign_join,
+    crowd_rater_get_or_create,
+    crowd_username,
+)
 from deltableu.forms import form_add_service_errors
 
 CROWD_ID_PARAMETERS = ("PROLIFIC_PID", "participant_id", "workerId")
@@ -54,16 +59,32 @@ def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "annotate/campaigns/closed.html", {"campaign": campaign}, status=410)
     crowd_id = _crowd_id(request)
     if crowd_id:
-        try:
-            user = crowd_rater_get_or_create(campaign=campaign, participant_id=crowd_id)
-        except ValidationError as exc:
-            return render(
-                request, "annotate/campaigns/closed.html",
-                {"campaign": campaign, "error": " ".join(exc.messages)}, status=400,
-            )  # fmt: skip
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("campaign-rate", campaign_id=campaign.pk)
+        return _crowd_arrival(request, campaign, crowd_id)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
     campaign_join(campaign=campaign, rater=cast(User, request.user))
+    return redirect("campaign-rate", campaign_id=campaign.pk)
+
+
+def _crowd_arrival(request: HttpRequest, campaign: Campaign, crowd_id: str) -> HttpResponse:
+    """A crowd link opened while someone else is logged in never swaps the session silently:
+    the person chooses between going on as themselves and joining as the crowd participant."""
+    current = request.user
+    username = crowd_username(campaign=campaign, participant_id=crowd_id)
+    if current.is_authenticated and current.get_username() != username:
+        choice = request.POST.get("join_as") if request.method == "POST" else None
+        if choice == "current":
+            campaign_join(campaign=campaign, rater=cast(User, current))
+            return redirect("campaign-rate", campaign_id=campaign.pk)
+        if choice != "crowd":
+            context = {"campaign": campaign, "crowd_id": crowd_id, "current": current}
+            return render(request, "annotate/campaigns/switch.html", context)
+    try:
+        user = crowd_rater_get_or_create(campaign=campaign, participant_id=crowd_id)
+    except ValidationError as exc:
+        return render(
+            request, "annotate/campaigns/closed.html",
+            {"campaign": campaign, "error": " ".join(exc.messages)}, status=400,
+        )  # fmt: skip
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("campaign-rate", campaign_id=campaign.pk)

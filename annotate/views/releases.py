@@ -33,6 +33,7 @@ from annotate.services.releases.content import release_content
 from annotate.services.releases.datasheet import datasheet_markdown
 from annotate.services.releases.publish import release_meta
 from annotate.services.reveal import release_reveal
+from core.http import download_content_type
 from deltableu.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
@@ -138,7 +139,10 @@ def release_file(request: HttpRequest, slug: str, version: str, name: str) -> Fi
     if name not in release_file_names(release=release):
         raise Http404("No such file in this release.")
     stored = default_storage.open(release.storage_prefix + name, "rb")
-    return FileResponse(stored, as_attachment=name != "README.md", filename=name)
+    return FileResponse(
+        stored, as_attachment=name != "README.md", filename=name,
+        content_type=download_content_type(name),
+    )  # fmt: skip
 
 
 def release_archive(request: HttpRequest, slug: str, version: str) -> FileResponse:
@@ -146,7 +150,10 @@ def release_archive(request: HttpRequest, slug: str, version: str) -> FileRespon
     if not release_archive_ready(release=release):
         raise Http404("The archive is not built yet; download the files one by one meanwhile.")
     stored = default_storage.open(release.archive_name, "rb")
-    return FileResponse(stored, as_attachment=True, filename=release.archive_name.rsplit("/")[-1])
+    name = release.archive_name.rsplit("/")[-1]
+    return FileResponse(
+        stored, as_attachment=True, filename=name, content_type=download_content_type(name)
+    )
 
 
 def release_diff_view(request: HttpRequest, slug: str) -> HttpResponse:

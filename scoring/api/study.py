@@ -136,11 +136,13 @@ class StudyExportApi(APIView):
     def get(self, request: Request, study_id: int, fmt: str) -> HttpResponse:
         study = study_get_managed(user=request.user, pk=study_id)
         if fmt == "csv":
-            response = HttpResponse(study_export_csv(study), content_type="text/csv")
+            response = HttpResponse(study_export_csv(study), content_type="text/csv; charset=utf-8")
         elif fmt == "json":
             body = {"study": study.pk, "name": study.name, "options": study.options,
                     "result": study.result}  # fmt: skip
-            response = HttpResponse(json.dumps(body, indent=1), content_type="application/json")
+            response = HttpResponse(
+                json.dumps(body, indent=1), content_type="application/json; charset=utf-8"
+            )
         else:
             raise NotFound("Unknown format: use csv or json.")
         response["Content-Disposition"] = f'attachment; filename="study-{study.pk}.{fmt}"'

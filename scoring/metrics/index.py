@@ -12,16 +12,17 @@ reference lengths and the largest weight. :class:`BleuIndex` stores exactly that
   kept in a flat side table for the few entries with M ≥ 2.
 
 One index therefore serves ``dbleu`` (both definitions), ``bleu``, ``sbleu`` and ``bleu-sbp``
-for one tokenizer, case setting and maximum order. The index *file* is generic: a pickle with
-a header naming the metric and options it was prepared for, the item ids and the references
-themselves (so that a different metric can re-prepare from it). Pickles execute code when
-loaded: load only index files this product wrote.
+for one tokenizer, case setting and maximum order. The index *file* is generic and pickle-free
+(an uncompressed numpy archive read with ``allow_pickle=False``): a JSON header naming the metric
+and options it was prepared for, the item ids, the references themselves (so that a different
+metric can re-prepare from them) and, for the BLEU family, the prepared index's arrays.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-import pickle
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,7 @@ from .version import __version__
 log = logging.getLogger(__name__)
 
 INDEX_FORMAT = "deltableu-studio-index"
-INDEX_FORMAT_VERSION = 1
+INDEX_FORMAT_VERSION = 2  # 1 was a pickle
 
 
 @dataclass
@@ -194,34 +195,113 @@ class IndexFile:
         return self.refs.item_ids
 
 
+def _pack_strings(prefix: str, strings: Sequence[str], out: dict[str, np.ndarray]) -> None:
+    """Strings as one UTF-8 blob and their end offsets (no object arrays: no pickle)."""
+    encoded = [text.encode("utf-8") for text in strings]
+    out[f"{prefix}.blob"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+    out[f"{prefix}.ends"] = np.cumsum([len(e) for e in encoded], dtype=np.int64)
+
+
+def _unpack_strings(prefix: str, arrays: Any) -> list[str]:
+    blob = arrays[f"{prefix}.blob"].tobytes()
+    ends = arrays[f"{prefix}.ends"].tolist()
+    starts = [0, *ends[:-1]]
+    return [blob[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)]
+
+
+def _bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]:
+    tokens = sorted(index.vocab, key=index.vocab.__getitem__)
+    _pack_strings("vocab", tokens, out)
+    out["vocab.ids"] = np.array([index.vocab[t] for t in tokens], dtype=np.int64)
+    out["ref_ptr"], out["ref_lens"], out["ref_weights"] = (
+        index.ref_ptr, index.ref_lens, index.ref_weights,
+    )  # fmt: skip
+    for k, table in enumerate(index.orders):
+        for name in ("keys", "max_count", "max_weight", "multi_start", "multi"):
+            out[f"order{k}.{name}"] = getattr(table, name)
+    return {
+        "tokenize": index.tokenize, "lowercase": index.lowercase, "max_order": index.max_order,
+        "vocab_size": index.vocab_size, "orders": len(index.orders),
+    }  # fmt: skip
+
+
+def _bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) -> BleuIndex:
+    tokens = _unpack_strings("vocab", arrays)
+    vocab = dict(zip(tokens, arrays["vocab.ids"].tolist(), strict=True))
+    index = BleuIndex(
+        meta["tokenize"], meta["lowercase"], meta["max_order"], item_ids, vocab,
+        meta["vocab_size"], arrays["ref_ptr"], arrays["ref_lens"], arrays["ref_weights"],
+    )  # fmt: skip
+    for k in range(meta["orders"]):
+        names = ("keys", "max_count", "max_weight", "multi_start", "multi")
+        index.orders.append(OrderTable(*(arrays[f"order{k}.{name}"] for name in names)))
+    return index
+
+
 def save_index(path: str | Path, index: IndexFile) -> None:
-    """Write ``index`` to ``path`` atomically (a temporary file renamed over it)."""
+    """Write ``index`` to ``path`` atomically (a temporary file renamed over it).
+
+    The file is an uncompressed numpy ``.npz`` archive: a JSON header (format, version,
+    metric, options, library version, what was prepared) and plain numeric arrays, loaded with
+    ``allow_pickle=False`` so that reading a file from shared storage never runs code. The BLEU
+    family's prepared index is stored whole; other metrics' prepared references (token lists
+    and n-gram dictionaries) are prepared again from the stored references on load.
+    """
     path = Path(path)
+    arrays: dict[str, np.ndarray] = {}
+    _pack_strings("refs.texts", index.refs.texts, arrays)
+    arrays["refs.weights"], arrays["refs.ptr"] = index.refs.weights, index.refs.ptr
+    header: dict[str, Any] = {
+        "format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "metric": index.metric,
+        "options": index.options, "library_version": index.library_version,
+        "item_ids": index.refs.item_ids, "prepared": None,
+    }  # fmt: skip
+    if isinstance(index.prepared, BleuIndex):
+        header["prepared"] = {"kind": "bleu", **_bleu_arrays(index.prepared, arrays)}
+    arrays["header"] = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("wb") as fh:
-        pickle.dump(
-            {"format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "index": index},
-            fh,
-            protocol=pickle.HIGHEST_PROTOCOL,
-        )
+        np.savez(fh, allow_pickle=False, **arrays)
     tmp.replace(path)
 
 
-def load_index(path: str | Path) -> IndexFile:
-    """Read an index file written by :func:`save_index` (trusted files only: it is a pickle)."""
+def _header(arrays: Any, path: str | Path) -> dict[str, Any]:
+    if "header" not in arrays.files:
+        raise MetricInputError(f"{path}: not an index file")
     try:
-        with Path(path).open("rb") as fh:
-            # Index files are written by this product only (see the module docstring).
-            data = pickle.load(fh)  # noqa: S301
-    except OSError as exc:
-        raise MetricInputError(f"{path}: cannot read index: {exc.strerror}") from exc
-    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError) as exc:
+        header = json.loads(arrays["header"].tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MetricInputError(f"{path}: not an index file ({exc})") from exc
-    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+    if not isinstance(header, dict) or header.get("format") != INDEX_FORMAT:
         raise MetricInputError(f"{path}: not an index file")
-    if data.get("version") != INDEX_FORMAT_VERSION:
-        raise MetricInputError(f"{path}: index format version {data.get('version')} unsupported")
-    index = data["index"]
-    if not isinstance(index, IndexFile):
-        raise MetricInputError(f"{path}: not an index file")
-    return index
+    if header.get("version") != INDEX_FORMAT_VERSION:
+        raise MetricInputError(f"{path}: index format version {header.get('version')} unsupported")
+    return header
+
+
+def load_index(path: str | Path) -> IndexFile:
+    """Read an index file written by :func:`save_index`; nothing in it is ever executed."""
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            header = _header(arrays, path)
+            refs = RefSet(
+                header["item_ids"], _unpack_strings("refs.texts", arrays),
+                arrays["refs.weights"], arrays["refs.ptr"],
+            )  # fmt: skip
+            stored = header["prepared"]
+            prepared = (
+                _bleu_from_arrays(stored, refs.item_ids, arrays)
+                if stored and stored.get("kind") == "bleu" else None
+            )  # fmt: skip
+    except OSError as exc:
+        raise MetricInputError(f"{path}: cannot read index: {exc.strerror or exc}") from exc
+    except (ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+        # allow_pickle=False refuses object arrays with a ValueError: a pickle is never loaded.
+        raise MetricInputError(f"{path}: not an index file ({exc})") from exc
+    if prepared is None:
+        from .registry import (
+            get_metric,
+        )  # here: the registry imports the metric modules, which import this one
+
+        prepared = get_metric(header["metric"], **header["options"]).prepare(refs.items())
+    return IndexFile(header["metric"], header["options"], refs, prepared, header["library_version"])

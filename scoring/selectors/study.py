@@ -50,10 +50,12 @@ def study_plots(*, study: CorrelationStudy) -> list[dict]:
     for sweep, series in (study.result.get("sweeps") or {}).items():
         title, ends = SWEEP_TITLES.get(sweep, (sweep, None))
         for metric, points in series.items():
-            clean = [(float(x), max(float(y), 0.0)) for x, y in points if y == y]
+            # An undefined coefficient (stored as null) has no point to draw.
+            points = [(x, y) for x, y in points if y is not None and y == y]
+            clean = [(float(x), max(float(y), 0.0)) for x, y in points]
             if sweep == "theta":  # θ decreases to the right, as in the paper
                 clean = [(-x, y) for x, y in clean]
-            labels = [f"{x:g}: ρ = {y:.3f}" for x, y in points if y == y]
+            labels = [f"{x:g}: ρ = {y:.3f}" for x, y in points]
             plots.append({
                 "sweep": sweep, "metric": metric, "title": f"{title} — {metric}",
                 "svg": line_svg(clean, title=f"{title} — {metric}", x_labels=ends,

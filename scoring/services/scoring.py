@@ -37,6 +37,7 @@ from scoring.metrics import (
     save_index,
 )
 from scoring.metrics.api import index_nrefs
+from scoring.metrics.index import INDEX_FORMAT_VERSION
 from scoring.models import Leaderboard, Score, Submission, SubmissionStatus
 from scoring.selectors.leaderboards import release_scoring_items
 from scoring.submission_files import parse_submission
@@ -68,9 +69,10 @@ def _index_name(leaderboard: Leaderboard, metric: Metric) -> str:
     # an id reused after a rollback or in a new database cannot pick up another release's index.
     release = leaderboard.release
     published = release.published_at.isoformat() if release.published_at else "draft"
+    # The file format's version too: a file of an older format is never read, only rebuilt.
     key = (
         f"{release.pk}:{published}:{release.snapshot_checksum}:{leaderboard.split}:"
-        f"{metric.name}:{sorted(metric.opts.items())}"
+        f"{metric.name}:{sorted(metric.opts.items())}:v{INDEX_FORMAT_VERSION}"
     )
     return f"indexes/{hashlib.sha256(key.encode()).hexdigest()[:24]}.idx"
 

@@ -7,8 +7,6 @@ its `StudyData`, and stores the result on the study.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 
 import numpy as np
@@ -29,6 +27,8 @@ from annotate.models import (
 from annotate.selectors.human_eval import campaign_means, eval_outputs, judgment_means
 from annotate.services.human_eval.systems import eval_system_set_outputs
 from annotate.services.jobs import job_create, job_enqueue, job_progress
+from core.strict_json import json_safe
+from core.tabular import csv_text
 from scoring.models import CorrelationStudy, Submission
 from scoring.selectors.leaderboards import leaderboard_item_ids
 from scoring.services.scoring import submission_hypotheses
@@ -146,7 +146,12 @@ def study_run(job: Job) -> dict:
     def progress(done: int, total: int, message: str) -> None:
         job_progress(job_id=job.pk, done=done, total=total, message=message)
 
-    result = run_study(data, options, progress)
+    result, undefined = json_safe(run_study(data, options, progress))
+    if undefined:
+        result.setdefault("notes", []).append(
+            f"{undefined} value(s) are undefined (shown as null): a correlation needs both the "
+            "human and the metric differences to vary across units, and here one did not."
+        )
     CorrelationStudy.objects.filter(pk=study.pk).update(result=result)
     return {"study": study.pk, "n_units": result["n_units"], "pairs": len(result["pairs"])}
 
@@ -178,20 +183,17 @@ def _fmt(value: object) -> str:
 
 def study_export_csv(study: CorrelationStudy) -> str:
     """Table 2 rows, then the sweeps as (sweep, metric, x, rho) rows."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
-                     "tau_high", "vs_baseline_diff", "vs_baseline_p"])  # fmt: skip
+    rows: list[list[object]] = []
     for row in study.result.get("table", []):
         rho, tau, vs = row["rho"], row.get("tau", {}), row.get("vs_baseline", {})
-        writer.writerow([_fmt(x) for x in (
+        rows.append([_fmt(x) for x in (
             row["metric"], row["refs"], row["order"], rho["value"], rho["low"], rho["high"],
             tau.get("value"), tau.get("low"), tau.get("high"), vs.get("diff"), vs.get("p"),
         )])  # fmt: skip
-    writer.writerow([])
-    writer.writerow(["sweep", "metric", "x", "rho"])
+    rows += [[], ["sweep", "metric", "x", "rho"]]
     for sweep, series in study.result.get("sweeps", {}).items():
         for metric, points in series.items():
-            for x, rho in points:
-                writer.writerow([sweep, metric, _fmt(x), _fmt(rho)])
-    return out.getvalue()
+            rows += [[sweep, metric, _fmt(x), _fmt(rho)] for x, rho in points]
+    header = ["metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
+              "tau_high", "vs_baseline_diff", "vs_baseline_p"]  # fmt: skip
+    return csv_text(header, rows)

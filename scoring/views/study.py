@@ -75,11 +75,11 @@ def study_detail(request: AuthenticatedRequest, study_id: int) -> HttpResponse:
 def study_export(request: AuthenticatedRequest, study_id: int, fmt: str) -> HttpResponse:
     study = study_get_managed(user=request.user, pk=study_id)
     if fmt == "csv":
-        response = HttpResponse(study_export_csv(study), content_type="text/csv")
+        response = HttpResponse(study_export_csv(study), content_type="text/csv; charset=utf-8")
     elif fmt == "json":
         body = json.dumps({"study": study.pk, "name": study.name, "options": study.options,
                            "result": study.result}, indent=1)  # fmt: skip
-        response = HttpResponse(body, content_type="application/json")
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
     else:
         raise Http404("Unknown format.")
     response["Content-Disposition"] = f'attachment; filename="study-{study.pk}.{fmt}"'

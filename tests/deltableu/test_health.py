@@ -25,7 +25,7 @@ def test_a_broker_that_does_not_answer_is_named(client_for, monkeypatch):
     assert response.status_code == 503
     body = response.json()
     assert body["database"] == "ok"
-    assert body["broker"].startswith("down:")
+    assert body == {"status": "down", "database": "ok", "broker": "down"}
 
 
 def test_a_database_that_does_not_answer_is_named(client_for, monkeypatch):
@@ -33,6 +33,7 @@ def test_a_database_that_does_not_answer_is_named(client_for, monkeypatch):
         raise OperationalError("connection refused")
 
     monkeypatch.setattr("deltableu.health.connection.cursor", refuse)
-    body = client_for(None).get(reverse("healthz")).json()
-    assert body["database"] == "down: OperationalError: connection refused"
-    assert body["broker"] == "ok"
+    response = client_for(None).get(reverse("healthz"))
+    # Which component, and nothing more: the exception's text goes to the log only.
+    assert response.json() == {"status": "down", "database": "down", "broker": "ok"}
+    assert "refused" not in response.content.decode()

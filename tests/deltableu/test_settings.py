@@ -95,3 +95,14 @@ def test_ci_really_uses_postgresql_and_redis():
 
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     assert app.conf.broker_url.startswith("redis://")
+
+
+def test_hsts_preload_is_an_explicit_opt_in():
+    from django.conf import settings
+
+    assert settings.SECURE_HSTS_PRELOAD is False
+    result = manage(
+        "shell", "-c", "from django.conf import settings; print(settings.SECURE_HSTS_PRELOAD)",
+        DEBUG="False", SECRET_KEY="k" * 50, ALLOWED_HOSTS="x.org", SECURE_HSTS_PRELOAD="True",
+    )  # fmt: skip
+    assert result.stdout.strip().splitlines()[-1] == "True"

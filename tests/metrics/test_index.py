@@ -57,3 +57,39 @@ def test_not_an_index_file(tmp_path):
     bad.write_bytes(b"hello")
     with pytest.raises(MetricInputError, match="not an index"):
         load_index(bad)
+
+
+@pytest.mark.parametrize(
+    "name", ["dbleu", "bleu", "sbleu", "bleu-sbp", "nist", "dnist", "4grr", "amber"]
+)
+def test_every_metric_round_trips_through_the_file_exactly(tmp_path, name):
+    metric = get_metric(name)
+    path = tmp_path / f"{name}.idx"
+    save_index(path, build_index(metric, ITEMS))
+    loaded = load_index(path)
+    assert (loaded.metric, loaded.item_ids) == (name, ["a", "b"])
+    assert loaded.options == dict(metric.opts)
+    np.testing.assert_array_equal(
+        compute_stats(metric, HYPS, index=loaded), compute_stats(metric, HYPS, items=ITEMS)
+    )
+
+
+def test_a_pickle_in_an_index_file_is_refused_and_never_run(tmp_path):
+    import pickle
+
+    ran = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (ran.write_text, ("pwned",))
+
+    # A file shaped like an index whose arrays hold a pickled object.
+    path = tmp_path / "evil.idx"
+    with path.open("wb") as fh:
+        np.savez(fh, header=np.array([Payload()], dtype=object))
+    with pytest.raises(MetricInputError, match="not an index"):
+        load_index(path)
+    path.write_bytes(pickle.dumps({"format": "deltableu-studio-index", "index": Payload()}))
+    with pytest.raises(MetricInputError, match="not an index"):
+        load_index(path)
+    assert not ran.exists()

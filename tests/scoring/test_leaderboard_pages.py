@@ -109,7 +109,9 @@ def test_csv_export(board, client_for):
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [r["method"] for r in rows] == ["oracle", "copy baseline"]
-    assert rows[0]["group"] == "1" and rows[1]["is_baseline"] == "True"
+    assert (
+        rows[0]["group"] == "1" and rows[1]["is_baseline"] == "true"
+    )  # one writer: JSON-style booleans
     assert float(rows[0]["dbleu"]) == pytest.approx(100.0)
     assert {"dbleu_ci_low", "dbleu_ci_high", "bleu", "nist_ci_high"} <= set(rows[0])
 

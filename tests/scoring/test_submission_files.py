@@ -37,7 +37,7 @@ def test_jsonl_problems_name_lines():
     assert problems(data, "jsonl") == [
         "line 2: item 'a' already given on line 1",
         "line 3: unknown item id 'zz'",
-        "line 4: not valid JSON (Expecting value)",
+        "line 4: not valid JSON (Expecting value at column 1)",
         "2 items have no hypothesis: 'b', 'c'",
     ]
 

@@ -93,8 +93,6 @@ def _kind(route: Route, name: str) -> str:
 def _candidates(world, kind: str) -> list[tuple[object, bool]]:
     """(value, names a private object) for one kind, the made-up one last."""
     objects = world.objects
-    if kind == "version":
-        return [("1.0.0", False)]
     if kind == "token":
         return [("not-a-real-token", False)]
     if kind == "file":
@@ -108,6 +106,8 @@ def _candidates(world, kind: str) -> list[tuple[object, bool]]:
 
 
 def _missing(kind: str) -> object:
+    if kind == "version":
+        return MISSING["version"]
     return MISSING["slug"] if kind in ("dataset", "leaderboard") else MISSING["int"]
 
 
@@ -195,7 +195,7 @@ def _uniform(persona: str, status: int) -> bool:
 def test_every_api_operation_is_a_walked_route():
     walked = {_plain(route.template) for route in all_routes()}
     missing = sorted(set(_schema_methods()) - walked)
-    assert missing == []
+    assert missing == [], "\n".join(missing)
 
 
 def test_the_owner_sees_the_canaries_the_walk_looks_for(world):
@@ -233,3 +233,24 @@ def test_no_one_but_the_owner_sees_hidden_or_private_things(world, caplog):
                             f"made-up object: {baseline}"
                         )
     assert leaks + not_uniform == [], "\n".join(["", *leaks, *not_uniform])
+
+
+def test_every_text_answer_names_its_charset_and_every_page_its_policy(world, caplog):
+    # The owner reaches every page and download; a text type without a charset lets a browser
+    # guess (and a guessed UTF-7 or Latin-1 has been an XSS vector).
+    caplog.set_level(logging.CRITICAL, logger="django.request")
+    client = _client(world.owner)
+    missing = []
+    for route in all_routes():
+        cache.clear()
+        client = _client(world.owner)
+        for _method, path, _private, _missing_path in calls(world, route, ["get"]):
+            response = client.get(path)
+            kind = response.get("Content-Type", "")
+            texty = kind.startswith(("text/", "application/json", "application/jsonl"))
+            if response.status_code == 200 and texty and "charset=utf-8" not in kind.lower():
+                missing.append(f"{path}: {kind}")
+            policy = response.get("Content-Security-Policy", "")
+            if kind.startswith("text/html") and "default-src 'self'" not in policy:
+                missing.append(f"{path}: no Content-Security-Policy")
+    assert missing == [], "\n".join(missing)

@@ -153,6 +153,15 @@ def build_world() -> World:
     test_board = leaderboard_create(
         owner=owner, release=public_release, split="test", name="Test", slug="pub-test"
     )
+    # A leaderboard the owner keeps private, on the public release, and a draft release.
+    leaderboard_create(
+        owner=owner, release=public_release, split="dev", name="Quiet", slug="pub-quiet",
+        is_public=False,
+    )  # fmt: skip
+    release_freeze(
+        dataset=public, campaign=public_campaign, created_by=owner, version="2.0.0",
+        citation="", public_splits=["dev", "test"],
+    )  # fmt: skip
     private_board = leaderboard_create(
         owner=owner, release=private_release, split="dev", name="Priv", slug="priv-dev"
     )
@@ -172,7 +181,13 @@ def build_world() -> World:
     world = World(owner=owner, personas=personas)
     world.objects = {
         "dataset": {"public": "pub", "private": "priv"},
-        "leaderboard": {"public": "pub-dev", "hidden-test": "pub-test", "private": "priv-dev"},
+        "leaderboard": {
+            "public": "pub-dev",
+            "hidden-test": "pub-test",
+            "private": "priv-dev",
+            "private-board": "pub-quiet",
+        },
+        "version": {"public": "1.0.0", "draft": "2.0.0"},
         "campaign": {"private": private_campaign.pk, "hidden": public_campaign.pk},
         "rating": {"private": private_rating.pk, "hidden": hidden_rating.first().pk},
         "submission": {"private": secret.pk, "private-dataset": private_submission.pk},

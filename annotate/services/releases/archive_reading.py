@@ -10,7 +10,6 @@ ValidationError: a garbled archive is bad input, not a server error.
 from __future__ import annotations
 
 import hashlib
-import json
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from typing import IO, Any
 from django.core.exceptions import ValidationError
 
 from annotate.services.releases.files import BINARY_FILES, FILE_NAMES, MANIFEST
+from core import strict_json
 from core.bounded import CHUNK_BYTES, MIB, Limits
 from core.safezip import SafeZip
 
@@ -26,13 +26,12 @@ SPOOL_BYTES = 1 * MIB  # an entry larger than this is kept in a temporary file, 
 JSON_FILE_MAX_BYTES = 1 * MIB  # release.json and manifest.json are read whole: a few KB
 
 
-def _no_constants(name: str) -> None:
-    raise ValueError(f"{name} is not a number")
-
-
 def json_loads(text: str | bytes) -> Any:
-    """JSON as the release files write it: NaN and Infinity are not numbers there."""
-    return json.loads(text, parse_constant=_no_constants)
+    """Strict JSON (core.strict_json): no NaN, duplicate keys, NUL or deep nesting."""
+    try:
+        return strict_json.loads(text)
+    except strict_json.StrictJSONError as exc:
+        raise ValueError(exc.describe()) from None
 
 
 class ArchiveFiles:
@@ -83,7 +82,7 @@ class ArchiveFiles:
         spool.seek(0)
         try:
             value = json_loads(spool.read())
-        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        except ValueError as exc:
             raise ValidationError(f"{name} is not valid JSON ({exc}).") from None
         if not isinstance(value, dict):
             raise ValidationError(f"{name} must hold a JSON object.")

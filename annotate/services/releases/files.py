@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from annotate.models import SplitName
 from annotate.services.releases.content import dumps, scoring_refs, sha256
 from annotate.services.releases.datasheet import datasheet_markdown
+from core.tabular import tsv_bytes
 
 MANIFEST = "manifest.json"
 # Every name a release's file set may have (which of them a release has depends on its splits
@@ -64,19 +65,6 @@ PARQUET_SCHEMA = pa.schema(
 )
 
 
-def _cell(value: Any) -> str:
-    """A TSV cell: tabs and line breaks would break the row, so they become spaces."""
-    if value is None:
-        return ""
-    text = repr(value) if isinstance(value, float) else str(value)
-    return text.replace("\t", " ").replace("\r", " ").replace("\n", " ")
-
-
-def _tsv(rows: list[tuple[Any, ...]], header: tuple[str, ...]) -> bytes:
-    lines = ["\t".join(header)] + ["\t".join(_cell(v) for v in row) for row in rows]
-    return ("\n".join(lines) + "\n").encode()
-
-
 def _public(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [item for item in content if item["refs"] is not None]
 
@@ -115,7 +103,7 @@ def references_tsv(content: list[dict[str, Any]], variant: str) -> bytes:
         for item in _public(content)
         for ref in item["refs"]
     ]
-    return _tsv(rows, TSV_COLUMNS)
+    return tsv_bytes(TSV_COLUMNS, rows)
 
 
 def references_parquet(content: list[dict[str, Any]]) -> bytes:
@@ -139,7 +127,7 @@ def references_parquet(content: list[dict[str, Any]]) -> bytes:
 
 
 def ratings_tsv(ratings: list[tuple[str, str, int, str, int]]) -> bytes:
-    return _tsv(list(ratings), ("id", "split", "reference", "rater", "score"))
+    return tsv_bytes(("id", "split", "reference", "rater", "score"), ratings)
 
 
 def scorable_splits(meta: dict[str, Any], content: list[dict[str, Any]]) -> dict[str, int]:

@@ -20,6 +20,7 @@ from annotate.services.releases.archive_reading import ArchiveFiles, json_loads
 from annotate.services.releases.content import REFERENCE_FIELDS
 from annotate.services.releases.freeze import release_version_check
 from annotate.services.releases.publish import FORMAT
+from core.tabular import restore
 
 NUMBER_OR_NONE = (int, float, type(None))
 META_FIELDS: dict[str, tuple[type, ...]] = {
@@ -145,7 +146,7 @@ def release_ratings_checked(files: ArchiveFiles) -> list[tuple[str, str, int, st
     for line, text in files.lines("ratings.tsv"):
         if line == 1 or not text:
             continue
-        cells = text.split("\t")
+        cells = [restore(cell) for cell in text.split("\t")]  # undo core.tabular's escape
         try:
             item_id, split, position, rater, score = cells
             row = (item_id, split, int(position), rater, int(score))

@@ -1,0 +1,78 @@
+"""Requests refused before any view runs: a NUL in the path or a query parameter.
+
+Percent-escapes decode to characters no database text column stores (PostgreSQL refuses NUL in
+text and jsonb), so a `?split=%00` reaching a query would be a server error. One check here
+answers 400, naming the parameter, for every route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+
+
+def _bad(text: str) -> bool:
+    return "\x00" in text
+
+
+def malformed_request_problem(request: HttpRequest) -> str:
+    """What is wrong with the request line, or "" when nothing is."""
+    if _bad(request.path):
+        return "the path contains a NUL character"
+    for key, values in request.GET.lists():
+        if _bad(key) or any(_bad(value) for value in values):
+            return f"the query parameter {key.replace(chr(0), '')!r} contains a NUL character"
+    return ""
+
+
+class RejectMalformedRequestMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        problem = malformed_request_problem(request)
+        if not problem:
+            return self.get_response(request)
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": f"Bad request: {problem}."}, status=400)
+        return HttpResponseBadRequest(
+            f"Bad request: {problem}.", content_type="text/plain; charset=utf-8"
+        )
+
+
+# Downloads by file extension; every text type says its charset (a browser must not guess).
+DOWNLOAD_TYPES = {
+    ".md": "text/markdown; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".jsonl": "application/jsonl; charset=utf-8",
+    ".tsv": "text/tab-separated-values; charset=utf-8",
+    ".csv": "text/csv; charset=utf-8",
+    ".zip": "application/zip",
+    ".parquet": "application/vnd.apache.parquet",
+}
+
+
+def download_content_type(name: str) -> str:
+    """The Content-Type of a stored file served for download, from its name."""
+    suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return DOWNLOAD_TYPES.get(suffix, "application/octet-stream")
+
+
+TEXT_TYPES = ("text/", "application/json", "application/jsonl", "application/x-ndjson")
+
+
+class CharsetMiddleware:
+    """Every text answer names its charset: whatever built it (a view, DRF, a file download),
+    a text type without one gets `charset=utf-8`, so a browser never has to guess."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        kind = response.get("Content-Type", "")
+        if kind.startswith(TEXT_TYPES) and "charset=" not in kind.lower():
+            response["Content-Type"] = f"{kind}; charset=utf-8"
+        return response

@@ -1,0 +1,61 @@
+"""A study whose coefficients are undefined (humans gave every output the same score) stores
+null with a note, shows "undefined", and exports — never a database error (PostgreSQL's jsonb
+refuses NaN)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from annotate.models import Job
+from annotate.services.human_eval.importing import bundle_parse, judgments_import
+from core.strict_json import json_safe
+from scoring.models import CorrelationStudy
+from scoring.services.study import study_create, study_run
+from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
+
+pytestmark = pytest.mark.django_db
+
+
+def test_json_safe_turns_nan_inf_and_numpy_into_plain_json():
+    value, undefined = json_safe(
+        {"a": float("nan"), "b": [np.float64(1.5), np.inf, (np.int64(2), -np.inf)], "c": "x"}
+    )
+    assert value == {"a": None, "b": [1.5, None, [2, None]], "c": "x"} and undefined == 3
+    json.dumps(value, allow_nan=False)
+
+
+@pytest.fixture
+def study(owner, make_release, django_capture_on_commit_callbacks):
+    release = make_release(items=study_release_items(), public_splits=("test",))
+    study_inputs(owner, release)  # the systems' outputs
+    lines = [
+        json.dumps({"judge": f"j{k}", "id": f"t{i}", "system": name, "scores": {"relevance": 3}})
+        for name in ("good", "mid", "bad")
+        for i in range(12)
+        for k in range(2)
+    ]
+    bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
+    flat = judgments_import(
+        dataset=release.dataset, owner=owner, name="flat", split="test", bundle=bundle
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        return study_create(
+            owner=owner, name="flat", release=release, split="test", judgment_set=flat,
+            options=STUDY_OPTIONS,
+        )  # fmt: skip
+
+
+def test_undefined_coefficients_are_stored_as_null_with_a_note(study, owner, client_for):
+    study_run(Job.objects.get(pk=study.job_id))
+    result = CorrelationStudy.objects.get(pk=study.pk).result
+    assert result["table"] and all(row["rho"]["value"] is None for row in result["table"])
+    assert any("undefined" in note for note in result["notes"])
+    client = client_for(owner)
+    assert "undefined" in client.get(f"/studies/{study.pk}/").content.decode()
+    assert (
+        client.get(f"/api/v1/studies/{study.pk}/").json()["result"]["table"][0]["rho"]["value"]
+        is None
+    )
+    assert client.get(f"/api/v1/studies/{study.pk}/export.csv").status_code == 200
+    assert client.get(f"/studies/{study.pk}/export.json").status_code == 200
