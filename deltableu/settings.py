@@ -171,6 +171,16 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 50 * 1024 * 1024)
 # Corpora uploaded through the web; larger ones are added by staff with `manage.py corpus_add`.
 CORPUS_MAX_BYTES = env_int("CORPUS_MAX_BYTES", 500 * 1024 * 1024)
+# Caps on what compressed input may inflate to (core/bounded.py), checked while streaming: a
+# release archive's total and entry count, any zip or gzip stream's inflated/compressed ratio
+# (text compresses about 4:1; a bomb of zeros 1000:1), any text line, a gzipped corpus's total.
+# An import holds the release in memory while it rebuilds it (about 4 MB of RAM and 0.3 s per
+# MiB inflated): 64 MiB is a release of some 20,000 items with 5 references each.
+ARCHIVE_MAX_INFLATED_BYTES = env_int("ARCHIVE_MAX_INFLATED_BYTES", 64 * 1024 * 1024)
+ARCHIVE_MAX_ENTRIES = env_int("ARCHIVE_MAX_ENTRIES", 1000)
+ARCHIVE_MAX_RATIO = env_int("ARCHIVE_MAX_RATIO", 100)
+UPLOAD_MAX_LINE_BYTES = env_int("UPLOAD_MAX_LINE_BYTES", 1024 * 1024)
+CORPUS_MAX_INFLATED_BYTES = env_int("CORPUS_MAX_INFLATED_BYTES", 32 * 1024 * 1024 * 1024)
 
 # --- Security (check --deploy is clean when DEBUG is False) ----------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

@@ -7,7 +7,7 @@ from typing import cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.pagination import PageNumberPagination
@@ -84,7 +84,10 @@ class CorpusListApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": CorpusInputSerializer},
-        responses={202: JobOutputSerializer},
+        responses={
+            202: JobOutputSerializer,
+            413: OpenApiResponse(description="Over a size limit, named in the body"),
+        },
         summary="Upload a corpus of triples (researchers); it is indexed by a job",
     )
     def post(self, request: Request) -> Response:

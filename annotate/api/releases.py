@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
@@ -35,6 +36,7 @@ from annotate.services.releases.archive import (
 )
 from annotate.services.releases.importing import release_import_archive
 from annotate.services.reveal import release_reveal
+from core.bounded import Limit, LimitExceeded
 from core.http import download_content_type
 
 
@@ -247,16 +249,22 @@ class ReleaseImportApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": ReleaseImportInputSerializer},
-        responses={201: ReleaseOutputSerializer},
+        responses={
+            201: ReleaseOutputSerializer,
+            413: OpenApiResponse(description="Over a size limit, named in the body"),
+        },
         summary="Import a release archive (researchers)",
     )
     def post(self, request: Request) -> Response:
         if not user_is_researcher(request.user):
             raise PermissionDenied("Only researchers can import releases.")
-        upload = request.FILES.get("archive")
-        if upload is None:
-            raise ValidationError({"archive": "Attach the archive as 'archive'."})
+        data = ReleaseImportInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["archive"]
+        if upload.size > settings.IMPORT_MAX_BYTES:
+            limit = Limit.from_settings("IMPORT_MAX_BYTES")
+            raise LimitExceeded(limit, f"The archive is {upload.size:,} bytes")
         release = release_import_archive(
-            source=upload, owner=cast(User, request.user), slug=request.POST.get("slug") or None
+            source=upload, owner=cast(User, request.user), slug=data.validated_data.get("slug")
         )
         return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)

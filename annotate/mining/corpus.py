@@ -8,21 +8,22 @@ TSV: `context`, `message`, `response` and an optional `conversation` column, wit
 naming them, or with no header and exactly the three columns in that order.
 
 Either may be gzip-compressed (recognised by its first bytes, whatever the file is called). The
-file is read line by line: a 29M-triple corpus never sits in memory. Bad rows are reported by
-line, as the dataset importer does.
+file is read line by line through `core.bounded`: a 29M-triple corpus never sits in memory, and
+a line over UPLOAD_MAX_LINE_BYTES, a ratio over ARCHIVE_MAX_RATIO or a total over
+CORPUS_MAX_INFLATED_BYTES stops the reading with LimitExceeded. Bad rows are reported by line,
+as the dataset importer does.
 """
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from annotate.formats import CONTEXT_SEPARATOR, MAX_REPORTED_PROBLEMS, Problem, _decoded_lines
 from core import strict_json
+from core.bounded import Limits, lines, open_maybe_gzip
 
-GZIP_MAGIC = b"\x1f\x8b"
 FORMATS = ("jsonl", "tsv")
 TSV_COLUMNS = ("context", "message", "response", "conversation")
 TSV_HEADERLESS = ("context", "message", "response")
@@ -68,15 +69,12 @@ def format_for(filename: str) -> str:
 
 
 def open_binary_lines(raw: IO[bytes]) -> Iterator[bytes]:
-    """The file's lines (bytes, newline kept), decompressed on the fly when it is gzip.
+    """The file's lines (bytes, newline kept), inflated on the fly when it is gzip, bounded.
 
     `raw` must be seekable (uploads and storage files are): its first bytes are peeked at.
     Only "\n" ends a line — a stray "\r" inside a chat turn does not split it.
     """
-    head = raw.read(2)
-    raw.seek(0)
-    stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if head == GZIP_MAGIC else raw  # type: ignore[assignment]
-    return iter(stream.readline, b"")
+    return lines(open_maybe_gzip(raw, label="The corpus", limits=Limits.for_corpora()))
 
 
 def _text(value: Any, line: int, name: str, problems: RowProblems) -> str | None:

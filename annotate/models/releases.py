@@ -17,9 +17,21 @@ from django.db import models
 
 from annotate.models.datasets import Dataset, Origin, SplitName
 from annotate.models.rating import Campaign
+from core.paths import storage_join
 
+# Semantic Versioning 2.0.0's grammar (semver.org, §2, §9, §10), with [0-9] for \d (which would
+# take any Unicode digit) and \Z for $ (which would take a trailing newline): a version becomes a
+# storage path and a URL, so it must be exactly this and nothing more.
+_NUMBER = r"(?:0|[1-9][0-9]*)"
+_IDENTIFIER = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
+SEMVER_PATTERN = (
+    rf"\A{_NUMBER}\.{_NUMBER}\.{_NUMBER}"
+    rf"(?:-{_IDENTIFIER}(?:\.{_IDENTIFIER})*)?"
+    r"(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?\Z"
+)
 semantic_version = RegexValidator(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$", "Use a semantic version such as 1.0.0."
+    SEMVER_PATTERN,
+    "The version must be a semantic version (semver.org 2.0.0), such as 1.0.0 or 1.2.0-rc.1.",
 )
 
 
@@ -35,6 +47,18 @@ class WeightVariant(models.TextChoices):
 
 def _default_public_splits() -> list[str]:
     return [SplitName.DEV]
+
+
+def release_files_prefix(*, dataset_id: int, version: str, manifest_checksum: str) -> str:
+    """The storage folder of one set of a release's files.
+
+    By dataset id, since a slug can be changed and then taken by another dataset; and by
+    manifest checksum, so publishing or revealing writes a folder nobody reads yet and the
+    row's `manifest_checksum` moves readers to it in one UPDATE (storage has no rename).
+    """
+    if not manifest_checksum:
+        raise ValueError("A draft release has no files.")
+    return storage_join("releases", str(dataset_id), version, manifest_checksum[:16]) + "/"
 
 
 class Release(models.Model):
@@ -101,7 +125,11 @@ class Release(models.Model):
 
     @property
     def storage_prefix(self) -> str:
-        return f"releases/{self.dataset.slug}/{self.version}/"
+        return release_files_prefix(
+            dataset_id=self.dataset_id,
+            version=self.version,
+            manifest_checksum=self.manifest_checksum,
+        )
 
 
 class ReleaseItem(models.Model):

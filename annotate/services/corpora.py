@@ -26,6 +26,12 @@ from annotate.mining.index import META, EmptyCorpus, build_index
 from annotate.models import Corpus, CorpusStatus, Job
 from annotate.selectors.mining import CORPUS_INDEX_KIND
 from annotate.services.jobs import job_create, job_enqueue, job_progress
+from core.bounded import MIB, Limits, drain, open_maybe_gzip
+
+# An upload's first bytes are checked before it is accepted (about a quarter of a second): a
+# bomb breaks its limit within them, so the uploader gets the refusal rather than a failed job.
+# The indexing job checks the whole file with the same limits.
+PREFLIGHT_BYTES = 64 * MIB
 
 
 class CorpusInvalid(Exception):
@@ -37,6 +43,14 @@ def corpus_format_for(filename: str, requested: str = "") -> str:
     if fmt not in ("jsonl", "tsv"):
         raise ValidationError({"format": "Cannot tell the format from the file name; choose one."})
     return fmt
+
+
+def corpus_preflight(upload: IO[bytes]) -> None:
+    """Refuse (LimitExceeded, or ValidationError when damaged) a corpus file whose first
+    PREFLIGHT_BYTES, inflated, break a limit."""
+    reader = open_maybe_gzip(upload, label="The corpus", limits=Limits.for_corpora())
+    drain(reader, up_to=PREFLIGHT_BYTES)
+    upload.seek(0)
 
 
 def corpus_create(*, owner: User, name: str, fmt: str, source: str, **fields: object) -> Corpus:
@@ -52,6 +66,7 @@ def corpus_upload(
 ) -> tuple[Corpus, Job]:
     """Keep an uploaded corpus file in storage and queue its indexing."""
     fmt = corpus_format_for(upload.name or "", fmt)
+    corpus_preflight(upload)
     corpus = corpus_create(owner=owner, name=name, fmt=fmt, source=upload.name or "", **fields)
     corpus.file.save(Path(upload.name or "corpus").name, upload, save=True)
     job = job_create(kind=CORPUS_INDEX_KIND, owner=owner, params={"corpus_id": corpus.pk})
@@ -88,6 +103,8 @@ def corpus_build_index(
             meta = build_index(triples, folder, language=corpus.language, progress=progress)
         except EmptyCorpus:
             _refuse(corpus, problems, "The corpus holds no usable triple.")
+        except ValidationError as exc:  # over a limit (LimitExceeded), or a damaged gzip
+            _refuse(corpus, problems, " ".join(exc.messages))
         if problems.bad_rows and not corpus.skip_bad_rows:
             _refuse(corpus, problems, f"{problems.bad_rows} bad rows; nothing was indexed.")
         prefix = _store_index(corpus, folder)

@@ -26,6 +26,7 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
+from core.bounded import LimitExceeded
 from deltableu.forms import form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
@@ -84,8 +85,10 @@ def corpus_list(request: AuthenticatedRequest) -> HttpResponse:
         try:
             corpus, _ = corpus_upload(owner=request.user, upload=data.pop("file"),
                                       fmt=data.pop("format"), **data)  # fmt: skip
+        except LimitExceeded as exc:
+            form.add_error("file", exc.messages)
         except ValidationError as exc:
-            form.add_error("format", exc.message_dict.get("format", exc.messages))
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, f"Corpus {corpus.name} uploaded; indexing it now.")
             return redirect("corpus-detail", corpus_id=corpus.pk)

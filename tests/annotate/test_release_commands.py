@@ -29,7 +29,7 @@ def test_freeze_publish_then_import_elsewhere(
     call_command("import_release", str(archive), "--owner", "other", "--slug", "copy")
     copy = Release.objects.get(dataset__slug="copy")
     assert copy.manifest_checksum == release.manifest_checksum and copy.dataset.owner == other
-    with pytest.raises(CommandError, match="already has"):
+    with pytest.raises(CommandError, match="exists already"):
         call_command("import_release", str(archive), "--owner", "other", "--slug", "copy")
 
 

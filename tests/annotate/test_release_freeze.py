@@ -72,10 +72,11 @@ def test_publishing_writes_the_files_listed_with_checksums(
         "release.json",
     }
     for entry in release.manifest["files"]:
-        assert default_storage.exists(f"releases/chat/1.0.0/{entry['name']}")
-    tsv = default_storage.open("releases/chat/1.0.0/references.tsv").read().decode()
+        assert default_storage.exists(release.storage_prefix + entry["name"])
+    assert release.storage_prefix.startswith(f"releases/{dataset.pk}/1.0.0/")
+    tsv = default_storage.open(release.storage_prefix + "references.tsv").read().decode()
     assert tsv.splitlines()[0].startswith("id\tsplit\tcontext\tmessage\tresponse\tscore")
-    readme = default_storage.open("releases/chat/1.0.0/README.md").read().decode()
+    readme = default_storage.open(release.storage_prefix + "README.md").read().decode()
     for part in ("Krippendorff", "w = 2 (m − 1) / (5 − 1) − 1", "@misc{chat", "CC-BY-4.0", "#"):
         assert part in readme
 
@@ -119,10 +120,10 @@ def test_unscorable_items_are_left_out_of_the_scoring_file_and_counted(
 ):
     dataset, campaign = rated(make_dataset, make_campaign, make_rater)
     Weight.objects.filter(campaign=campaign, reference__item__external_id="c3").update(weight=-0.5)
-    published(dataset, campaign, owner)
-    lines = default_storage.open("releases/chat/1.0.0/refs.dev.jsonl").read().decode().splitlines()
+    prefix = published(dataset, campaign, owner).storage_prefix
+    lines = default_storage.open(prefix + "refs.dev.jsonl").read().decode().splitlines()
     assert [json.loads(line)["id"] for line in lines] == ["c1"]
-    readme = default_storage.open("releases/chat/1.0.0/README.md").read().decode()
+    readme = default_storage.open(prefix + "README.md").read().decode()
     assert "1 in dev" in readme
 
 

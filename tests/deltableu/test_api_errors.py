@@ -23,3 +23,15 @@ def test_permission_denied_keeps_its_message():
 
 def test_drf_exceptions_are_left_to_drf():
     assert exception_handler(NotFound(), {}).status_code == 404
+
+
+def test_input_over_a_limit_is_a_413_naming_it():
+    from core.bounded import Limit, LimitExceeded
+
+    response = exception_handler(LimitExceeded(Limit("ARCHIVE_MAX_RATIO", 100), "It inflates"), {})
+    assert response.status_code == 413
+    assert response.data == {
+        "detail": "It inflates (limit ARCHIVE_MAX_RATIO = 100).",
+        "limit": "ARCHIVE_MAX_RATIO",
+        "value": 100,
+    }

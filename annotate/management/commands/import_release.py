@@ -25,7 +25,8 @@ class Command(BaseCommand):
         if not archive.exists():
             raise CommandError(f"{archive}: no such file.")
         try:
-            release = release_import_archive(source=archive.read_bytes(), owner=user, slug=slug)
+            with archive.open("rb") as source:
+                release = release_import_archive(source=source, owner=user, slug=slug)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         self.stdout.write(

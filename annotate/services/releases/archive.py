@@ -9,20 +9,22 @@ from __future__ import annotations
 import io
 import zipfile
 
-from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 from annotate.models import Job, Release
 from annotate.services.jobs import job_create, job_enqueue, job_progress
 from annotate.services.releases.content import sha256
 from annotate.services.releases.files import MANIFEST
+from core.filesets import fileset_delete, fileset_write
+from core.paths import safe_relative, storage_join
 
 JOB_KIND = "release-archive"
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date zip can store
 
 
 def archive_folder(release: Release) -> str:
-    return f"{release.build_info['dataset']['slug']}-{release.version}"
+    # The slug comes from build_info, which an imported release brought along: checked again.
+    return safe_relative(f"{release.build_info['dataset']['slug']}-{release.version}")
 
 
 def archive_bytes(*, folder: str, files: dict[str, bytes], progress=None) -> bytes:
@@ -39,7 +41,7 @@ def archive_bytes(*, folder: str, files: dict[str, bytes], progress=None) -> byt
 
 
 def release_stored_file(*, release: Release, name: str) -> bytes:
-    with default_storage.open(release.storage_prefix + name, "rb") as stored:
+    with default_storage.open(storage_join(release.storage_prefix, name), "rb") as stored:
         return stored.read()
 
 
@@ -96,9 +98,12 @@ def release_archive_build(job: Job) -> dict[str, str]:
             job_id=job.pk, done=len(listing) + n, message="Compressing"
         ),
     )
-    name = release.storage_prefix + archive_folder(release) + ".zip"
-    if default_storage.exists(name):
-        default_storage.delete(name)
-    default_storage.save(name, ContentFile(data))
-    Release.objects.filter(pk=release.pk).update(archive_name=name, archive_sha256=sha256(data))
+    [name] = fileset_write(
+        prefix=release.storage_prefix, files={archive_folder(release) + ".zip": data}
+    )
+    # Only if no reveal replaced the files meanwhile: the archive would be of the old set.
+    current = Release.objects.filter(pk=release.pk, manifest_checksum=release.manifest_checksum)
+    if not current.update(archive_name=name, archive_sha256=sha256(data)):
+        fileset_delete([name])
+        return {"archive": "", "superseded": "a reveal changed the files; the new archive is next"}
     return {"archive": name, "sha256": sha256(data)}

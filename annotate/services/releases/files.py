@@ -20,11 +20,20 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from annotate.models import SplitName
 from annotate.services.releases.content import dumps, scoring_refs, sha256
 from annotate.services.releases.datasheet import datasheet_markdown
 from core.tabular import tsv_bytes
 
 MANIFEST = "manifest.json"
+# Every name a release's file set may have (which of them a release has depends on its splits
+# and ratings): an archive holding any other name is not a release.
+FILE_NAMES = frozenset(
+    {"release.json", "items.jsonl", "references.tsv", "references.parquet", "README.md"}
+    | {f"refs.{split}.jsonl" for split in SplitName.values}
+    | {"ratings.tsv", MANIFEST}
+)
+BINARY_FILES = frozenset({"references.parquet"})
 TSV_COLUMNS = ("id", "split", "context", "message", "response", "score", "origin", "n", "sd")
 CONTEXT_SEPARATOR = " ||| "
 

@@ -24,10 +24,24 @@ from annotate.models import (
     Weight,
     WeightVariant,
 )
+from annotate.models.releases import semantic_version
 from annotate.services.releases.buildinfo import build_info_collect
 from annotate.services.releases.content import content_checksum, release_content
 
 BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
+MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32
+
+
+def release_version_check(version: str) -> None:
+    """Refuse anything but a semantic version: it becomes part of storage paths and URLs."""
+    if len(version) > MAX_VERSION_LENGTH:
+        raise ValidationError(
+            {"version": f"The version must have at most {MAX_VERSION_LENGTH} characters."}
+        )
+    try:
+        semantic_version(version)
+    except ValidationError as exc:
+        raise ValidationError({"version": exc.messages}) from None
 
 
 def _check_choices(
@@ -140,6 +154,7 @@ def release_freeze(
     description: str = "",
 ) -> Release:
     """A draft release with a snapshot of the dataset as it is now; publish it next."""
+    release_version_check(version)
     public_splits = sorted(set(public_splits if public_splits is not None else ["dev"]))
     _check_choices(
         dataset=dataset, campaign=campaign, public_splits=public_splits, variant=weight_variant

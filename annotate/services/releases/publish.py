@@ -1,19 +1,25 @@
-"""Publishing a release: write its public files and manifest, then freeze it for good."""
+"""Publishing a release: write its public files and manifest, then freeze it for good.
+
+Each set of files (at publication, and again at each reveal) goes to a folder of its own named by
+the manifest's checksum (`release_files_prefix`), written and checked before the row points to it:
+readers see the old set or the new one, never a mix, and never another release's files.
+"""
 
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
 from annotate.models import Release, ReleaseRating, ReleaseStatus, SplitName
 from annotate.services.releases.content import release_content, sha256
 from annotate.services.releases.files import MANIFEST, release_files, scorable_splits
+from core.filesets import fileset_delete, fileset_staged
+from core.paths import storage_join
 
 FORMAT = "deltableu-release/1"
 
@@ -63,12 +69,23 @@ def release_build_files(*, release: Release) -> dict[str, bytes]:
     )
 
 
-def release_store_files(*, release: Release, files: dict[str, bytes]) -> None:
-    for name, data in files.items():
-        path = release.storage_prefix + name
-        if default_storage.exists(path):
-            default_storage.delete(path)
-        default_storage.save(path, ContentFile(data))
+def release_stage_files(
+    *, release: Release, files: dict[str, bytes]
+) -> AbstractContextManager[list[str]]:
+    """Record the files' manifest on `release` (unsaved) and write them to its new folder; the
+    caller saves the release inside the block, and a failure there deletes the files again."""
+    release.manifest = json.loads(files[MANIFEST])
+    release.manifest_checksum = sha256(files[MANIFEST])
+    return fileset_staged(prefix=release.storage_prefix, files=files)
+
+
+def release_stored_names(*, release: Release) -> list[str]:
+    """Storage names of the release's current files, its cached archive included."""
+    if not release.manifest_checksum:
+        return []
+    names = [entry["name"] for entry in release.manifest["files"]] + [MANIFEST]
+    cached = [release.archive_name] if release.archive_name else []
+    return [storage_join(release.storage_prefix, name) for name in names] + cached
 
 
 def _refuse_unscorable(meta: dict[str, Any], content: list[dict[str, Any]]) -> None:
@@ -94,11 +111,9 @@ def release_publish(*, release: Release, published_at=None) -> Release:
     content = release_content(release=release, public_only=True)
     _refuse_unscorable(release_meta(release=release), content)
     files = release_build_files(release=release)
-    release_store_files(release=release, files=files)
-    release.status = ReleaseStatus.PUBLISHED
-    release.manifest = json.loads(files[MANIFEST])
-    release.manifest_checksum = sha256(files[MANIFEST])
-    release.save()
+    with release_stage_files(release=release, files=files):
+        release.status = ReleaseStatus.PUBLISHED
+        release.save()
     _request_archive_on_commit(release)
     return release
 
@@ -113,21 +128,22 @@ def release_reveal_split(*, release: Release, split: str) -> Release:
             raise ValidationError("Only a published release has hidden splits to reveal.")
         if split in release.public_splits:
             raise ValidationError({"split": f"The {split} split is already public."})
+        old = release_stored_names(release=release)
         release.public_splits = sorted([*release.public_splits, split])
         files = release_build_files(release=release)
-        release_store_files(release=release, files=files)
-        release.manifest = json.loads(files[MANIFEST])
-        release.manifest_checksum = sha256(files[MANIFEST])
-        release.archive_name = release.archive_sha256 = ""
-        release.save(
-            update_fields=[
-                "public_splits",
-                "manifest",
-                "manifest_checksum",
-                "archive_name",
-                "archive_sha256",
-            ]
-        )
+        with release_stage_files(release=release, files=files):
+            release.archive_name = release.archive_sha256 = ""
+            release.save(
+                update_fields=[
+                    "public_splits",
+                    "manifest",
+                    "manifest_checksum",
+                    "archive_name",
+                    "archive_sha256",
+                ]
+            )
+        # The old set goes only once nobody can be pointed to it any more.
+        transaction.on_commit(lambda: fileset_delete(old))
         _request_archive_on_commit(release)
     return release
 
