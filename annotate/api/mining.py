@@ -76,7 +76,11 @@ def _owned_dataset(request: Request, slug: str) -> Dataset:
 class CorpusListApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=paginated(CorpusOutputSerializer), summary="Corpora you can mine")
+    @extend_schema(
+        responses=paginated(CorpusOutputSerializer),
+        operation_id="v1_corpora_list",
+        summary="Corpora you can mine",
+    )
     def get(self, request: Request) -> Response:
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(corpus_list_usable(user=request.user), request)
@@ -149,6 +153,7 @@ class CandidateListApi(APIView):
             OpenApiParameter("max_score", float, required=False),
         ],
         responses=paginated(CandidateOutputSerializer),
+        operation_id="v1_datasets_mining_candidates_list",
         summary="Mined and parroted candidates, best BM25 score first (owner)",
     )
     def get(self, request: Request, slug: str) -> Response:

@@ -48,7 +48,11 @@ def _editable_dataset(request: Request, slug: str) -> Dataset:
 
 
 class DatasetListApi(APIView):
-    @extend_schema(responses=paginated(s.DatasetOutputSerializer), summary="Datasets you can see")
+    @extend_schema(
+        responses=paginated(s.DatasetOutputSerializer),
+        operation_id="v1_datasets_list",
+        summary="Datasets you can see",
+    )
     def get(self, request: Request) -> Response:
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(dataset_list_visible(user=request.user), request)
@@ -109,6 +113,7 @@ class DatasetItemsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("split", str, enum=["dev", "test"], required=False)],
         responses=paginated(s.ItemOutputSerializer),
+        operation_id="v1_datasets_items_list",
         summary="Items of a dataset with their references, in import order",
     )
     def get(self, request: Request, slug: str) -> Response:
