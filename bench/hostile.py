@@ -142,7 +142,9 @@ def build_rows() -> list[Row]:
             response = client.post(url, {field: upload, **extra}, format="multipart")
             body = response.json()
             limit = body.get("limit", "") if isinstance(body, dict) else ""
-            return f"{response.status_code} {limit}"
+            problems = body.get("problems") if isinstance(body, dict) else None
+            first = f"line {problems[0]['line']}: {problems[0]['message']}" if problems else ""
+            return f"{response.status_code} {limit or first}"
 
         return call
 
@@ -167,8 +169,28 @@ def build_rows() -> list[Row]:
         out = io.StringIO()
         return refused(lambda: call_command("corpus_add", path, "--owner", "bench", stdout=out))
 
+    def json_body(text: str) -> Callable[[], str]:
+        def call() -> str:
+            response = client.post("/api/v1/datasets/", text, content_type="application/json")
+            return f"{response.status_code} {response.json().get('detail', '')[19:60]}"
+
+        return call
+
+    def jsonl_import(lines: bytes) -> Callable[[], str]:
+        return api("/api/v1/datasets/bench/import/", "file", "d.jsonl", lines)
+
+    from annotate.services.datasets import dataset_create
+
+    dataset_create(owner=user, name="Bench", slug="bench")
+    deep = "[" * 1_000_000 + "]" * 1_000_000
+    deep_line = '{"id": "a", "message": "m", "references": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    nan_lines = "".join(
+        f'{{"id": "i{k}", "message": "m", "references": [{{"text": "t", "w": NaN}}]}}\n'
+        for k in range(10_000)
+    )
     mb = {k: f"{len(v) / MIB:.1f} MB" for k, v in bombs.items()}
     zips, gz = "/api/v1/releases/import/", "/api/v1/corpora/"
+    imports = "POST …/datasets/bench/import/"
     return [
         Row("zip bomb", f"{mb['zip']} zip, 5 × 1 GiB", "release_import_archive",
             release_service(bombs["zip"])),
@@ -188,8 +210,14 @@ def build_rows() -> list[Row]:
             corpus_add),
         Row("gzip ratio bomb", f"{mb['gzip-short']} gzip, 1 GiB of short lines", f"POST {gz}",
             api(gz, "file", "c.jsonl.gz", bombs["gzip-short"], name="c")),
-        # Placeholders for the other parts of issue 14: give them a `run`.
-        Row("deep-nested JSON body", "placeholder", "a JSON API body", None),
+        Row("deep-nested JSON body", "2 MB, 1,000,000 levels", "POST /api/v1/datasets/",
+            json_body(deep)),
+        Row("NaN / NUL JSON body", "NaN and \\u0000 fields", "POST /api/v1/datasets/",
+            json_body('{"name": "x\\u0000", "slug": "x", "scale_min": NaN}')),
+        Row("deep-nested JSONL line", "0.2 MB line, 100,000 levels", imports,
+            jsonl_import(deep_line.encode())),
+        Row("10,000 NaN JSONL lines", f"{len(nan_lines) / MIB:.1f} MB", imports,
+            jsonl_import(nan_lines.encode())),
     ]  # fmt: skip
 
 
