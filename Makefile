@@ -31,7 +31,7 @@ run: install
 	@bash scripts/run.sh "$(BIN)" "$(HOST)" "$(PORT)"
 
 worker: install
-	DEBUG=True $(BIN)/celery -A deltableu worker -B -l info --concurrency 2
+	DEBUG=True $(BIN)/celery -A deltableu worker -B -l info --concurrency 2 -Q celery,celery-heavy
 
 # Debian's Chromium drives the browser tests (Playwright cannot download browsers here).
 browser:

@@ -162,8 +162,33 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
+# Uploads, reference indexes, statistics and releases: on this machine's disk (MEDIA_ROOT) by
+# default; on S3-compatible object storage, which every web and worker machine reads, with
+# STORAGE_BACKEND=s3 (django-storages). Names are never overwritten on either (a taken name
+# gets a suffix), so the code behaves the same on both.
+STORAGE_BACKEND = env_str("STORAGE_BACKEND", "local")
+if STORAGE_BACKEND not in ("local", "s3"):
+    raise ImproperlyConfigured("STORAGE_BACKEND must be local or s3.")
+DEFAULT_STORAGE: dict = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+if STORAGE_BACKEND == "s3":
+    DEFAULT_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("S3_BUCKET", ""),
+            "endpoint_url": env_str("S3_ENDPOINT_URL", "") or None,
+            "region_name": env_str("S3_REGION", "") or None,
+            "access_key": env_str("S3_ACCESS_KEY_ID", "") or None,
+            "secret_key": env_str("S3_SECRET_ACCESS_KEY", "") or None,
+            "location": env_str("S3_PREFIX", ""),
+            "file_overwrite": False,
+            "default_acl": None,
+            "querystring_auth": True,
+        },
+    }
+    if not DEFAULT_STORAGE["OPTIONS"]["bucket_name"]:
+        raise ImproperlyConfigured("STORAGE_BACKEND=s3 needs S3_BUCKET.")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
@@ -301,7 +326,18 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_RESULT_EXPIRES = 7 * 24 * 3600
 # Separate queues let one machine host several independent worker pools (and tests isolate).
+# Light work (rater QC, weights, statistics, sweeps) goes to the default queue; heavy work
+# (scoring, studies, mining, indexes, archives) to its own, so that a big submission never
+# delays raters: run workers for each (`-Q celery` and `-Q celery-heavy`), or one for both.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+CELERY_HEAVY_QUEUE = env_str("CELERY_HEAVY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-heavy")
+HEAVY_TASKS = (
+    "scoring.tasks.score_submission", "scoring.tasks.score_chunk",
+    "scoring.tasks.finish_submission", "scoring.tasks.prepare_leaderboard",
+    "scoring.tasks.correlation_study", "annotate.tasks.mine", "annotate.tasks.corpus_index",
+    "annotate.tasks.release_archive",
+)  # fmt: skip
+CELERY_TASK_ROUTES = {name: {"queue": CELERY_HEAVY_QUEUE} for name in HEAVY_TASKS}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -17,7 +17,8 @@ if [ -f var/worker.pid ] && kill -0 "$(cat var/worker.pid)" 2>/dev/null; then
   # A worker left by an earlier run: replace it, so two never share the queue.
   stop "$(cat var/worker.pid)"
 fi
-"$bin/celery" -A deltableu worker -B -l info --concurrency 2 \
+# One embedded worker takes both the light and the heavy queue.
+"$bin/celery" -A deltableu worker -B -l info --concurrency 2 -Q celery,celery-heavy \
   --pidfile var/worker.pid --logfile var/worker.log &
 worker=$!
 trap 'stop $worker' EXIT

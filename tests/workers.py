@@ -48,7 +48,9 @@ class Worker:
         with log_path.open("w") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "info",
-                 "--concurrency", "1", "-n", name, "--without-gossip", "--without-mingle"],
+                 "--concurrency", "1", "-n", name, "--without-gossip", "--without-mingle",
+                 "-Q", env.get("QUEUES", f"{settings.CELERY_TASK_DEFAULT_QUEUE},"
+                                         f"{settings.CELERY_HEAVY_QUEUE}")],
                 cwd=settings.BASE_DIR, env=full_env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
