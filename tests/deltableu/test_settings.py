@@ -106,3 +106,22 @@ def test_hsts_preload_is_an_explicit_opt_in():
         DEBUG="False", SECRET_KEY="k" * 50, ALLOWED_HOSTS="x.org", SECURE_HSTS_PRELOAD="True",
     )  # fmt: skip
     assert result.stdout.strip().splitlines()[-1] == "True"
+
+
+@pytest.mark.parametrize(
+    "env, message",
+    [({"STORAGE_BACKEND": "ftp"}, "STORAGE_BACKEND must be local or s3"),
+     ({"STORAGE_BACKEND": "s3"}, "needs S3_BUCKET")],
+)  # fmt: skip
+def test_file_storage_settings_are_checked_at_start(env, message):
+    result = manage("check", DEBUG="True", **env)
+    assert result.returncode != 0 and message in result.stderr
+
+
+def test_s3_storage_is_chosen_by_environment():
+    result = manage(
+        "shell", "-c", "from django.core.files.storage import storages; "
+        "s = storages['default']; print(type(s).__name__, s.bucket_name)",
+        DEBUG="True", STORAGE_BACKEND="s3", S3_BUCKET="files", S3_ENDPOINT_URL="http://x:1",
+    )  # fmt: skip
+    assert result.stdout.strip().splitlines()[-1] == "S3Storage files"
