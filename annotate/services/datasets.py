@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from annotate.formats import FileProblems, ItemRecord, Problem, parse_jsonl, parse_tsv
 from annotate.models import Dataset, Item, Reference, Split
+from core.dispatch import dispatch
 
 PARSERS = {"jsonl": parse_jsonl, "tsv": parse_tsv}
 
@@ -108,7 +109,7 @@ def dataset_import(*, dataset: Dataset, records: list[ItemRecord]) -> ImportSumm
 def _enqueue_stats(dataset_id: int) -> None:
     from annotate.tasks import dataset_compute_stats_task
 
-    dataset_compute_stats_task.delay(dataset_id)
+    dispatch(dataset_compute_stats_task, dataset_id)
 
 
 def dataset_compute_stats(*, dataset_id: int) -> dict[str, object]:

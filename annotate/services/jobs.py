@@ -12,9 +12,11 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from annotate.models import Dataset, Job, JobStatus
+from core.dispatch import dispatch
 
 
 class JobCancelled(Exception):
@@ -29,7 +31,7 @@ def job_create(
 
 def job_enqueue(*, job: Job, task) -> None:
     """Send the job's task once the surrounding transaction commits."""
-    transaction.on_commit(lambda: task.delay(job.pk))
+    transaction.on_commit(lambda: dispatch(task, job.pk))
 
 
 def job_start(*, job_id: int, total: int = 0) -> bool:
@@ -110,16 +112,26 @@ def job_register_task(kind: str, task_name: str) -> None:
 
 
 def job_requeue_stale(*, older_than: timedelta, send: Callable[[str, int], None]) -> int:
-    """Put jobs whose worker went silent back in the queue (the embedded brokers never do)."""
+    """Send again the jobs no worker is doing: running ones whose worker went silent, and
+    queued ones whose message never reached a worker (the broker was down when they were
+    created, or an embedded broker lost it)."""
     cutoff = timezone.now() - older_than
-    stale = Job.objects.filter(status=JobStatus.RUNNING, heartbeat_at__lt=cutoff)
     requeued = 0
-    for job in stale:
+    silent = Q(status=JobStatus.RUNNING, heartbeat_at__lt=cutoff)
+    waiting = Q(status=JobStatus.QUEUED) & (
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created_at__lt=cutoff)
+    )
+    for job in Job.objects.filter(silent | waiting):
         task_name = JOB_TASKS.get(job.kind)
         if task_name is None:
             continue
-        reset = Job.objects.filter(pk=job.pk, status=JobStatus.RUNNING, heartbeat_at__lt=cutoff)
-        if reset.update(status=JobStatus.QUEUED, message="Requeued: its worker went silent."):
+        # Conditional: two sweeps never both send; heartbeat_at marks when it was last sent.
+        reset = Job.objects.filter(Q(pk=job.pk) & (silent | waiting)).update(
+            status=JobStatus.QUEUED, heartbeat_at=timezone.now(),
+            message="Waiting for a worker." if job.status == JobStatus.QUEUED
+            else "Requeued: its worker went silent.",
+        )  # fmt: skip
+        if reset:
             send(task_name, job.pk)
             requeued += 1
     return requeued

@@ -42,6 +42,7 @@ from annotate.selectors.datasets import dataset_can_edit
 from annotate.selectors.mining import MINING_KIND, corpus_usable_by
 from annotate.services.corpora import corpus_index_dir
 from annotate.services.jobs import job_create, job_enqueue, job_progress
+from core.dispatch import dispatch
 
 MAX_K = 100
 MINING_BATCH = 50  # items per transaction and per progress report
@@ -164,7 +165,7 @@ def _dataset_changed(dataset_id: int) -> None:
     def enqueue() -> None:
         from annotate.tasks import dataset_compute_stats_task
 
-        dataset_compute_stats_task.delay(dataset_id)
+        dispatch(dataset_compute_stats_task, dataset_id)
 
     transaction.on_commit(enqueue)
 

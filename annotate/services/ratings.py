@@ -18,6 +18,7 @@ from annotate.models.rating import (
     Weight,
 )
 from annotate.services.weights import weight_recompute
+from core.dispatch import dispatch
 
 
 def _locked_lease(rating_id: int, rater: User) -> Rating:
@@ -48,13 +49,11 @@ def _after_commit(rating: Rating) -> None:
 
     def send() -> None:
         if cache.add(f"campaign-weights-{rating.campaign_id}", 1, WEIGHTS_DEBOUNCE_SECONDS):
-            campaign_weights_task.apply_async(
-                (rating.campaign_id,), countdown=WEIGHTS_DEBOUNCE_SECONDS
-            )
+            dispatch(campaign_weights_task, rating.campaign_id, countdown=WEIGHTS_DEBOUNCE_SECONDS)
         qc_key = f"rater-qc-{rating.campaign_id}-{rating.rater_id}"
         if cache.add(qc_key, 1, QC_DEBOUNCE_SECONDS):
-            rater_qc_task.apply_async(
-                (rating.campaign_id, rating.rater_id), countdown=QC_DEBOUNCE_SECONDS
+            dispatch(
+                rater_qc_task, rating.campaign_id, rating.rater_id, countdown=QC_DEBOUNCE_SECONDS
             )
 
     transaction.on_commit(send)

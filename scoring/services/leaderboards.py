@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from annotate.models import Release, ReleaseStatus
+from core.dispatch import dispatch
 from scoring.metrics import MetricInputError, entries, get_metric
 from scoring.models import Leaderboard
 from scoring.selectors.leaderboards import release_scoring_items
@@ -70,4 +71,4 @@ def leaderboard_create(
 def _prepare(leaderboard_id: int) -> None:
     from scoring.tasks import prepare_leaderboard_task
 
-    prepare_leaderboard_task.delay(leaderboard_id)
+    dispatch(prepare_leaderboard_task, leaderboard_id)

@@ -11,6 +11,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
+from core.dispatch import dispatch
 from scoring.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
 from scoring.submission_files import UploadProblem, UploadRejected, parse_submission
@@ -109,7 +110,7 @@ def submission_create(
 def _enqueue(submission_id: int) -> None:
     from scoring.tasks import score_submission_task
 
-    score_submission_task.delay(submission_id)
+    dispatch(score_submission_task, submission_id)
 
 
 def submission_set_counts(*, submission: Submission, user: User, counts: bool) -> Submission:

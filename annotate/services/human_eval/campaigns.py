@@ -31,6 +31,7 @@ from annotate.models import (
     SystemOutput,
 )
 from annotate.qc_math import Answer, Thresholds, assess
+from core.dispatch import dispatch
 
 
 @transaction.atomic
@@ -176,9 +177,10 @@ def _qc_after_commit(rating: OutputRating) -> None:
     def send() -> None:
         key = f"output-rater-qc-{rating.campaign_id}-{rating.rater_id}"
         if cache.add(key, 1, QC_DEBOUNCE_SECONDS):
-            output_rater_qc_task.apply_async(
-                (rating.campaign_id, rating.rater_id), countdown=QC_DEBOUNCE_SECONDS
-            )
+            dispatch(
+                output_rater_qc_task, rating.campaign_id, rating.rater_id,
+                countdown=QC_DEBOUNCE_SECONDS,
+            )  # fmt: skip
 
     transaction.on_commit(send)
 
