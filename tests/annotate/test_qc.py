@@ -186,4 +186,4 @@ def test_each_submitted_rating_enqueues_a_quality_check(
     ):
         rating_submit(rating_id=lease.pk, rater=rater, score=4)
     qc.assert_called_once()
-    assert qc.call_args.args[0] == (campaign.pk, rater.pk)
+    assert qc.call_args.kwargs["args"] == (campaign.pk, rater.pk)
