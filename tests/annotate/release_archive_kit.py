@@ -13,19 +13,15 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 
 from annotate.models import Dataset, Release
-from annotate.services.jobs import job_create, job_run
-from annotate.services.releases.archive import release_archive_build
 from annotate.services.releases.content import dumps, sha256
-from tests.annotate.release_kit import published, rated
+from tests.annotate.release_kit import archive_bytes, published, rated
 
 
 def victim_release(owner, make_dataset, make_campaign, make_rater) -> Release:
     """`owner`'s public dataset "pub", release 1.0.0 published, its archive built."""
     dataset, campaign = rated(make_dataset, make_campaign, make_rater, slug="pub")
     release = published(dataset, campaign, owner, include_ratings=True)
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
-    release.refresh_from_db()
+    archive_bytes(release, owner)
     return release
 
 

@@ -61,3 +61,16 @@ def published(dataset, campaign, owner, **fields):
 
 
 __all__ = ["Visibility", "freeze", "published", "rated"]
+
+
+def archive_bytes(release, owner) -> bytes:
+    """Build the published release's zip as its job would, and read it back from storage."""
+    from django.core.files.storage import default_storage
+
+    from annotate.services.jobs import job_create, job_run
+    from annotate.services.releases.archive import release_archive_build
+
+    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
+    job_run(job_id=job.pk, work=release_archive_build)
+    release.refresh_from_db()
+    return default_storage.open(release.archive_name).read()

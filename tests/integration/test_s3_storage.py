@@ -108,20 +108,13 @@ def test_uploads_indexes_and_statistics_live_on_s3(s3, make_leaderboard, other, 
 def test_a_release_publishes_archives_and_imports_through_s3(
     s3, make_dataset, make_campaign, make_rater, owner, other, client_for
 ):
-    from django.core.files.storage import default_storage
 
-    from annotate.services.jobs import job_create, job_run
-    from annotate.services.releases.archive import release_archive_build
     from annotate.services.releases.importing import release_import_archive
-    from tests.annotate.release_kit import published, rated
+    from tests.annotate.release_kit import archive_bytes, published, rated
 
     dataset, campaign = rated(make_dataset, make_campaign, make_rater)
     release = published(dataset, campaign, owner)
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
-    release.refresh_from_db()
-    archive = default_storage.open(release.archive_name).read()
-    copy = release_import_archive(source=archive, owner=other, slug="copy")
+    copy = release_import_archive(source=archive_bytes(release, owner), owner=other, slug="copy")
     assert copy.manifest_checksum == release.manifest_checksum
     items = client_for(other).get(
         f"/api/v1/datasets/copy/releases/{copy.version}/files/items.jsonl"

@@ -11,10 +11,8 @@ from django.utils import timezone
 
 from annotate.models import Rating, RatingStatus, Reference, Release, Weight
 from annotate.services.campaigns import campaign_join, crowd_rater_get_or_create
-from annotate.services.jobs import job_create, job_run
-from annotate.services.releases.archive import release_archive_build
 from annotate.services.releases.importing import release_import_archive
-from tests.annotate.release_kit import published
+from tests.annotate.release_kit import archive_bytes, published
 
 pytestmark = pytest.mark.django_db
 
@@ -73,11 +71,7 @@ def test_release_tsv_files_quote_risky_cells_and_import_back_unchanged(world, ow
         assert _risky_cells(rows) == [], name
     references = default_storage.open(release.storage_prefix + "references.tsv").read().decode()
     assert "\t'@SUM(1)\t" in references and "\t'+1+1\t'-2+3\t" in references
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
-    release.refresh_from_db()
-    archive = default_storage.open(release.archive_name).read()
-    copy = release_import_archive(source=archive, owner=other, slug="copy")
+    copy = release_import_archive(source=archive_bytes(release, owner), owner=other, slug="copy")
     assert copy.manifest_checksum == release.manifest_checksum
     texts = set(Release.objects.get(pk=copy.pk).references.values_list("text", flat=True))
     assert {'=HYPERLINK("http://evil","click")', "@SUM(1)", "'=already quoted"} <= texts
