@@ -122,7 +122,7 @@ def wait_until(condition, timeout: float, what: str) -> None:
 
 def metric_seconds(board, hyps: list[str]) -> float:
     from scoring.metrics import bootstrap_ci
-    from scoring.services.scoring import reference_index
+    from scoring.services.references import reference_index
 
     loaded = [reference_index(board, name) for name in board.metrics]  # not timed: the worker
     started = time.perf_counter()  # keeps its indexes in memory between submissions
@@ -136,7 +136,7 @@ def metric_seconds(board, hyps: list[str]) -> float:
 
 def run_size(n_items: int, n_refs: int, worker: subprocess.Popen) -> dict:
     from scoring.models import Submission
-    from scoring.services.scoring import _INDEX_CACHE
+    from scoring.services.references import _INDEX_CACHE
     from scoring.services.submissions import submission_create
 
     tag = f"bench-{n_items}"

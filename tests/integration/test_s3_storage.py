@@ -81,7 +81,7 @@ def test_uploads_indexes_and_statistics_live_on_s3(s3, make_leaderboard, other, 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from scoring.models import Submission
-    from scoring.services import scoring as scoring_service
+    from scoring.services import references as references_service
     from scoring.tasks import score_submission_task
 
     board = make_leaderboard()
@@ -93,7 +93,7 @@ def test_uploads_indexes_and_statistics_live_on_s3(s3, make_leaderboard, other, 
         )
         assert response.status_code == 201
         # A fresh process on another machine: nothing cached, the index read back from S3.
-        scoring_service._INDEX_CACHE.clear()
+        references_service._INDEX_CACHE.clear()
         score_submission_task(response.json()["id"])
     keys = s3()
     assert [k for k in keys if k.startswith("indexes/")] and [

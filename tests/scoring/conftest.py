@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services import scoring as scoring_service
+from scoring.services import references as references_service
 from scoring.services.submissions import submission_create
 from scoring.tasks import score_submission_task
 
@@ -22,9 +22,9 @@ TEST_POOR = ["an answer", "a reference"]
 def _own_storage_and_index_cache(settings, tmp_path):
     # Each test's stored files (indexes, statistics) in a folder of its own, and a cold cache.
     settings.MEDIA_ROOT = str(tmp_path / "media")
-    scoring_service._INDEX_CACHE.clear()
+    references_service._INDEX_CACHE.clear()
     yield
-    scoring_service._INDEX_CACHE.clear()
+    references_service._INDEX_CACHE.clear()
 
 
 @pytest.fixture
