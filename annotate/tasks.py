@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from celery import current_app, shared_task
+from celery import shared_task
 from django.db.models import F, Q
 
-from annotate import tasks_mining  # noqa: F401  (the worker finds tasks in this module only)
 from annotate.models import Dataset, OutputCampaignRater
 from annotate.models.rating import CampaignRater
 from annotate.services.assignment import leases_reclaim
 from annotate.services.datasets import dataset_compute_stats
 from annotate.services.human_eval.campaigns import output_rater_qc
-from annotate.services.jobs import job_register_task, job_requeue_stale, job_run
 from annotate.services.qc import campaign_qc_evaluate, rater_qc_evaluate
-from annotate.services.releases.archive import JOB_KIND as RELEASE_ARCHIVE
-from annotate.services.releases.archive import release_archive_build
 from annotate.services.weights import weights_recompute_campaign
-
-# A running job reports progress at least this often; silence past it means its worker died.
-JOB_SILENCE_LIMIT = timedelta(minutes=10)
 
 
 @shared_task(name="annotate.tasks.dataset_compute_stats")
@@ -36,14 +27,6 @@ def datasets_refresh_stale_stats() -> int:
     for dataset_id in stale:
         dataset_compute_stats(dataset_id=dataset_id)
     return len(stale)
-
-
-@shared_task(name="annotate.tasks.jobs_requeue_stale")
-def jobs_requeue_stale() -> int:
-    return job_requeue_stale(
-        older_than=JOB_SILENCE_LIMIT,
-        send=lambda task_name, job_id: current_app.send_task(task_name, args=[job_id]),
-    )
 
 
 @shared_task(name="annotate.tasks.campaign_weights")
@@ -82,11 +65,3 @@ def output_rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
 @shared_task(name="annotate.tasks.campaign_qc")
 def campaign_qc_task(campaign_id: int) -> int:
     return campaign_qc_evaluate(campaign_id=campaign_id)
-
-
-@shared_task(name="annotate.tasks.release_archive")
-def release_archive_task(job_id: int) -> None:
-    job_run(job_id=job_id, work=release_archive_build)
-
-
-job_register_task(RELEASE_ARCHIVE, "annotate.tasks.release_archive")

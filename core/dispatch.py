@@ -1,9 +1,10 @@
 """Sending work to the broker without failing the request that asked for it.
 
 A request writes its rows first and sends the task once its transaction commits. If the broker
-cannot be reached then, the rows are already safe and say "queued": the periodic sweeps send the
-task again once the broker is back (they look for queued work that no worker took). So an
-unreachable broker is logged here and never turned into a 500 after the data was written.
+cannot be reached then, the rows are already safe and say "queued": the run engine's outbox (or,
+for the light debounced tasks, their periodic sweeps) sends the task again once the broker is
+back. So an unreachable broker is logged here and never turned into a 500 after the data was
+written.
 """
 
 from __future__ import annotations
@@ -16,10 +17,15 @@ from kombu.exceptions import OperationalError
 log = logging.getLogger(__name__)
 
 
-def dispatch(task: Any, *args: Any, countdown: float | None = None) -> bool:
+def dispatch(
+    task: Any, *args: Any, countdown: float | None = None, queue: str | None = None
+) -> bool:
     """`task.apply_async(args)`; False (logged) when the broker is unreachable."""
+    options: dict[str, Any] = {"countdown": countdown}
+    if queue:
+        options["queue"] = queue
     try:
-        task.apply_async(args=args, countdown=countdown)
+        task.apply_async(args=args, **options)
     except OperationalError as exc:
         log.warning("broker unreachable, %s%r waits for the sweep: %s", task.name, args, exc)
         return False

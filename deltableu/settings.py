@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",
     "csp",
+    "core.runs",
     "annotate",
     "scoring",
 ]
@@ -331,11 +332,10 @@ CELERY_RESULT_EXPIRES = 7 * 24 * 3600
 # delays raters: run workers for each (`-Q celery` and `-Q celery-heavy`), or one for both.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_HEAVY_QUEUE = env_str("CELERY_HEAVY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-heavy")
+# Runs go to the queue of their kind's weight (core.runs.kinds); the parts of a chord follow.
 HEAVY_TASKS = (
-    "scoring.tasks.score_submission", "scoring.tasks.score_chunk",
-    "scoring.tasks.finish_submission", "scoring.tasks.prepare_leaderboard",
-    "scoring.tasks.correlation_study", "annotate.tasks.mine", "annotate.tasks.corpus_index",
-    "annotate.tasks.release_archive",
+    "scoring.tasks.score_chunk", "scoring.tasks.finish_submission",
+    "scoring.tasks.prepare_leaderboard",
 )  # fmt: skip
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_HEAVY_QUEUE} for name in HEAVY_TASKS}
 CELERY_TASK_SERIALIZER = "json"
@@ -348,6 +348,14 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# --- Runs (core.runs): heartbeats every few seconds, a sweep every 30 s; an attempt silent past
+# its kind's grace is retried with the next attempt number, so a killed worker's run is taken
+# up again within about a minute of a worker being available.
+RUNS_HEARTBEAT_SECONDS = env_int("RUNS_HEARTBEAT_SECONDS", 5)
+RUNS_SWEEP_SECONDS = env_int("RUNS_SWEEP_SECONDS", 30)
+RUNS_REDISPATCH_SECONDS = env_int("RUNS_REDISPATCH_SECONDS", 300)
+RUNS_RETRY_BACKOFF_SECONDS = env_int("RUNS_RETRY_BACKOFF_SECONDS", 5)
+RUNS_TMP_DIR = Path(env_str("RUNS_TMP_DIR", str(VAR_DIR / "runs")))
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     # The embedded brokers never redeliver a task lost with a killed worker: this sweep
@@ -363,15 +371,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
-    "submissions-requeue-stuck": {
-        "task": "scoring.tasks.requeue_stuck_submissions",
-        "schedule": 120.0,
-        "options": {"expires": 100},
-    },
-    "jobs-requeue-stale": {
-        "task": "annotate.tasks.jobs_requeue_stale",
-        "schedule": 120.0,
-        "options": {"expires": 100},
+    # The run engine's sweep: sends what waits in the outbox (the broker was down), retries
+    # attempts whose heartbeat went silent, fails them after their last attempt.
+    "runs-sweep": {
+        "task": "runs.sweep",
+        "schedule": float(RUNS_SWEEP_SECONDS),
+        "options": {"expires": RUNS_SWEEP_SECONDS * 0.9},
     },
     "celery-results-cleanup": {
         "task": "celery.backend_cleanup",
@@ -382,6 +387,9 @@ CELERY_BEAT_SCHEDULE = {
 
 # Items per scoring chunk: larger submissions are scored in parallel chunks (a Celery chord).
 SCORING_CHUNK_ITEMS = env_int("SCORING_CHUNK_ITEMS", 50_000)
+# A chord's parts cannot beat while they wait in the queue: the attempt is leased this long when
+# the chord starts (a killed worker's chord is retried after at most this much).
+SCORING_CHORD_LEASE_SECONDS = env_int("SCORING_CHORD_LEASE_SECONDS", 600)
 
 # A correlation study's parallelism inside its worker: processes forked for the per-item
 # statistics, threads for the unit sums and correlations.

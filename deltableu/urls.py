@@ -21,6 +21,7 @@ from annotate.views import (
     rating,
     releases,
 )
+from core.runs import views as run_views
 from deltableu.health import healthz
 
 
@@ -35,6 +36,7 @@ def _docs(view_class, schema_url_name: str):
 urlpatterns = [
     path("", datasets.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("runs/", run_views.run_list, name="run-list"),
     path("datasets/new/", datasets.dataset_new, name="dataset-new"),
     path("datasets/<slug:slug>/", datasets.dataset_detail, name="dataset-detail"),
     path("datasets/<slug:slug>/import/", datasets.dataset_import_view, name="dataset-import"),
@@ -138,6 +140,7 @@ urlpatterns = [
     path("accounts/invitations/", accounts.invitation_new, name="invitation-new"),
     path("invite/<str:token>/", accounts.signup, name="signup"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("core.runs.urls")),
     path("api/v1/", include("annotate.api.urls")),
     path("api/v1/", include("scoring.api.urls")),
     path("leaderboards/", include("scoring.urls")),

@@ -29,9 +29,10 @@ class ScoreInline(admin.TabularInline):
 class SubmissionAdmin(admin.ModelAdmin):
     list_display = ["method", "team", "leaderboard", "status", "progress", "submitted_at"]
     list_filter = ["status", "is_baseline", "leaderboard"]
+    list_select_related = ["team", "leaderboard", "run"]
     search_fields = ["method", "team__name", "submitted_by__username"]
-    raw_id_fields = ["leaderboard", "team", "submitted_by"]
-    readonly_fields = ["submitted_at", "queued_at", "started_at", "finished_at", "heartbeat_at"]
+    raw_id_fields = ["leaderboard", "team", "submitted_by", "run"]
+    readonly_fields = ["submitted_at", "finished_at"]
     inlines = [ScoreInline]
 
 
@@ -48,4 +49,4 @@ class CorrelationStudyAdmin(admin.ModelAdmin):
     list_display = ["name", "owner", "release", "split", "created_at"]
     list_filter = ["split"]
     search_fields = ["name", "release__dataset__slug"]
-    raw_id_fields = ["job"]
+    raw_id_fields = ["run"]

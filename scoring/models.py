@@ -7,6 +7,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 
 from annotate.models import Release, SplitName
+from core.runs.models import Run
 
 
 class Leaderboard(models.Model):
@@ -91,27 +92,33 @@ class Submission(models.Model):
     status = models.CharField(
         max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.SUBMITTED
     )
-    progress = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
-    # Quota accounting: a failure caused by the platform gives the attempt back.
-    charged = models.BooleanField(default=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    # Quota accounting: charged when a worker starts scoring it (a submission waiting out a
+    # broker outage costs nothing yet, though it counts against the quota while it waits); a
+    # failure caused by the platform gives the attempt back.
+    charged = models.BooleanField(default=False)
+    # The scoring run: attempts, heartbeat, progress and timings live there (core.runs).
+    run = models.OneToOneField(
+        Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="submission"
+    )
     submitted_at = models.DateTimeField(auto_now_add=True)
-    queued_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-submitted_at"]
         indexes = [
             models.Index(fields=["leaderboard", "status"]),
             models.Index(fields=["team", "submitted_at"]),
-            models.Index(fields=["status", "heartbeat_at"]),
         ]
 
     def __str__(self) -> str:
         return f"{self.team}: {self.method} ({self.status})"
+
+    @property
+    def progress(self) -> int:
+        if self.status == SubmissionStatus.FINISHED:
+            return 100
+        return self.run.percent if self.run is not None else 0
 
 
 class Score(models.Model):

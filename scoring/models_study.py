@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from annotate.models import Job, JudgmentSet, OutputCampaign, Release, SplitName
+from annotate.models import JudgmentSet, OutputCampaign, Release, SplitName
+from core.runs.models import Run
 
 
 class CorrelationStudy(models.Model):
@@ -27,8 +28,8 @@ class CorrelationStudy(models.Model):
     criterion = models.CharField(max_length=100, blank=True)
     pairs = models.JSONField(default=list, blank=True, help_text="[[system A, system B], …]")
     options = models.JSONField(default=dict, blank=True)
-    job = models.ForeignKey(
-        Job, null=True, blank=True, on_delete=models.SET_NULL, related_name="studies"
+    run = models.ForeignKey(
+        Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="studies"
     )
     result = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,7 +6,6 @@ from annotate.models import (
     DismissedCandidate,
     Invitation,
     Item,
-    Job,
     Profile,
     Reference,
     Split,
@@ -77,15 +76,6 @@ class ReferenceAdmin(admin.ModelAdmin):
     search_fields = ["text", "item__external_id"]
     list_select_related = ["item"]
     raw_id_fields = ["item"]
-
-
-@admin.register(Job)
-class JobAdmin(admin.ModelAdmin):
-    list_display = ["id", "kind", "owner", "dataset", "status", "done", "total", "created_at"]
-    list_filter = ["kind", "status"]
-    search_fields = ["kind", "message", "owner__username", "dataset__slug"]
-    raw_id_fields = ["owner", "dataset"]
-    readonly_fields = ["created_at", "started_at", "finished_at", "heartbeat_at"]
 
 
 @admin.register(Corpus)

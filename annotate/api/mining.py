@@ -16,7 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotate.api.jobs import JobOutputSerializer
 from annotate.mining.candidates import DEFAULT_K
 from annotate.models import Corpus, Dataset, Reference, SplitName
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible, user_is_researcher
@@ -28,6 +27,7 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
+from core.runs.api import RunSerializer as JobOutputSerializer
 from deltableu.api import paginated
 
 

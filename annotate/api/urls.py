@@ -4,7 +4,6 @@ import core.converters  # noqa: F401  (registers <id:…>)
 from annotate.api import (
     campaign_quality,
     campaigns,
-    jobs,
     judgments,
     mining,
     output_campaigns,
@@ -147,6 +146,4 @@ urlpatterns = [
     ),
     path("corpora/", mining.CorpusListApi.as_view(), name="api-corpora"),
     path("corpora/<id:corpus_id>/", mining.CorpusDetailApi.as_view(), name="api-corpus"),
-    path("jobs/<id:job_id>/", jobs.JobDetailApi.as_view(), name="api-job"),
-    path("jobs/<id:job_id>/cancel/", jobs.JobCancelApi.as_view(), name="api-job-cancel"),
 ]

@@ -22,7 +22,6 @@ from annotate.models.human_eval import (
     SystemOutput,
     SystemSource,
 )
-from annotate.models.jobs import Job, JobStatus
 from annotate.models.rating import (
     Campaign,
     CampaignRater,
@@ -57,8 +56,6 @@ __all__ = [
     "Flag",
     "Invitation",
     "Item",
-    "Job",
-    "JobStatus",
     "Judgment",
     "JudgmentSet",
     "Origin",

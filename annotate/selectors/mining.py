@@ -8,7 +8,9 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.http import Http404
 
-from annotate.models import Corpus, CorpusStatus, Dataset, Job, Origin, Reference
+from annotate.models import Corpus, CorpusStatus, Dataset, Origin, Reference
+from core.runs.models import Run
+from core.runs.selectors import runs_latest
 
 MINING_KIND = "mining"
 CORPUS_INDEX_KIND = "corpus-index"
@@ -40,15 +42,18 @@ def corpus_list_ready(*, user: User | AnonymousUser) -> QuerySet[Corpus]:
     return corpus_list_usable(user=user).filter(status=CorpusStatus.READY)
 
 
-def corpus_index_job(*, corpus: Corpus) -> Job | None:
-    """The latest indexing job of an uploaded corpus (none for one added from a server path)."""
-    jobs = Job.objects.filter(kind=CORPUS_INDEX_KIND, params__corpus_id=corpus.pk)
-    return jobs.order_by("-created_at", "-pk").first()
+def dataset_scope(dataset_id: int) -> str:
+    """The key of a dataset's runs (the run engine keeps keys, not foreign keys)."""
+    return f"dataset:{dataset_id}"
 
 
-def mining_job_latest(*, dataset: Dataset) -> Job | None:
-    jobs = Job.objects.filter(dataset=dataset, kind=MINING_KIND)
-    return jobs.order_by("-created_at", "-pk").first()
+def corpus_index_job(*, corpus: Corpus) -> Run | None:
+    """The latest indexing run of an uploaded corpus (none for one added from a server path)."""
+    return runs_latest(kind=CORPUS_INDEX_KIND, scope=f"corpus:{corpus.pk}")
+
+
+def mining_job_latest(*, dataset: Dataset) -> Run | None:
+    return runs_latest(kind=MINING_KIND, scope=dataset_scope(dataset.pk))
 
 
 def mined_candidates(

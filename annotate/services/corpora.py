@@ -23,10 +23,12 @@ from django.utils import timezone
 
 from annotate.mining.corpus import RowProblems, format_for, read_triples
 from annotate.mining.index import META, EmptyCorpus, build_index
-from annotate.models import Corpus, CorpusStatus, Job
+from annotate.models import Corpus, CorpusStatus
 from annotate.selectors.mining import CORPUS_INDEX_KIND
-from annotate.services.jobs import job_create, job_enqueue, job_progress
 from core.bounded import MIB, Limits, drain, open_maybe_gzip
+from core.runs.context import RunContext
+from core.runs.engine import run_create
+from core.runs.models import Run
 
 # An upload's first bytes are checked before it is accepted (about a quarter of a second): a
 # bomb breaks its limit within them, so the uploader gets the refusal rather than a failed job.
@@ -63,28 +65,28 @@ def corpus_create(*, owner: User, name: str, fmt: str, source: str, **fields: ob
 @transaction.atomic
 def corpus_upload(
     *, owner: User, name: str, upload: File, fmt: str = "", **fields: object
-) -> tuple[Corpus, Job]:
+) -> tuple[Corpus, Run]:
     """Keep an uploaded corpus file in storage and queue its indexing."""
     fmt = corpus_format_for(upload.name or "", fmt)
     corpus_preflight(upload)
     corpus = corpus_create(owner=owner, name=name, fmt=fmt, source=upload.name or "", **fields)
     corpus.file.save(Path(upload.name or "corpus").name, upload, save=True)
-    job = job_create(kind=CORPUS_INDEX_KIND, owner=owner, params={"corpus_id": corpus.pk})
-    from annotate.tasks_mining import corpus_index_task
+    run = run_create(
+        kind=CORPUS_INDEX_KIND, owner=owner, params={"corpus_id": corpus.pk},
+        scope=f"corpus:{corpus.pk}",
+    )  # fmt: skip
+    return corpus, run
 
-    job_enqueue(job=job, task=corpus_index_task)
-    return corpus, job
 
-
-def corpus_index_job(job: Job) -> dict:
-    """The body of an indexing job: read the corpus file from storage, index it."""
-    corpus = Corpus.objects.get(pk=job.params["corpus_id"])
+def corpus_index_job(run: RunContext) -> dict:
+    """The body of an indexing run: read the corpus file from storage, index it."""
+    corpus = Corpus.objects.get(pk=run.params["corpus_id"])
     size = corpus.file.size
     with corpus.file.open("rb") as raw:
 
         def progress(rows: int) -> None:
             message = f"{rows:,} triples read"
-            job_progress(job_id=job.pk, done=raw.tell(), total=size, message=message)
+            run.progress(raw.tell(), size, message)
 
         corpus = corpus_build_index(corpus=corpus, raw=raw, progress=progress)
     return {"rows": corpus.rows, "bad_rows": corpus.bad_rows}

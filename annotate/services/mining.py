@@ -33,16 +33,18 @@ from annotate.models import (
     Dataset,
     DismissedCandidate,
     Item,
-    Job,
     Origin,
     Reference,
     SplitName,
 )
 from annotate.selectors.datasets import dataset_can_edit
-from annotate.selectors.mining import MINING_KIND, corpus_usable_by
+from annotate.selectors.mining import MINING_KIND, corpus_usable_by, dataset_scope
 from annotate.services.corpora import corpus_index_dir
-from annotate.services.jobs import job_create, job_enqueue, job_progress
 from core.dispatch import dispatch
+from core.runs.context import RunContext
+from core.runs.engine import run_create
+from core.runs.models import Run
+from core.runs.selectors import runs_active_exists
 
 MAX_K = 100
 MINING_BATCH = 50  # items per transaction and per progress report
@@ -58,10 +60,10 @@ def mining_start(
     split: str = "dev",
     k: int = DEFAULT_K,
     enqueue: bool = True,
-) -> Job:
+) -> Run:
     """Check a run can start and queue it; raise ValidationError saying why it cannot.
 
-    `enqueue=False` leaves the job for the caller to run in its own process (`manage.py mine`).
+    `enqueue=False` leaves the run for the caller to run in its own process (`manage.py mine`).
     """
     if not dataset_can_edit(user=user, dataset=dataset):
         raise PermissionDenied("Only the dataset's owner can mine candidates for it.")
@@ -76,27 +78,27 @@ def mining_start(
     with transaction.atomic():
         # The dataset's row lock makes "no run under way" and "create one" a single step.
         Dataset.objects.select_for_update().get(pk=dataset.pk)
-        if Job.objects.filter(dataset=dataset, kind=MINING_KIND, status__in=Job.ACTIVE).exists():
+        if runs_active_exists(kind=MINING_KIND, scope=dataset_scope(dataset.pk)):
             raise ValidationError("A mining run is already under way for this dataset.")
-        params = {"corpus_id": corpus.pk, "corpus": corpus.name, "split": split, "k": k}
-        job = job_create(kind=MINING_KIND, owner=user, dataset=dataset, params=params)
-        if enqueue:
-            from annotate.tasks_mining import mining_task
+        params = {
+            "dataset_id": dataset.pk, "corpus_id": corpus.pk, "corpus": corpus.name,
+            "split": split, "k": k,
+        }  # fmt: skip
+        return run_create(
+            kind=MINING_KIND, owner=user, params=params, scope=dataset_scope(dataset.pk),
+            send=enqueue,
+        )  # fmt: skip
 
-            job_enqueue(job=job, task=mining_task)
-    return job
 
-
-def mining_run(job: Job) -> dict:
-    """The body of a mining job; returns counts of what it added."""
-    if job.dataset_id is None:
-        raise ValueError("A mining job needs a dataset.")
-    corpus = Corpus.objects.get(pk=job.params["corpus_id"])
-    k = int(job.params.get("k", DEFAULT_K))
-    source = {"corpus": corpus.name, "corpus_id": corpus.pk, "job": job.pk}
-    items = Item.objects.filter(split__dataset_id=job.dataset_id, split__name=job.params["split"])
+def mining_run(run: RunContext) -> dict:
+    """The body of a mining run; returns counts of what it added."""
+    dataset_id = int(run.params["dataset_id"])
+    corpus = Corpus.objects.get(pk=run.params["corpus_id"])
+    k = int(run.params.get("k", DEFAULT_K))
+    source = {"corpus": corpus.name, "corpus_id": corpus.pk, "job": run.run_id}
+    items = Item.objects.filter(split__dataset_id=dataset_id, split__name=run.params["split"])
     total = items.count()
-    job_progress(job_id=job.pk, done=0, total=total, message="Opening the index")
+    run.progress(0, total, "Opening the index")
     counts: Counter[str] = Counter()
     done, last = 0, -1
     with CorpusIndex(corpus_index_dir(corpus)) as index:
@@ -109,8 +111,8 @@ def mining_run(job: Job) -> dict:
             counts.update(_add_candidates(plans))
             done, last = done + len(batch), batch[-1].position
             message = f"{counts['mined']} mined, {counts['parroted']} parroted"
-            job_progress(job_id=job.pk, done=done, total=total, message=message)
-    _dataset_changed(job.dataset_id)
+            run.progress(done, total, message)
+    _dataset_changed(dataset_id)
     return {"items": total, "mined": counts["mined"], "parroted": counts["parroted"]}
 
 

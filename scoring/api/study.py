@@ -24,8 +24,8 @@ from scoring.services.study import study_create, study_export_csv
 
 class StudySummarySerializer(serializers.ModelSerializer):
     release: serializers.StringRelatedField = serializers.StringRelatedField()
-    status = serializers.CharField(source="job.status", default=None, read_only=True)
-    percent = serializers.IntegerField(source="job.percent", default=None, read_only=True)
+    status = serializers.CharField(source="run.state", default=None, read_only=True)
+    percent = serializers.IntegerField(source="run.percent", default=None, read_only=True)
 
     class Meta:
         model = CorrelationStudy
@@ -33,14 +33,15 @@ class StudySummarySerializer(serializers.ModelSerializer):
 
 
 class StudyDetailSerializer(StudySummarySerializer):
-    job = serializers.IntegerField(source="job_id", read_only=True, allow_null=True)
-    message = serializers.CharField(source="job.message", default="", read_only=True)
+    run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
+    message = serializers.CharField(source="run.message", default="", read_only=True)
+    reason = serializers.CharField(source="run.reason", default="", read_only=True)
     judgment_set = serializers.IntegerField(source="judgment_set_id", allow_null=True)
     output_campaign = serializers.IntegerField(source="output_campaign_id", allow_null=True)
 
     class Meta(StudySummarySerializer.Meta):
         fields = [
-            *StudySummarySerializer.Meta.fields, "job", "message", "judgment_set",
+            *StudySummarySerializer.Meta.fields, "run", "message", "reason", "judgment_set",
             "output_campaign", "criterion", "pairs", "options", "result",
         ]  # fmt: skip
 

@@ -36,13 +36,22 @@ class SubmissionSerializer(serializers.ModelSerializer):
     team = serializers.CharField(source="team.name")
     leaderboard = serializers.CharField(source="leaderboard.slug")
     scores = ScoreSerializer(many=True)
+    progress = serializers.IntegerField(read_only=True)
+    run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
+    attempt = serializers.IntegerField(source="run.attempt", default=None, read_only=True)
+    status_text = serializers.CharField(
+        source="run.status_text", default="", read_only=True,
+        help_text='What the scoring run is doing, e.g. "Waiting for a worker".',
+    )  # fmt: skip
+    started_at = serializers.DateTimeField(source="run.started_at", default=None, read_only=True)
 
     class Meta:
         model = Submission
         fields = [
             "id", "leaderboard", "team", "method", "description", "url", "format", "n_lines",
-            "status", "progress", "error", "is_baseline", "is_public", "counts", "charged",
-            "submitted_at", "queued_at", "started_at", "finished_at", "scores",
+            "status", "status_text", "progress", "run", "attempt", "error", "is_baseline",
+            "is_public", "counts", "charged", "submitted_at", "started_at", "finished_at",
+            "scores",
         ]  # fmt: skip
 
 

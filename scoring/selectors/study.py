@@ -13,7 +13,7 @@ from scoring.models import CorrelationStudy
 
 def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStudy:
     """The study if the user owns it (or is staff); others get a 404."""
-    study = CorrelationStudy.objects.select_related("release__dataset", "job").filter(pk=pk)
+    study = CorrelationStudy.objects.select_related("release__dataset", "run").filter(pk=pk)
     found = study.first()
     if found is None or not user.is_authenticated:
         raise Http404("No such study.")
@@ -23,7 +23,7 @@ def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStud
 
 
 def studies_of(*, user: User) -> QuerySet[CorrelationStudy]:
-    studies = CorrelationStudy.objects.select_related("release__dataset", "job")
+    studies = CorrelationStudy.objects.select_related("release__dataset", "run")
     return studies if user.is_staff else studies.filter(owner=user)
 
 

@@ -12,7 +12,7 @@ def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -
     """A submission is its team's, and the leaderboard owner's; to anyone else it does not
     exist (its scores appear on the leaderboard if it is public)."""
     submission = (
-        Submission.objects.select_related("leaderboard__release__dataset", "team")
+        Submission.objects.select_related("leaderboard__release__dataset", "team", "run")
         .prefetch_related("scores")
         .filter(pk=submission_id)
         .first()
@@ -29,7 +29,7 @@ def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -
 def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
     return (
         Submission.objects.filter(leaderboard=leaderboard, team__members=user)
-        .select_related("team")
+        .select_related("team", "run")
         .prefetch_related("scores")
         .distinct()
     )

@@ -17,7 +17,6 @@ from django.db import transaction
 
 from annotate.models import (
     EvalSystem,
-    Job,
     JudgmentSet,
     OutputCampaign,
     OutputCampaignMode,
@@ -26,7 +25,8 @@ from annotate.models import (
 )
 from annotate.selectors.human_eval import campaign_means, eval_outputs, judgment_means
 from annotate.services.human_eval.systems import eval_system_set_outputs
-from annotate.services.jobs import job_create, job_enqueue, job_progress
+from core.runs.context import RunContext
+from core.runs.engine import run_create
 from core.strict_json import json_safe
 from core.tabular import csv_text
 from scoring.models import CorrelationStudy, Submission
@@ -123,28 +123,30 @@ def study_create(
     checked = StudyOptions.from_dict(options or {})
     if checked.unit_size < 1 or not 1 <= checked.assignments <= 10_000:
         raise ValidationError("Unit size must be ≥ 1 and assignments 1 … 10,000.")
-    job = job_create(kind=STUDY_KIND, owner=owner, dataset=dataset)
     study = CorrelationStudy.objects.create(
         owner=owner, name=name, release=release, split=split, judgment_set=judgment_set,
         output_campaign=output_campaign, criterion=criterion, pairs=pairs or [],
-        options=options or {}, job=job,
+        options=options or {},
     )  # fmt: skip
-    from scoring.tasks_study import correlation_study_task
-
-    job_enqueue(job=job, task=correlation_study_task)
+    study.run = run_create(
+        kind=STUDY_KIND, owner=owner, scope=f"study:{study.pk}", params={"study_id": study.pk}
+    )
+    study.save(update_fields=["run"])
     return study
 
 
-def study_run(job: Job) -> dict:
-    """The job's body: build the inputs, run the engine with progress, store the result."""
-    study = CorrelationStudy.objects.select_related("release__dataset").get(job=job)
+def study_run(run: RunContext) -> dict:
+    """The run's body: build the inputs, run the study with progress, store the result."""
+    study = CorrelationStudy.objects.select_related("release__dataset").get(
+        pk=run.params["study_id"]
+    )
     data = study_data(study)
     options = StudyOptions.from_dict(
         {**study.options, "processes": settings.STUDY_PROCESSES, "threads": settings.STUDY_THREADS}
     )
 
     def progress(done: int, total: int, message: str) -> None:
-        job_progress(job_id=job.pk, done=done, total=total, message=message)
+        run.progress(done, total, message)
 
     result, undefined = json_safe(run_study(data, options, progress))
     if undefined:
@@ -152,7 +154,8 @@ def study_run(job: Job) -> dict:
             f"{undefined} value(s) are undefined (shown as null): a correlation needs both the "
             "human and the metric differences to vary across units, and here one did not."
         )
-    CorrelationStudy.objects.filter(pk=study.pk).update(result=result)
+    with run.fenced():  # a superseded attempt must not overwrite the live one's result
+        CorrelationStudy.objects.filter(pk=study.pk).update(result=result)
     return {"study": study.pk, "n_units": result["n_units"], "pairs": len(result["pairs"])}
 
 

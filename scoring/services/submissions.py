@@ -9,11 +9,14 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from core.dispatch import dispatch
+from core.runs.engine import run_cancel, run_create
+from core.runs.models import Run, RunState
 from scoring.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
+from scoring.services.scoring import SCORING_KIND, submission_scope
 from scoring.submission_files import UploadProblem, UploadRejected, parse_submission
 
 
@@ -37,7 +40,10 @@ def _start_of_day(now: datetime) -> datetime:
 
 
 def _check_quota(leaderboard: Leaderboard, team: Team) -> None:
-    charged = Submission.objects.filter(leaderboard=leaderboard, team=team, charged=True)
+    # Charged ones, and those still waiting for a worker (charged when it starts them).
+    charged = Submission.objects.filter(leaderboard=leaderboard, team=team).filter(
+        Q(charged=True) | Q(status__in=(SubmissionStatus.SUBMITTED, SubmissionStatus.QUEUED))
+    )
     if charged.count() >= leaderboard.total_quota:
         raise ValidationError(f"Your team has used all {leaderboard.total_quota} submissions.")
     today = charged.filter(submitted_at__gte=_start_of_day(timezone.now())).count()
@@ -94,23 +100,46 @@ def submission_create(
             is_baseline=is_baseline,
             is_public=is_public,
             counts=leaderboard.split == "test" and not is_baseline,
-            charged=not is_baseline,
             status=SubmissionStatus.QUEUED,
-            queued_at=timezone.now(),
         )
         submission.file.save(
             filename[-100:] or "output.txt", ContentFile(b"".join(raw)), save=False
         )
         submission.full_clean(exclude=["file"])
         submission.save()
-        transaction.on_commit(lambda: _enqueue(submission.pk))
+        submission.run = run_create(
+            kind=SCORING_KIND, owner=user, scope=submission_scope(submission.pk),
+            params={"submission_id": submission.pk},
+        )  # fmt: skip
+        submission.save(update_fields=["run"])
     return submission
 
 
-def _enqueue(submission_id: int) -> None:
-    from scoring.tasks import score_submission_task
+def submission_run_started(run: Run) -> None:
+    """The scoring run's start hook: the submission is running, and now it costs an attempt."""
+    submissions = Submission.objects.filter(run=run, status__in=Submission.ACTIVE)
+    submissions.update(status=SubmissionStatus.RUNNING, error="")
+    submissions.filter(is_baseline=False).update(charged=True)
 
-    dispatch(score_submission_task, submission_id)
+
+def submission_run_ended(run: Run) -> None:
+    """The scoring run's end hook: its outcome becomes the submission's. A failure of ours gives
+    the team its attempt back; a refused file (the input's fault) keeps it charged."""
+    submissions = Submission.objects.filter(run=run, status__in=Submission.ACTIVE)
+    now = timezone.now()
+    if run.state == RunState.SUCCEEDED:
+        submissions.update(status=SubmissionStatus.FINISHED, finished_at=now, error="")
+    elif run.state == RunState.FAILED:
+        message = (
+            run.reason
+            if run.refused
+            else (f"The scorer failed; your quota was not charged. ({run.reason})")
+        )
+        fields = {"status": SubmissionStatus.FAILED, "finished_at": now, "error": message[:2000]}
+        submissions.update(**fields, **({} if run.refused else {"charged": False}))
+    elif run.state == RunState.CANCELLED:
+        for submission in submissions:
+            _mark_cancelled(submission)
 
 
 def submission_set_counts(*, submission: Submission, user: User, counts: bool) -> Submission:
@@ -128,21 +157,30 @@ def submission_cancel(*, submission: Submission, user: User) -> bool:
     if not submission.team.members.filter(pk=user.pk).exists():
         raise PermissionDenied("Only the submission's team can cancel it.")
     with transaction.atomic():
-        # The same row lock as submission_finish: a run either finishes first (and the
-        # submission can no longer be cancelled) or finds it cancelled and writes nothing.
+        # The run's row lock, which the run's final write holds too: the run either finishes
+        # first (and the submission can no longer be cancelled) or finds the cancel and writes
+        # nothing.
+        runs = Run.objects.select_for_update()
+        run = runs.filter(pk=submission.run_id).first() if submission.run_id else None
         locked = (
             Submission.objects.select_for_update()
             .filter(pk=submission.pk, status__in=Submission.ACTIVE)
             .first()
         )
-        if locked is None:
+        if locked is None or (run is not None and run.state not in Run.ACTIVE):
             return False
-        locked.charged = locked.charged and locked.started_at is not None
-        locked.status = SubmissionStatus.CANCELLED
-        locked.finished_at = timezone.now()
-        locked.save(update_fields=["status", "finished_at", "charged"])
-        Score.objects.filter(submission=locked).delete()
+        _mark_cancelled(locked)
+        if run is not None:
+            run_cancel(run=run)
     return True
+
+
+def _mark_cancelled(submission: Submission) -> None:
+    """It is charged only if a worker had started it (charging happens then)."""
+    submission.status = SubmissionStatus.CANCELLED
+    submission.finished_at = timezone.now()
+    submission.save(update_fields=["status", "finished_at"])
+    Score.objects.filter(submission=submission).delete()
 
 
 def upload_problems_as_dicts(exc: UploadRejected) -> list[dict[str, object]]:

@@ -8,7 +8,7 @@
   function render(box, job) {
     box.querySelector(".job-bar").value = job.percent;
     box.querySelector(".job-percent").textContent = job.percent + "%";
-    box.querySelector(".job-status").textContent = job.status;
+    box.querySelector(".job-status").textContent = job.status_text || job.status;
     box.querySelector(".job-message").textContent = job.message || "";
     const cancel = box.querySelector(".job-cancel");
     if (cancel && !ACTIVE.includes(job.status)) cancel.remove();

@@ -8,7 +8,7 @@
     const submission = await response.json();
     box.querySelector("progress").value = submission.progress;
     box.querySelector(".percent").textContent = submission.progress + "%";
-    box.querySelector(".status").textContent = submission.status;
+    box.querySelector(".status").textContent = submission.status_text || submission.status;
     if (["submitted", "queued", "running"].includes(submission.status)) setTimeout(tick, 500);
     else window.location.reload();
   };

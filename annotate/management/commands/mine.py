@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotate.mining.candidates import DEFAULT_K
 from annotate.models import Corpus, Dataset
-from annotate.services.jobs import job_run
-from annotate.services.mining import mining_run, mining_start
+from annotate.services.mining import mining_start
+from core.runs.engine import run_execute
 
 
 class Command(BaseCommand):
@@ -27,11 +27,11 @@ class Command(BaseCommand):
             raise CommandError("No such dataset or corpus.")
         owner = get_user_model().objects.get(pk=dataset.owner_id)
         try:
-            job = mining_start(
+            run = mining_start(
                 user=owner, dataset=dataset, corpus=found, split=split, k=k, enqueue=False
             )
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
-        job_run(job_id=job.pk, work=mining_run)
-        job.refresh_from_db()
-        self.stdout.write(f"Job {job.pk}: {job.status}. {job.message} {job.result}")
+        run_execute(run_id=run.pk, attempt=run.attempt)
+        run.refresh_from_db()
+        self.stdout.write(f"Run {run.pk}: {run.state}. {run.message} {run.result} {run.reason}")

@@ -11,12 +11,14 @@ import zipfile
 
 from django.core.files.storage import default_storage
 
-from annotate.models import Job, Release
-from annotate.services.jobs import job_create, job_enqueue, job_progress
+from annotate.models import Release
 from annotate.services.releases.content import sha256
 from annotate.services.releases.files import MANIFEST
 from core.filesets import fileset_delete, fileset_write
 from core.paths import safe_relative, storage_join
+from core.runs.context import RunContext
+from core.runs.engine import run_create
+from core.runs.models import Run
 
 JOB_KIND = "release-archive"
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date zip can store
@@ -49,15 +51,12 @@ def release_archive_ready(*, release: Release) -> bool:
     return bool(release.archive_name) and default_storage.exists(release.archive_name)
 
 
-def release_archive_job(*, release: Release) -> Job | None:
-    return (
-        Job.objects.filter(kind=JOB_KIND, params__release_id=release.pk, status__in=Job.ACTIVE)
-        .order_by("-created_at")
-        .first()
-    )
+def release_archive_job(*, release: Release) -> Run | None:
+    runs = Run.objects.filter(kind=JOB_KIND, scope=f"release:{release.pk}", state__in=Run.ACTIVE)
+    return runs.order_by("-created_at").first()
 
 
-def release_archive_request(*, release: Release) -> Job | None:
+def release_archive_request(*, release: Release) -> Run | None:
     """Start building the archive unless it is built or being built; None when it is ready."""
     release.refresh_from_db()
     if not release.is_published or release_archive_ready(release=release):
@@ -65,20 +64,14 @@ def release_archive_request(*, release: Release) -> Job | None:
     running = release_archive_job(release=release)
     if running is not None:
         return running
-    from annotate.tasks import release_archive_task
-
-    job = job_create(
-        kind=JOB_KIND,
-        owner=release.created_by,
-        dataset=release.dataset,
+    return run_create(
+        kind=JOB_KIND, owner=release.created_by, scope=f"release:{release.pk}",
         params={"release_id": release.pk, "version": release.version},
-    )
-    job_enqueue(job=job, task=release_archive_task)
-    return job
+    )  # fmt: skip
 
 
-def release_archive_build(job: Job) -> dict[str, str]:
-    """The job's work: read the stored files, check them against the manifest, zip them."""
+def release_archive_build(job: RunContext) -> dict[str, str]:
+    """The run's work: read the stored files, check them against the manifest, zip them."""
     release = Release.objects.select_related("dataset").get(pk=job.params["release_id"])
     if release_archive_ready(release=release):
         return {"archive": release.archive_name, "sha256": release.archive_sha256}
@@ -89,14 +82,12 @@ def release_archive_build(job: Job) -> dict[str, str]:
         if sha256(data) != entry["sha256"]:
             raise ValueError(f"{entry['name']} does not match its checksum in the manifest")
         files[entry["name"]] = data
-        job_progress(job_id=job.pk, done=done, total=2 * len(listing) + 2, message="Reading")
+        job.progress(done, 2 * len(listing) + 2, "Reading")
     files[MANIFEST] = release_stored_file(release=release, name=MANIFEST)
     data = archive_bytes(
         folder=archive_folder(release),
         files=files,
-        progress=lambda n, total: job_progress(
-            job_id=job.pk, done=len(listing) + n, message="Compressing"
-        ),
+        progress=lambda n, total: job.progress(len(listing) + n, message="Compressing"),
     )
     [name] = fileset_write(
         prefix=release.storage_prefix, files={archive_folder(release) + ".zip": data}

@@ -1,0 +1,30 @@
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from core.runs.engine import run_cancel, run_retry
+from core.runs.models import Run
+
+
+@admin.register(Run)
+class RunAdmin(admin.ModelAdmin):
+    list_display = (
+        "id", "kind", "scope", "owner", "state", "attempt", "max_attempts", "done", "total",
+        "created_at", "heartbeat_at", "finished_at",
+    )  # fmt: skip
+    list_filter = ("state", "kind", "refused")
+    search_fields = ("scope", "owner__username", "reason", "message")
+    list_select_related = ("owner",)
+    raw_id_fields = ("owner",)
+    readonly_fields = [field.name for field in Run._meta.fields]
+    actions = ("cancel_runs", "retry_runs")
+
+    @admin.action(description="Cancel the selected runs")
+    def cancel_runs(self, request: HttpRequest, queryset: QuerySet[Run]) -> None:
+        count = sum(run_cancel(run=run) for run in queryset.filter(state__in=Run.ACTIVE))
+        self.message_user(request, f"Asked {count} runs to stop.", messages.SUCCESS)
+
+    @admin.action(description="Retry the selected failed runs")
+    def retry_runs(self, request: HttpRequest, queryset: QuerySet[Run]) -> None:
+        count = sum(run_retry(run=run) for run in queryset)
+        self.message_user(request, f"Retried {count} failed runs.", messages.SUCCESS)

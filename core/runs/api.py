@@ -1,0 +1,96 @@
+"""The runs API: list your runs, follow one, cancel it, retry a failed one."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.runs.engine import run_cancel, run_retry
+from core.runs.models import Run, RunState
+from core.runs.selectors import run_for_user, runs_visible_to
+
+
+class RunSerializer(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+    status = serializers.CharField(source="state", read_only=True, help_text="Same as state.")
+    status_text = serializers.CharField(read_only=True, help_text="The state in a page's words.")
+    stage_timings = serializers.DictField(
+        child=serializers.FloatField(), read_only=True, help_text="Seconds per stage."
+    )
+    result = serializers.DictField(read_only=True)
+
+    class Meta:
+        model = Run
+        fields = [
+            "id", "kind", "scope", "state", "status", "status_text", "attempt", "max_attempts",
+            "percent", "done", "total", "message", "reason", "refused", "stage_timings",
+            "result", "cancel_requested", "created_at", "started_at", "heartbeat_at",
+            "finished_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+def _run_or_404(request: Request, run_id: int) -> Run:
+    run = run_for_user(user=request.user, run_id=run_id)
+    if run is None:
+        raise Http404("No such run.")
+    return run
+
+
+@extend_schema(
+    summary="Your runs of long work (staff: everyone's), newest first",
+    parameters=[
+        OpenApiParameter("state", enum=RunState.values, required=False),
+        OpenApiParameter("kind", str, required=False),
+    ],
+)
+class RunListApi(generics.ListAPIView):
+    permission_classes = [IsAuthenticated]
+    serializer_class = RunSerializer
+
+    def get_queryset(self):
+        runs = runs_visible_to(self.request.user)
+        state = self.request.query_params.get("state")
+        if state in RunState.values:
+            runs = runs.filter(state=state)
+        kind = self.request.query_params.get("kind")
+        if kind:
+            runs = runs.filter(kind=kind[:50])
+        return runs
+
+
+class RunDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=RunSerializer, summary="A run's state, attempt, progress and timings")
+    def get(self, request: Request, run_id: int) -> Response:
+        return Response(RunSerializer(_run_or_404(request, run_id)).data)
+
+
+class RunCancelApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=RunSerializer, summary="Ask a run to stop")
+    def post(self, request: Request, run_id: int) -> Response:
+        run = _run_or_404(request, run_id)
+        run_cancel(run=run)
+        return Response(RunSerializer(run).data)
+
+
+class RunRetryApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: RunSerializer, 409: RunSerializer},
+        summary="Start a failed run again (409 when it has not failed)",
+    )
+    def post(self, request: Request, run_id: int) -> Response:
+        run = _run_or_404(request, run_id)
+        retried = run_retry(run=run)
+        return Response(RunSerializer(run).data, status=200 if retried else 409)

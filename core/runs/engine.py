@@ -1,0 +1,243 @@
+"""The run engine's writes: create, dispatch, claim, run a step, end, retry, cancel.
+
+Every state change is a conditional UPDATE (or a locked row) keyed on the attempt, so two workers
+never both own an attempt, and a message for an older attempt finds nothing to do.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from core.dispatch import dispatch
+from core.runs.context import RunContext
+from core.runs.errors import RunCancelled, RunFenced, RunRefused
+from core.runs.heartbeat import Heartbeat
+from core.runs.kinds import DEFERRED, HEAVY_QUEUE, RunKind, get_kind
+from core.runs.models import Run, RunState
+from core.runs.tempfiles import tmp_remove
+
+log = logging.getLogger(__name__)
+
+
+def queue_for(kind: RunKind) -> str:
+    if kind.weight == HEAVY_QUEUE:
+        return settings.CELERY_HEAVY_QUEUE
+    return settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def run_create(
+    *,
+    kind: str,
+    owner: User,
+    params: dict[str, Any] | None = None,
+    scope: str = "",
+    message: str = "",
+    send: bool = True,
+) -> Run:
+    """A queued run, sent to a worker once the surrounding transaction commits (never before:
+    a worker must find the rows this transaction writes). `send=False`: the caller executes it
+    in its own process (`run_execute`), so it is marked as sent and the outbox leaves it be."""
+    run_kind = get_kind(kind)
+    run = Run.objects.create(
+        kind=kind, owner=owner, params=params or {}, scope=scope,
+        max_attempts=run_kind.max_attempts, message=message[:500],
+        dispatched_at=None if send else timezone.now(),
+    )  # fmt: skip
+    if send:
+        transaction.on_commit(lambda: run_dispatch(run_id=run.pk, attempt=run.attempt))
+    return run
+
+
+def run_dispatch(*, run_id: int, attempt: int, countdown: float | None = None) -> bool:
+    """Send a queued attempt to the broker; mark it sent. If the broker is unreachable the run
+    stays in the outbox (dispatched_at null) and the sweep sends it later."""
+    from core.runs.tasks import execute_run_task
+
+    run = Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.QUEUED).first()
+    if run is None:
+        return False
+    queue = queue_for(get_kind(run.kind))
+    if not dispatch(execute_run_task, run_id, attempt, countdown=countdown, queue=queue):
+        return False
+    Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.QUEUED).update(
+        dispatched_at=timezone.now()
+    )
+    return True
+
+
+def _claim(run_id: int, attempt: int) -> Run | None:
+    """Queued → running for this attempt, once; the kind's on_start hook in the same transaction."""
+    with transaction.atomic():
+        now = timezone.now()
+        claimed = Run.objects.filter(
+            pk=run_id, attempt=attempt, state=RunState.QUEUED, cancel_requested=False
+        ).update(
+            state=RunState.RUNNING, started_at=now, heartbeat_at=now, done=0,
+            stage_timings={}, message="Started.",
+        )  # fmt: skip
+        if not claimed:
+            return None
+        run = Run.objects.get(pk=run_id)
+        hook = get_kind(run.kind).on_start
+        if hook is not None:
+            hook(run)
+    return run
+
+
+def run_execute(*, run_id: int, attempt: int) -> None:
+    """The body of the one Celery task every run goes through: claim, work, end."""
+    run = _claim(run_id, attempt)
+    if run is None:
+        return  # a duplicate or stale message, or cancelled while queued
+    run_continue(run_id=run_id, attempt=attempt, step=get_kind(run.kind).body, ends_run=True)
+
+
+def run_continue(
+    *, run_id: int, attempt: int, step: Callable[[RunContext], Any], ends_run: bool
+) -> Any:
+    """Run one step of a live attempt with a heartbeat beside it. A step that `ends_run` stores
+    its return value as the result (unless it returned DEFERRED: later tasks end it). A step that
+    fails ends the attempt: retried with the next attempt number, or failed after the last one;
+    a step of a chord re-raises then, so that the chord stops and its error callback runs."""
+    run = Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.RUNNING).first()
+    if run is None:
+        return None  # superseded or ended: a late worker writes nothing
+    kind = get_kind(run.kind)
+    context = RunContext(run)
+    refusals: tuple[type[BaseException], ...] = (RunRefused, *kind.refusals)
+    try:
+        with Heartbeat(run_id, attempt):
+            result = step(context)
+    except RunFenced:
+        return None
+    except RunCancelled:
+        _end(run_id, attempt, RunState.CANCELLED, reason="Cancelled by its owner.")
+        return None
+    except refusals as exc:
+        _end(run_id, attempt, RunState.FAILED, reason=str(exc), refused=True)
+        return None
+    except Exception as exc:
+        log.exception("run %s (%s) attempt %s failed", run_id, run.kind, attempt)
+        run_attempt_failed(run_id=run_id, attempt=attempt, reason=f"{type(exc).__name__}: {exc}")
+        if not ends_run:
+            raise
+        return None
+    if ends_run and result is not DEFERRED and not context.ended:
+        run_succeed(context, result if isinstance(result, dict) else {})
+    return result
+
+
+def run_succeed(
+    context: RunContext, result: dict[str, Any], write: Callable[[], Any] | None = None
+) -> None:
+    """End the live attempt as succeeded; `write` (the body's final rows) runs in the same
+    transaction, under the run's row lock, so either both happen or neither."""
+    with context.fenced() as row:
+        if write is not None:
+            write()
+        row.state, row.result, row.finished_at = RunState.SUCCEEDED, result, timezone.now()
+        row.done = max(row.done, row.total)
+        row.message, row.stage_timings = "Finished.", context.timings
+        row.save(
+            update_fields=["state", "result", "finished_at", "done", "message", "stage_timings"]
+        )
+        _call_end_hook(row)
+    context.ended = True
+    tmp_remove(context.run_id, context.attempt)
+
+
+def _call_end_hook(run: Run) -> None:
+    hook = get_kind(run.kind).on_end
+    if hook is not None:
+        hook(run)
+
+
+def _end(run_id: int, attempt: int, state: str, *, reason: str, refused: bool = False) -> bool:
+    """End an active attempt as failed or cancelled (no-op for another attempt)."""
+    with transaction.atomic():
+        row = Run.objects.select_for_update().filter(pk=run_id, attempt=attempt).first()
+        if row is None or row.state not in Run.ACTIVE:
+            return False
+        row.state, row.reason, row.refused = state, reason[:4000], refused
+        row.finished_at = timezone.now()
+        row.message = "Cancelled." if state == RunState.CANCELLED else "Failed."
+        row.save(update_fields=["state", "reason", "refused", "finished_at", "message"])
+        _call_end_hook(row)
+    tmp_remove(run_id, attempt)
+    return True
+
+
+def run_attempt_failed(*, run_id: int, attempt: int, reason: str) -> None:
+    """An attempt failed or went silent: queue the next attempt, or fail after the last."""
+    with transaction.atomic():
+        row = Run.objects.select_for_update().filter(pk=run_id, attempt=attempt).first()
+        if row is None or row.state not in Run.ACTIVE:
+            return
+        if row.cancel_requested:
+            cancelled = True
+        elif row.attempt >= row.max_attempts:
+            cancelled = False
+            row.state, row.finished_at = RunState.FAILED, timezone.now()
+            row.reason = f"Failed after {row.attempt} attempts. Last: {reason}"[:4000]
+            row.message = "Failed."
+            row.save(update_fields=["state", "finished_at", "reason", "message"])
+            _call_end_hook(row)
+        else:
+            cancelled = False
+            row.attempt += 1
+            row.state, row.dispatched_at, row.heartbeat_at = RunState.QUEUED, None, None
+            row.reason = f"Attempt {attempt} failed: {reason}"[:4000]
+            row.message = f"Retrying (attempt {row.attempt} of {row.max_attempts})."
+            row.save(
+                update_fields=[
+                    "attempt",
+                    "state",
+                    "dispatched_at",
+                    "heartbeat_at",
+                    "reason",
+                    "message",
+                ]
+            )
+            next_attempt, backoff = (
+                row.attempt,
+                settings.RUNS_RETRY_BACKOFF_SECONDS * 2 ** (attempt - 1),
+            )
+            transaction.on_commit(
+                lambda: run_dispatch(run_id=run_id, attempt=next_attempt, countdown=backoff)
+            )
+    if cancelled:
+        _end(run_id, attempt, RunState.CANCELLED, reason="Cancelled by its owner.")
+    tmp_remove(run_id, attempt)
+
+
+def run_cancel(*, run: Run) -> bool:
+    """Ask a run to stop: a queued run stops at once, a running one at its next report."""
+    Run.objects.filter(pk=run.pk, state__in=Run.ACTIVE).update(cancel_requested=True)
+    queued = Run.objects.filter(pk=run.pk, state=RunState.QUEUED).values_list("attempt", flat=True)
+    for attempt in queued:
+        _end(run.pk, attempt, RunState.CANCELLED, reason="Cancelled by its owner.")
+    run.refresh_from_db()
+    return run.cancel_requested or run.state == RunState.CANCELLED
+
+
+def run_retry(*, run: Run) -> bool:
+    """Start a failed run again, from a fresh attempt budget (an operator's decision)."""
+    with transaction.atomic():
+        updated = Run.objects.filter(pk=run.pk, state=RunState.FAILED).update(
+            state=RunState.QUEUED, attempt=run.attempt + 1,
+            max_attempts=run.attempt + get_kind(run.kind).max_attempts, dispatched_at=None,
+            heartbeat_at=None, finished_at=None, cancel_requested=False, refused=False,
+            message="Retried by an operator.",
+        )  # fmt: skip
+        if updated:
+            attempt = run.attempt + 1
+            transaction.on_commit(lambda: run_dispatch(run_id=run.pk, attempt=attempt))
+    run.refresh_from_db()
+    return bool(updated)

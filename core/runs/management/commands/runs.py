@@ -1,0 +1,62 @@
+"""`manage.py runs`: list stuck or failed runs (or all), retry or cancel one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from core.runs.engine import run_cancel, run_retry
+from core.runs.models import Run
+from core.runs.selectors import runs_needing_attention
+
+
+class Command(BaseCommand):
+    help = "List stuck or failed runs (--all: every run); --retry ID or --cancel ID acts on one."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--all", action="store_true", help="List every run, not only stuck or failed ones."
+        )
+        parser.add_argument("--kind", default="", help="Only runs of this kind.")
+        parser.add_argument("--limit", type=int, default=50)
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--retry", type=int, metavar="ID", help="Start this failed run again.")
+        group.add_argument("--cancel", type=int, metavar="ID", help="Ask this run to stop.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["retry"] is not None or options["cancel"] is not None:
+            self._act(options)
+            return
+        runs = Run.objects.select_related("owner")
+        if options["kind"]:
+            runs = runs.filter(kind=options["kind"])
+        if not options["all"]:
+            runs = runs_needing_attention(runs)
+        rows = list(runs.order_by("-created_at", "-pk")[: max(1, options["limit"])])
+        if not rows:
+            self.stdout.write("No stuck or failed runs." if not options["all"] else "No runs.")
+            return
+        for run in rows:
+            timings = ", ".join(f"{k} {v:.1f}s" for k, v in run.stage_timings.items())
+            self.stdout.write(
+                f"{run.pk:>6}  {run.kind:<18} {run.state:<9}"
+                f"  attempt {run.attempt}/{run.max_attempts}  {run.percent:>3}%"
+                f"  owner {run.owner.username}  {run.scope}"
+                + (f"\n        stages: {timings}" if timings else "")
+                + (f"\n        reason: {run.reason}" if run.reason else "")
+            )
+
+    def _act(self, options: dict[str, Any]) -> None:
+        run_id = options["retry"] if options["retry"] is not None else options["cancel"]
+        run = Run.objects.filter(pk=run_id).first()
+        if run is None:
+            raise CommandError(f"No run {run_id}.")
+        if options["retry"] is not None:
+            if not run_retry(run=run):
+                raise CommandError(f"Run {run_id} is {run.state}: only a failed run is retried.")
+            self.stdout.write(f"Run {run_id} queued again as attempt {run.attempt}.")
+        else:
+            if not run_cancel(run=run):
+                raise CommandError(f"Run {run_id} is {run.state}: it has ended already.")
+            self.stdout.write(f"Run {run_id}: {run.status_text}.")

@@ -1,0 +1,90 @@
+"""The Run: one unit of long work, whatever app started it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class RunState(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Run(models.Model):
+    """Long work done by a Celery worker: its state, attempt, heartbeat, progress and timings.
+
+    `attempt` fences the writers: a task carries the attempt it was sent for, and every write
+    of the engine (claim, heartbeat, progress, finish) is conditional on it, so a worker of an
+    older attempt that wakes up late changes nothing. `dispatched_at` is the outbox: null means
+    the broker has not accepted this attempt's message yet, and the sweep sends it again.
+    """
+
+    ACTIVE = (RunState.QUEUED, RunState.RUNNING)
+    ENDED = (RunState.SUCCEEDED, RunState.FAILED, RunState.CANCELLED)
+
+    kind = models.CharField(max_length=50, help_text="What the run does, e.g. scoring.")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs"
+    )
+    # What the run works on, as its app names it ("dataset:12", "submission:40"): the engine
+    # imports no app, so it keeps a key rather than a foreign key.
+    scope = models.CharField(max_length=100, blank=True, db_index=True)
+    state = models.CharField(max_length=10, choices=RunState.choices, default=RunState.QUEUED)
+    attempt = models.PositiveSmallIntegerField(default=1)
+    max_attempts = models.PositiveSmallIntegerField(default=3)
+    done = models.PositiveBigIntegerField(default=0)
+    total = models.PositiveBigIntegerField(default=0)
+    message = models.CharField(max_length=500, blank=True, help_text="What it is doing now.")
+    reason = models.TextField(blank=True, help_text="Why it failed or was retried.")
+    refused = models.BooleanField(
+        default=False, help_text="It failed because of its input, not of the platform."
+    )
+    # {"stage": seconds} of the latest attempt, in the order the stages ran.
+    stage_timings = models.JSONField(default=dict, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["state", "heartbeat_at"]),
+            models.Index(fields=["state", "dispatched_at"]),
+            models.Index(fields=["owner", "created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.state}, attempt {self.attempt})"
+
+    @property
+    def percent(self) -> int:
+        if self.state == RunState.SUCCEEDED:
+            return 100
+        return min(99, int(100 * self.done / self.total)) if self.total else 0
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in self.ACTIVE
+
+    @property
+    def waiting_for_worker(self) -> bool:
+        """Queued and not taken: its message waits in the outbox or in the broker's queue."""
+        return self.state == RunState.QUEUED
+
+    @property
+    def status_text(self) -> str:
+        """The state in the words a page shows."""
+        if self.state == RunState.QUEUED:
+            return "Waiting for a worker"
+        if self.state == RunState.RUNNING and self.attempt > 1:
+            return f"Running (attempt {self.attempt} of {self.max_attempts})"
+        return self.get_state_display()
