@@ -6,7 +6,7 @@ import pytest
 
 from scoring.services import references as references_service
 from scoring.services.submissions import submission_create
-from scoring.tasks import score_submission_task
+from tests.runs_kit import execute
 
 # Dev items d1, d2, d3, d5 of the default release.
 PERFECT = ["the cat sat on the mat", "it was a great match", "see you tomorrow then",
@@ -39,7 +39,7 @@ def scored(django_capture_on_commit_callbacks):
                 leaderboard=board, user=user, lines=data.splitlines(keepends=True),
                 size=len(data), filename="out.txt", **fields,
             )  # fmt: skip
-        score_submission_task(submission.pk)
+        execute(submission.run_id)
         submission.refresh_from_db()
         assert submission.status == "finished", submission.error
         return submission
