@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('annotate', '0009_release_semver_and_file_folders'),
-        ('scoring', '0003_remove_submission_scoring_sub_status_4726d0_idx_and_more'),
+        ('scoring', '0003_runs'),
     ]
 
     operations = [

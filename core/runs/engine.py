@@ -72,7 +72,7 @@ def run_dispatch(*, run_id: int, attempt: int, countdown: float | None = None) -
     return True
 
 
-def _claim(run_id: int, attempt: int) -> Run | None:
+def run_claim(run_id: int, attempt: int) -> Run | None:
     """Queued → running for this attempt, once; the kind's on_start hook in the same transaction."""
     with transaction.atomic():
         now = timezone.now()
@@ -93,7 +93,7 @@ def _claim(run_id: int, attempt: int) -> Run | None:
 
 def run_execute(*, run_id: int, attempt: int) -> None:
     """The body of the one Celery task every run goes through: claim, work, end."""
-    run = _claim(run_id, attempt)
+    run = run_claim(run_id, attempt)
     if run is None:
         return  # a duplicate or stale message, or cancelled while queued
     run_continue(run_id=run_id, attempt=attempt, step=get_kind(run.kind).body, ends_run=True)
