@@ -60,17 +60,26 @@ def published(dataset, campaign, owner, **fields):
     return release_publish(release=freeze(dataset, campaign, owner, **fields))
 
 
-__all__ = ["Visibility", "freeze", "published", "rated"]
+__all__ = ["Visibility", "archive_bytes", "archive_run", "freeze", "published", "rated"]
+
+
+def archive_run(release, owner):
+    """Build the published release's zip as its run would, in this process; the ended Run."""
+    from core.runs.engine import run_create
+    from tests.runs_kit import execute
+
+    run = run_create(
+        kind="release-archive", owner=owner, scope=f"release:{release.pk}",
+        params={"release_id": release.pk, "version": release.version}, send=False,
+    )  # fmt: skip
+    return execute(run)
 
 
 def archive_bytes(release, owner) -> bytes:
-    """Build the published release's zip as its job would, and read it back from storage."""
+    """Build the published release's zip as its run would, and read it back from storage."""
     from django.core.files.storage import default_storage
 
-    from annotate.services.jobs import job_create, job_run
-    from annotate.services.releases.archive import release_archive_build
-
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
+    run = archive_run(release, owner)
+    assert run.state == "succeeded", run.reason
     release.refresh_from_db()
     return default_storage.open(release.archive_name).read()

@@ -4,9 +4,7 @@ import pytest
 from django.urls import reverse
 
 from annotate.models import Release, Weight
-from annotate.services.jobs import job_create, job_run
-from annotate.services.releases.archive import release_archive_build
-from tests.annotate.release_kit import _media, freeze, published, rated  # noqa: F401
+from tests.annotate.release_kit import _media, archive_run, freeze, published, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 HIDDEN = "try the one with the blue door"
@@ -142,8 +140,7 @@ def test_the_archive_is_202_until_built_then_downloadable(world, client_for, own
     assert client_for(None).get(url).status_code == 202
     assert client_for(None).get(page("release-archive")).status_code == 404
     release = Release.objects.get(dataset=world, version="1.0.0")
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
+    assert archive_run(release, owner).state == "succeeded"
     response = client_for(None).get(page("release-archive"))
     assert response.status_code == 200
     assert HIDDEN.encode() not in b"".join(response.streaming_content)
@@ -184,8 +181,7 @@ def test_importing_an_archive_through_the_api_is_for_researchers(world, client_f
     from django.core.files.storage import default_storage
 
     release = Release.objects.get(dataset=world, version="1.0.0")
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
+    assert archive_run(release, owner).state == "succeeded"
     release.refresh_from_db()
     data = default_storage.open(release.archive_name).read()
     url = reverse("api-release-import")

@@ -5,9 +5,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from annotate.models import Release
-from annotate.services.jobs import job_create, job_run
-from annotate.services.releases.archive import release_archive_build
-from tests.annotate.release_kit import _media, rated  # noqa: F401
+from tests.annotate.release_kit import _media, archive_run, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +19,7 @@ def test_freeze_publish_then_import_elsewhere(
     call_command("freeze_release", "chat", "1.0.0", "--campaign", str(campaign.pk), "--publish")
     release = Release.objects.get(dataset=dataset, version="1.0.0")
     assert release.status == "published"
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
+    assert archive_run(release, owner).state == "succeeded"
     release.refresh_from_db()
     archive = tmp_path / "chat.zip"
     archive.write_bytes(default_storage.open(release.archive_name).read())

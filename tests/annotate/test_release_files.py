@@ -12,24 +12,18 @@ from django.core.files.storage import default_storage
 
 from annotate.models import Release, ReleaseItem
 from annotate.selectors.releases import release_ref_items
-from annotate.services.jobs import job_create, job_run
-from annotate.services.releases.archive import release_archive_build
 from annotate.services.releases.importing import release_import_archive
 from annotate.services.releases.publish import release_build_files
 from scoring.metrics.api import score_corpus
-from tests.annotate.release_kit import _media, published, rated  # noqa: F401
+from tests.annotate.release_kit import _media, archive_run, published, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 HIDDEN_TEXTS = ("try the one with the blue door, great espresso", "no idea sorry")
 
 
 def build_archive(release):
-    job = job_create(
-        kind="release-archive", owner=release.created_by, params={"release_id": release.pk}
-    )
-    job_run(job_id=job.pk, work=release_archive_build)
-    job.refresh_from_db()
-    assert job.status == "finished", job.message
+    run = archive_run(release, release.created_by)
+    assert run.state == "succeeded", run.reason
     release.refresh_from_db()
     return default_storage.open(release.archive_name).read()
 

@@ -9,12 +9,10 @@ from django.core.files.storage import default_storage
 
 from annotate.models import Release
 from annotate.services.datasets import dataset_update
-from annotate.services.jobs import job_create, job_run
 from annotate.services.releases import release_publish
-from annotate.services.releases.archive import release_archive_build
 from annotate.services.reveal import release_reveal
 from tests.annotate.release_archive_kit import stored_files
-from tests.annotate.release_kit import _media, freeze, published, rated  # noqa: F401
+from tests.annotate.release_kit import _media, archive_run, freeze, published, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -103,10 +101,8 @@ def test_an_archive_built_while_a_reveal_changed_the_files_is_dropped(
         return data
 
     monkeypatch.setattr(archive, "archive_bytes", and_meanwhile)
-    job = job_create(kind="release-archive", owner=owner, params={"release_id": release.pk})
-    job_run(job_id=job.pk, work=release_archive_build)
-    job.refresh_from_db()
-    assert job.status == "finished" and job.result["archive"] == ""
+    run = archive_run(release, owner)
+    assert run.state == "succeeded" and run.result["archive"] == ""
     assert not any(p.endswith(".zip") for p in stored_files())
     assert Release.objects.get(pk=release.pk).archive_name == ""
 
