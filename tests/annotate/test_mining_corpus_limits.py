@@ -1,5 +1,5 @@
 """A corpus that is a bomb — a gzip of a 1 GiB line, a ratio of 1000:1 — is refused by name
-at upload (API 413, a form error), by `corpus_add` and by the indexing job, in little memory."""
+at upload (API 413, a form error), by `corpus_add` and by the indexing run, in little memory."""
 
 import gzip
 import io
@@ -10,12 +10,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
-from annotate.models import Corpus, Job
+from annotate.models import Corpus
 from annotate.services import corpora
 from annotate.services.corpora import CorpusInvalid, corpus_build_index, corpus_create
-from annotate.services.jobs import job_run
+from core.runs.models import Run
 from tests.bombs import GIB, MIB, gzip_bomb
 from tests.conftest import DATA
+from tests.runs_kit import execute
 
 pytestmark = pytest.mark.django_db
 LINE_LIMIT = "UPLOAD_MAX_LINE_BYTES = 1,048,576"
@@ -71,7 +72,7 @@ def test_corpus_add_names_the_limit(owner, media, bomb, tmp_path):
     assert Corpus.objects.get().status == "failed"
 
 
-def test_what_the_upload_check_does_not_reach_the_job_refuses(
+def test_what_the_upload_check_does_not_reach_the_run_refuses(
     owner, media, client_for, monkeypatch, settings
 ):
     monkeypatch.setattr(corpora, "PREFLIGHT_BYTES", 1000)
@@ -81,11 +82,9 @@ def test_what_the_upload_check_does_not_reach_the_job_refuses(
     file = SimpleUploadedFile("late.jsonl.gz", late)
     response = client_for(owner).post("/api/v1/corpora/", {"name": "L", "file": file})
     assert response.status_code == 202
-    job = Job.objects.get(kind="corpus-index")
-    with pytest.raises(CorpusInvalid):
-        job_run(job_id=job.pk, work=corpora.corpus_index_job)
-    job.refresh_from_db()
-    assert job.status == "failed" and "UPLOAD_MAX_LINE_BYTES = 5,000" in job.message
+    indexing = execute(Run.objects.get(kind="corpus-index"))
+    assert indexing.state == "failed" and "UPLOAD_MAX_LINE_BYTES = 5,000" in indexing.reason
+    assert indexing.refused and indexing.attempt == 1  # a bad file is not tried again
     assert Corpus.objects.get().status == "failed"
 
 

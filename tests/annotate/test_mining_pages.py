@@ -3,20 +3,20 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotate.models import Corpus, Job, Reference, Visibility
-from annotate.services.corpora import CorpusInvalid, corpus_index_job
-from annotate.services.jobs import job_run
-from annotate.services.mining import mining_run, mining_start
+from annotate.models import Corpus, Reference, Visibility
+from annotate.services.mining import mining_start
+from core.runs.models import Run
 from tests.conftest import DATA
 from tests.mining_fixtures import index_corpus
+from tests.runs_kit import execute
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def mined(owner, seeds, corpus):
-    job = mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False)
-    job_run(job_id=job.pk, work=mining_run)
+    run = execute(mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False))
+    assert run.state == "succeeded", run.reason
     return seeds
 
 
@@ -59,10 +59,14 @@ def test_the_owner_starts_a_run_from_the_page(
             "/datasets/seeds/mining/", {"corpus": corpus.pk, "split": "dev", "k": 5}
         )
     assert response.status_code == 302 and len(callbacks) == 1  # the task is sent on commit
-    job = Job.objects.get(kind="mining")
-    assert job.params == {"corpus_id": corpus.pk, "corpus": corpus.name, "split": "dev", "k": 5}
+    run = Run.objects.get(kind="mining")
+    assert (run.scope, run.state) == (f"dataset:{seeds.pk}", "queued")
+    assert run.params == {
+        "dataset_id": seeds.pk, "corpus_id": corpus.pk, "corpus": corpus.name, "split": "dev",
+        "k": 5,
+    }  # fmt: skip
     page = client_for(owner).get("/datasets/seeds/mining/").content.decode()
-    assert f"/api/v1/jobs/{job.pk}/" in page
+    assert f"/api/v1/runs/{run.pk}/" in page
 
 
 def test_review_lists_filters_and_removes(mined, client_for, owner):
@@ -109,8 +113,9 @@ def test_uploading_a_corpus_queues_its_indexing(client_for, owner, media):
     corpus = Corpus.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/corpora/{corpus.pk}/"
     assert (corpus.format, corpus.status, corpus.source) == ("jsonl", "pending", "chat.jsonl.gz")
-    job = Job.objects.get(kind="corpus-index")
-    job_run(job_id=job.pk, work=corpus_index_job)
+    indexing = Run.objects.get(kind="corpus-index")
+    assert indexing.scope == f"corpus:{corpus.pk}"
+    assert execute(indexing).state == "succeeded"
     corpus.refresh_from_db()
     assert (corpus.status, corpus.rows) == ("ready", 10)
     assert "10 triples indexed" in client_for(owner).get(f"/corpora/{corpus.pk}/").content.decode()
@@ -119,9 +124,8 @@ def test_uploading_a_corpus_queues_its_indexing(client_for, owner, media):
 def test_a_bad_corpus_shows_its_rows_on_its_page(client_for, owner, media):
     file = SimpleUploadedFile("bad.jsonl", (DATA / "mining_bad_corpus.jsonl").read_bytes())
     client_for(owner).post("/corpora/", {"name": "Bad", "file": file, "language": "en"})
-    with pytest.raises(CorpusInvalid):
-        job_run(job_id=Job.objects.get().pk, work=corpus_index_job)
-    assert Job.objects.get().status == "failed"
+    indexing = execute(Run.objects.get())
+    assert indexing.state == "failed" and indexing.refused
     page = client_for(owner).get(f"/corpora/{Corpus.objects.get().pk}/").content.decode()
     assert "Line 3, <code>response</code>: must be a non-empty string" in page
 

@@ -4,26 +4,24 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from annotate.mining.index import CorpusIndex
-from annotate.models import Corpus, CorpusStatus, DismissedCandidate, Job, JobStatus, Reference
+from annotate.models import Corpus, CorpusStatus, DismissedCandidate, Reference
 from annotate.services.corpora import CorpusInvalid, corpus_index_dir
-from annotate.services.jobs import job_run
 from annotate.services.mining import (
-    mining_run,
     mining_start,
     reference_remove_mined,
     references_remove_mined,
 )
+from core.runs.models import Run, RunState
 from tests.conftest import DATA
 from tests.mining_fixtures import index_corpus
+from tests.runs_kit import execute
 
 pytestmark = pytest.mark.django_db
 
 
 def run(owner, dataset, corpus, **options):
-    job = mining_start(user=owner, dataset=dataset, corpus=corpus, enqueue=False, **options)
-    job_run(job_id=job.pk, work=mining_run)
-    job.refresh_from_db()
-    return job
+    started = mining_start(user=owner, dataset=dataset, corpus=corpus, enqueue=False, **options)
+    return execute(started)
 
 
 def candidates(dataset, external_id):
@@ -32,9 +30,9 @@ def candidates(dataset, external_id):
 
 
 def test_a_run_adds_mined_and_parroted_candidates_after_the_originals(owner, seeds, corpus):
-    job = run(owner, seeds, corpus)
-    assert job.status == JobStatus.FINISHED and job.percent == 100
-    assert job.result == {"items": 2, "mined": 3, "parroted": 2}  # the dev split: s1, s2
+    mined = run(owner, seeds, corpus)
+    assert mined.state == RunState.SUCCEEDED and mined.percent == 100
+    assert mined.result == {"items": 2, "mined": 3, "parroted": 2}  # the dev split: s1, s2
     assert candidates(seeds, "s1") == [
         ("original", "the keeper had no chance on that goal"),
         ("mined", "best finish of the season, keeper had no chance"),
@@ -49,11 +47,11 @@ def test_a_run_adds_mined_and_parroted_candidates_after_the_originals(owner, see
 
 
 def test_provenance_names_the_corpus_row_and_score(owner, seeds, corpus):
-    job = run(owner, seeds, corpus)
+    mining = run(owner, seeds, corpus)
     mined = Reference.objects.get(text="try the pizza place next to the station")
     p = mined.provenance
     assert (p["corpus"], p["corpus_id"], p["row"], p["rank"], p["job"]) == (
-        "chat corpus", corpus.pk, 7, 1, job.pk,
+        "chat corpus", corpus.pk, 7, 1, mining.pk,
     )  # fmt: skip
     assert p["score"] > 0 and p["source_message"] == "pizza near the station?"
 
@@ -61,8 +59,8 @@ def test_provenance_names_the_corpus_row_and_score(owner, seeds, corpus):
 def test_running_again_adds_nothing(owner, seeds, corpus):
     run(owner, seeds, corpus)
     before = Reference.objects.count()
-    job = run(owner, seeds, corpus)
-    assert job.result == {"items": 2, "mined": 0, "parroted": 0}
+    again = run(owner, seeds, corpus)
+    assert again.result == {"items": 2, "mined": 0, "parroted": 0}
     assert Reference.objects.count() == before
 
 
@@ -74,8 +72,8 @@ def test_a_larger_k_adds_only_what_is_new(owner, seeds, corpus):
 
 
 def test_the_test_split_is_mined_on_request(owner, seeds, corpus):
-    job = run(owner, seeds, corpus, split="test")
-    assert job.result == {"items": 1, "mined": 1, "parroted": 1}
+    mined = run(owner, seeds, corpus, split="test")
+    assert mined.result == {"items": 1, "mined": 1, "parroted": 1}
     assert candidates(seeds, "s3")[1] == ("mined", "cats and plants never mix")
 
 
@@ -128,22 +126,20 @@ def test_only_the_owner_mines_and_only_from_corpora_they_may_use(owner, other, s
 
 def test_cancelling_stops_a_run_between_batches(owner, seeds, corpus, monkeypatch):
     monkeypatch.setattr("annotate.services.mining.MINING_BATCH", 1)
-    job = mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False)
+    started = mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False)
     calls = []
 
     def cancel_after_first(*args, **kwargs):
         calls.append(1)
         if len(calls) == 1:
-            Job.objects.filter(pk=job.pk).update(cancel_requested=True)
+            Run.objects.filter(pk=started.pk).update(cancel_requested=True)
         return original(*args, **kwargs)
 
     from annotate.services import mining
 
     original = mining._add_candidates
     monkeypatch.setattr(mining, "_add_candidates", cancel_after_first)
-    job_run(job_id=job.pk, work=mining_run)
-    job.refresh_from_db()
-    assert job.status == JobStatus.CANCELLED
+    assert execute(started).state == RunState.CANCELLED
     # s1's batch was written before the stop; s2 was never mined (a new run would add it).
     assert Reference.objects.filter(origin="parroted").count() == 1
 
