@@ -1,18 +1,14 @@
 """A broker that cannot be reached never turns a request into a 500 after its rows were written:
-the work waits as queued, and the periodic sweeps send it once the broker is back."""
-
-from datetime import timedelta
+the run waits in the outbox, nothing is charged, and the sweep sends it once the broker is back."""
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.utils import timezone
 
-from annotate.models import Job
-from annotate.services.jobs import job_create, job_enqueue, job_register_task, job_requeue_stale
-from annotate.tasks import dataset_compute_stats_task
+from core.runs.models import Run
+from core.runs.sweep import run_sweep
 from deltableu.celery import app
 from scoring.models import Submission
-from scoring.services.scoring import submissions_requeue_stuck
+from tests.runs_kit import execute
 
 pytestmark = pytest.mark.django_db
 GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
@@ -48,30 +44,39 @@ def test_a_submission_waits_for_a_worker_instead_of_a_500(
             {"file": SimpleUploadedFile("out.txt", GOOD), "method": "m"},
         )
     assert response.status_code == 201, response.content
-    assert "broker unreachable, scoring.tasks.score_submission" in caplog.text
-    submission = Submission.objects.get()
-    assert submission.status == "queued"
-    # The sweep sends it again once it has waited long enough.
-    Submission.objects.filter(pk=submission.pk).update(
-        queued_at=timezone.now() - timedelta(minutes=11)
-    )
-    assert submissions_requeue_stuck(older_than=timedelta(minutes=10)) == [submission.pk]
+    assert "broker unreachable, runs.execute" in caplog.text
+    body = response.json()
+    assert (body["status"], body["status_text"], body["charged"]) == (
+        "queued", "Waiting for a worker", False,
+    )  # fmt: skip
+    submission = Submission.objects.select_related("run").get()
+    assert submission.run.dispatched_at is None  # in the outbox
+    page = client_for(other).get(f"/leaderboards/submissions/{submission.pk}/")
+    assert "Waiting for a worker" in page.content.decode()
+    # Still down: the sweep tries and leaves it in the outbox.
+    assert run_sweep().dispatched == 0
+    assert Run.objects.get(pk=submission.run_id).dispatched_at is None
 
 
-def test_a_job_created_while_the_broker_is_down_is_sent_by_the_sweep(
-    broker_down, owner, django_capture_on_commit_callbacks
+def test_the_sweep_sends_the_outbox_once_the_broker_is_back(
+    make_leaderboard, other, django_capture_on_commit_callbacks, monkeypatch
 ):
-    job_register_task("outage-test", "annotate.tasks.outage_test")
-    with django_capture_on_commit_callbacks(execute=True):
-        job = job_create(kind="outage-test", owner=owner)
-        job_enqueue(job=job, task=dataset_compute_stats_task)
-    assert Job.objects.get(pk=job.pk).status == "queued"
+    from scoring.services.submissions import submission_create
+
+    board = make_leaderboard()
+    with django_capture_on_commit_callbacks(execute=False):  # as if the broker had refused it
+        submission = submission_create(
+            leaderboard=board, user=other, lines=GOOD.splitlines(keepends=True),
+            size=len(GOOD), filename="out.txt", method="m",
+        )  # fmt: skip
     sent = []
-    assert job_requeue_stale(older_than=timedelta(minutes=10), send=lambda *a: sent.append(a)) == 0
-    Job.objects.filter(pk=job.pk).update(created_at=timezone.now() - timedelta(minutes=11))
-    assert job_requeue_stale(older_than=timedelta(minutes=10), send=lambda *a: sent.append(a)) == 1
-    assert sent == [("annotate.tasks.outage_test", job.pk)]
-    job.refresh_from_db()
-    assert (job.status, job.message) == ("queued", "Waiting for a worker.")
-    # Sent just now: the next sweep leaves it alone.
-    assert job_requeue_stale(older_than=timedelta(minutes=10), send=lambda *a: sent.append(a)) == 0
+    monkeypatch.setattr(
+        "core.runs.tasks.execute_run_task.apply_async", lambda args, **kw: sent.append(args)
+    )
+    assert run_sweep().dispatched == 1
+    assert sent == [(submission.run_id, 1)]
+    assert run_sweep().dispatched == 0  # sent: the next sweep leaves it alone
+    assert not Submission.objects.get(pk=submission.pk).charged
+    execute(submission.run_id)  # the worker takes it: now it is charged and scored
+    submission.refresh_from_db()
+    assert (submission.status, submission.charged) == ("finished", True)

@@ -13,7 +13,11 @@ from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring
 from scoring.services import scoring as scoring_service
 from scoring.services.submissions import submission_create
 from scoring.submission_files import UploadRejected
-from scoring.tasks import score_submission_task
+from core.runs.context import RunContext
+from core.runs.errors import RunFenced
+from core.runs.models import Run
+from core.runs.sweep import run_sweep
+from tests.runs_kit import execute
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +49,10 @@ def test_a_submission_is_scored_for_every_metric(
     with django_capture_on_commit_callbacks(execute=False):
         submission = upload(board, other)
     assert submission.status == SubmissionStatus.QUEUED and submission.n_lines == 4
-    score_submission_task(submission.pk)
+    run = execute(submission.run_id)
     submission.refresh_from_db()
-    assert (submission.status, submission.progress, submission.attempts) == ("finished", 100, 1)
+    assert (submission.status, submission.progress, run.attempt) == ("finished", 100, 1)
+    assert set(run.stage_timings) == {"statistics", "scores"}
     scores = {s.metric: s for s in submission.scores.all()}
     assert set(scores) == {"dbleu", "bleu", "nist"}
     primary = scores["dbleu"]
@@ -65,7 +70,7 @@ def test_scores_equal_the_metric_cli_on_the_same_files(
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):
         submission = upload(board, other)
-    score_submission_task(submission.pk)
+    execute(submission.run_id)
     refs = tmp_path / "refs.jsonl"
     with refs.open("w") as handle:
         for _, item in release_scoring_items(release=board.release, split="dev"):
@@ -107,7 +112,7 @@ def test_quotas_per_day_and_in_total(make_leaderboard, other, django_capture_on_
         upload(board, other)
         with pytest.raises(ValidationError, match="2 submissions for today"):
             upload(board, other)
-        Submission.objects.update(charged=False)  # e.g. both failed through our fault
+        Submission.objects.update(charged=False, status="failed")  # both failed through our fault
         upload(board, other)
 
 
@@ -121,10 +126,12 @@ def test_a_platform_failure_is_refunded(
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("scoring.tasks.score_chunk", broken)
-    with pytest.raises(RuntimeError):
-        score_submission_task(submission.pk)
+    monkeypatch.setattr("scoring.services.scoring.chunk_stats", broken)
+    for _ in range(3):  # retried with the next attempt, up to the kind's limit
+        run = execute(submission.run_id)
     submission.refresh_from_db()
+    assert (run.state, run.attempt) == ("failed", 3)
+    assert run.reason == "Failed after 3 attempts. Last: RuntimeError: disk full"
     assert submission.status == "failed" and not submission.charged
     assert "quota was not charged" in submission.error
 
@@ -133,10 +140,10 @@ def test_a_duplicate_task_does_nothing(make_leaderboard, other, django_capture_o
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):
         submission = upload(board, other)
-    score_submission_task(submission.pk)
-    score_submission_task(submission.pk)
+    execute(submission.run_id)
+    run = execute(submission.run_id)  # the same message delivered twice
     submission.refresh_from_db()
-    assert submission.attempts == 1 and submission.scores.count() == 3
+    assert run.attempt == 1 and submission.scores.count() == 3
 
 
 def test_a_silent_run_is_requeued_and_its_stale_chunks_ignored(
@@ -147,18 +154,19 @@ def test_a_silent_run_is_requeued_and_its_stale_chunks_ignored(
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):
         submission = upload(board, other)
-    assert scoring_service.submission_claim(submission_id=submission.pk)
-    stale = scoring_service.submission_plan(submission_id=submission.pk)
-    Submission.objects.filter(pk=submission.pk).update(
+    from core.runs.engine import run_claim
+
+    assert run_claim(submission.run_id, 1)
+    stale = RunContext(Run.objects.get(pk=submission.run_id))
+    Run.objects.filter(pk=submission.run_id).update(
         heartbeat_at=submission.submitted_at - timedelta(hours=1)
     )
-    assert scoring_service.submissions_requeue_stuck(older_than=timedelta(minutes=10)) == [
-        submission.pk
-    ]
-    score_submission_task(submission.pk)
-    assert not scoring_service.submission_finish(plan=stale)  # the killed run's callback
+    assert run_sweep().retried == 1
+    run = execute(submission.run_id)
+    with pytest.raises(RunFenced):  # the killed attempt's late finish
+        scoring_service.scoring_run(stale)
     submission.refresh_from_db()
-    assert (submission.status, submission.attempts) == ("finished", 2)
+    assert (submission.status, run.attempt, run.state) == ("finished", 2, "succeeded")
 
 
 def test_leaderboards_check_their_configuration(make_leaderboard, make_release):
@@ -185,7 +193,7 @@ def test_companions_sharing_the_primary_index_score_as_on_their_own(
     assert scoring_service.reference_index(board, "nist").prepared is not primary.prepared
     with django_capture_on_commit_callbacks(execute=False):
         submission = upload(board, other)
-    score_submission_task(submission.pk)
+    execute(submission.run_id)
     items = [ref for _, ref in release_scoring_items(release=board.release, split="dev")]
     for name in ("bleu", "sbleu", "bleu-sbp", "nist"):
         stored = Score.objects.get(submission=submission, metric=name).score

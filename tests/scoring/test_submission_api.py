@@ -115,12 +115,14 @@ def test_the_upload_page_lists_problems_by_line(make_leaderboard, client_for, ot
 def test_the_submission_page_shows_status_and_scores(
     make_leaderboard, client_for, other, django_capture_on_commit_callbacks
 ):
-    from scoring.tasks import score_submission_task
+    from tests.runs_kit import execute
 
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):
-        submission_id = post(client_for(other), board).json()["id"]
-    score_submission_task(submission_id)
+        body = post(client_for(other), board).json()
+    submission_id = body["id"]
+    assert (body["status_text"], body["attempt"]) == ("Waiting for a worker", 1)
+    execute(body["run"])
     page = (
         client_for(other).get(reverse("submission-detail", args=[submission_id])).content.decode()
     )

@@ -10,15 +10,13 @@ from django.core.exceptions import ValidationError
 
 from scoring.models import Score, Submission
 from scoring.selectors.leaderboards import leaderboard_entries
-from scoring.services.scoring import (
-    score_chunk,
-    submission_claim,
-    submission_fail,
-    submission_finish,
-    submission_plan,
-)
+from core.runs.context import RunContext
+from core.runs.engine import run_claim, run_continue
+from core.runs.errors import RunCancelled, RunRefused
+from core.runs.models import Run
+from scoring.services.scoring import _chunk_stats, submission_finish, submission_plan
 from scoring.services.submissions import submission_cancel, submission_create
-from scoring.tasks import score_submission_task
+from tests.runs_kit import execute
 from tests.scoring.conftest import GOOD
 
 pytestmark = pytest.mark.django_db
@@ -39,20 +37,20 @@ def upload(django_capture_on_commit_callbacks):
 
 def _scored_to_99_percent(submission):
     """A worker claimed the run and computed every chunk; only the finish remains."""
-    assert submission_claim(submission_id=submission.pk)
-    plan = submission_plan(submission_id=submission.pk)
-    for metric in plan.metrics:
-        for start, stop in plan.bounds:
-            score_chunk(plan=plan, metric_name=metric, start=start, stop=stop)
-    return plan
+    assert run_claim(submission.run_id, 1)
+    context = RunContext(Run.objects.get(pk=submission.run_id))
+    plan = submission_plan(context)
+    stats = {metric: _chunk_stats(plan, metric, *plan.bounds[0]) for metric in plan.metrics}
+    return lambda: submission_finish(context, plan, stats)
 
 
 def test_a_cancel_at_99_percent_is_never_scored_shown_or_refunded(make_leaderboard, upload, other):
     board = make_leaderboard(total_quota=1)
     submission = upload(board, other)
-    plan = _scored_to_99_percent(submission)
+    finish = _scored_to_99_percent(submission)
     assert submission_cancel(submission=submission, user=other)
-    assert submission_finish(plan=plan) is False  # the late finish writes nothing
+    with pytest.raises(RunCancelled):  # the late finish writes nothing
+        finish()
     submission.refresh_from_db()
     assert (submission.status, submission.charged) == ("cancelled", True)
     assert not Score.objects.filter(submission=submission).exists()
@@ -67,7 +65,7 @@ def test_a_cancel_before_scoring_began_gives_the_attempt_back(make_leaderboard, 
     assert submission_cancel(submission=submission, user=other)
     submission.refresh_from_db()
     assert (submission.status, submission.charged) == ("cancelled", False)
-    score_submission_task(submission.pk)  # the queued message arrives: nothing to claim
+    assert execute(submission.run_id).state == "cancelled"  # the queued message: nothing to do
     assert not Score.objects.filter(submission=submission).exists()
     upload(board, other)  # the quota allows another
 
@@ -75,7 +73,7 @@ def test_a_cancel_before_scoring_began_gives_the_attempt_back(make_leaderboard, 
 def test_a_finished_submission_cannot_be_cancelled(make_leaderboard, upload, other):
     board = make_leaderboard()
     submission = upload(board, other)
-    score_submission_task(submission.pk)
+    execute(submission.run_id)
     assert submission_cancel(submission=submission, user=other) is False
     submission.refresh_from_db()
     assert submission.status == "finished" and submission.scores.exists()
@@ -86,8 +84,17 @@ def test_only_the_platforms_failures_are_refunded(
     make_leaderboard, upload, other, platform_fault, charged
 ):
     submission = upload(make_leaderboard(), other)
-    submission_fail(submission_id=submission.pk, message="x", platform_fault=platform_fault)
-    assert Submission.objects.get(pk=submission.pk).charged is charged
+    assert run_claim(submission.run_id, 1)  # a worker started it: charged
+
+    def fail(_):
+        raise RunRefused("a refused file") if not platform_fault else OSError("disk")
+
+    for attempt in (1, 2, 3):  # a platform fault is retried up to the kind's limit
+        run_continue(run_id=submission.run_id, attempt=attempt, step=fail, ends_run=True)
+        if platform_fault and attempt < 3:
+            assert run_claim(submission.run_id, attempt + 1)
+    submission.refresh_from_db()
+    assert (submission.status, submission.charged) == ("failed", charged)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -105,15 +112,15 @@ def test_a_cancel_racing_the_finish_leaves_one_consistent_outcome(
     from scoring.services import scoring
 
     submission = upload(make_leaderboard(), other)
-    plan = _scored_to_99_percent(submission)
-    in_finish, real_score_metric = threading.Event(), scoring.score_metric
+    finish = _scored_to_99_percent(submission)
+    in_finish, real_score_values = threading.Event(), scoring._score_values
 
-    def slow_score_metric(*args, **kwargs):
+    def slow_score_values(*args, **kwargs):
         in_finish.set()
         threading.Event().wait(0.5)
-        return real_score_metric(*args, **kwargs)
+        return real_score_values(*args, **kwargs)
 
-    monkeypatch.setattr(scoring, "score_metric", slow_score_metric)
+    monkeypatch.setattr(scoring, "_score_values", slow_score_values)
     outcome = {}
 
     def cancel():
@@ -123,7 +130,8 @@ def test_a_cancel_racing_the_finish_leaves_one_consistent_outcome(
 
     thread = threading.Thread(target=cancel)
     thread.start()
-    outcome["finished"] = submission_finish(plan=plan)
+    finish()
+    outcome["finished"] = Run.objects.get(pk=submission.run_id).state == "succeeded"
     thread.join(20)
     submission.refresh_from_db()
     assert outcome == {"finished": True, "cancelled": False}
