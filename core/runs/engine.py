@@ -228,16 +228,17 @@ def run_cancel(*, run: Run) -> bool:
 
 
 def run_retry(*, run: Run) -> bool:
-    """Start a failed run again, from a fresh attempt budget (an operator's decision)."""
+    """Start a failed run again, with a fresh budget of attempts (an operator's decision)."""
     with transaction.atomic():
-        updated = Run.objects.filter(pk=run.pk, state=RunState.FAILED).update(
-            state=RunState.QUEUED, attempt=run.attempt + 1,
-            max_attempts=run.attempt + get_kind(run.kind).max_attempts, dispatched_at=None,
-            heartbeat_at=None, finished_at=None, cancel_requested=False, refused=False,
-            message="Retried by an operator.",
-        )  # fmt: skip
-        if updated:
-            attempt = run.attempt + 1
+        failed = Run.objects.select_for_update().filter(pk=run.pk, state=RunState.FAILED).first()
+        if failed is not None:
+            failed.attempt += 1
+            failed.max_attempts = failed.attempt + get_kind(failed.kind).max_attempts - 1
+            failed.state, failed.message = RunState.QUEUED, "Retried by an operator."
+            failed.dispatched_at = failed.heartbeat_at = failed.finished_at = None
+            failed.cancel_requested = failed.refused = False
+            failed.save()
+            attempt = failed.attempt
             transaction.on_commit(lambda: run_dispatch(run_id=run.pk, attempt=attempt))
     run.refresh_from_db()
-    return bool(updated)
+    return failed is not None

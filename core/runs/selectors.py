@@ -44,11 +44,8 @@ def runs_needing_attention(queryset: QuerySet[Run] | None = None) -> QuerySet[Ru
     heartbeat, or queued for more than a minute (no worker, or the broker is down)."""
     runs = queryset if queryset is not None else Run.objects.all()
     now = timezone.now()
-    stuck_ids = [
-        run.pk
-        for run in runs.filter(state=RunState.RUNNING).only("pk", "kind", "heartbeat_at")
-        if run.heartbeat_at is None or run.heartbeat_at < now - _grace(run.kind)
-    ]
+    running = runs.filter(state=RunState.RUNNING).values_list("pk", "kind", "heartbeat_at")
+    stuck_ids = [pk for pk, kind, beat in running if beat is None or beat < now - _grace(kind)]
     waiting = Q(state=RunState.QUEUED, created_at__lt=now - timedelta(minutes=1))
     return runs.filter(Q(state=RunState.FAILED) | Q(pk__in=stuck_ids) | waiting)
 

@@ -117,8 +117,9 @@ def submission_create(
 
 def submission_run_started(run: Run) -> None:
     """The scoring run's start hook: the submission is running, and now it costs an attempt."""
-    submissions = Submission.objects.filter(run=run, status__in=Submission.ACTIVE)
-    submissions.update(status=SubmissionStatus.RUNNING, error="")
+    # Not only active ones: an operator may retry a failed run (`manage.py runs --retry`).
+    submissions = Submission.objects.filter(run=run).exclude(status=SubmissionStatus.CANCELLED)
+    submissions.update(status=SubmissionStatus.RUNNING, error="", finished_at=None)
     submissions.filter(is_baseline=False).update(charged=True)
 
 

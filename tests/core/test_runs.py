@@ -1,0 +1,327 @@
+"""The run engine: after-commit dispatch, the outbox, attempts and fencing, retries to a reasoned
+failure, refusals, cooperative cancel, temporary files, heartbeats and a chord's failure."""
+
+from __future__ import annotations
+
+import io
+import time
+from datetime import timedelta
+
+import pytest
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils import timezone
+
+from core.runs import engine
+from core.runs.context import RunContext
+from core.runs.engine import run_cancel, run_claim, run_continue, run_create, run_retry
+from core.runs.errors import RunCancelled, RunFenced
+from core.runs.kinds import LIGHT_QUEUE, RunKind, register_kind
+from core.runs.models import Run
+from core.runs.sweep import run_sweep, run_sweep_local_files
+from core.runs.tasks import chord_failed_task
+from core.runs.tempfiles import run_storage_folder, tmp_folder
+from tests.runs_kit import execute
+
+pytestmark = pytest.mark.django_db
+SEEN: list[tuple[int, int]] = []
+
+
+def _body(run: RunContext) -> dict:
+    """What the test kind does, by its params: work in steps, fail, or leave files behind."""
+    SEEN.append((run.run_id, run.attempt))
+    (run.tmpdir / "scratch").write_text("partial")
+    default_storage.save(f"{run_storage_folder(run.run_id, run.attempt)}/part", ContentFile(b"x"))
+    if run.params.get("fail"):
+        raise RuntimeError(run.params["fail"])
+    with run.stage("work"):
+        for step in range(1, 4):
+            run.progress(step, 3, f"step {step}")
+    return {"steps": 3}
+
+
+ENDED: list[str] = []
+register_kind(
+    RunKind(
+        name="test-kind", body=_body, weight=LIGHT_QUEUE, grace=timedelta(seconds=30),
+        refusals=(ValueError,), on_end=lambda run: ENDED.append(run.state),
+    )
+)  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _clean(settings, tmp_path):
+    settings.RUNS_TMP_DIR = tmp_path / "runs"
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    SEEN.clear()
+    ENDED.clear()
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """The messages the broker accepted: (run id, attempt, queue, countdown)."""
+    messages = []
+
+    def accept(args, countdown=None, queue=None):
+        messages.append((*args, queue, countdown))
+
+    monkeypatch.setattr("core.runs.tasks.execute_run_task.apply_async", accept)
+    return messages
+
+
+def _new(owner, django_capture_on_commit_callbacks, **params) -> Run:
+    with django_capture_on_commit_callbacks(execute=True):
+        return run_create(kind="test-kind", owner=owner, params=params, scope="thing:1")
+
+
+def _leftovers(run_id: int, attempt: int) -> list[str]:
+    local = tmp_folder(run_id, attempt)
+    stored = default_storage.exists(f"{run_storage_folder(run_id, attempt)}/part")
+    return [name for name, there in (("local", local.exists()), ("stored", stored)) if there]
+
+
+def test_work_is_sent_only_after_its_transaction_commits(
+    owner, sent, django_capture_on_commit_callbacks, settings
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        run = run_create(kind="test-kind", owner=owner)
+        assert sent == []  # inside the transaction: nothing reached the broker
+    for callback in callbacks:
+        callback()
+    assert sent == [(run.pk, 1, settings.CELERY_TASK_DEFAULT_QUEUE, None)]
+    assert Run.objects.get(pk=run.pk).dispatched_at is not None
+
+
+def test_a_run_succeeds_with_progress_timings_and_no_files_left(
+    owner, sent, django_capture_on_commit_callbacks
+):
+    run = execute(_new(owner, django_capture_on_commit_callbacks))
+    assert (run.state, run.attempt, run.percent, run.result) == ("succeeded", 1, 100, {"steps": 3})
+    assert set(run.stage_timings) == {"work"} and run.started_at <= run.finished_at
+    assert ENDED == ["succeeded"] and _leftovers(run.pk, 1) == []
+
+
+def test_a_duplicate_message_does_nothing(owner, sent, django_capture_on_commit_callbacks):
+    run = _new(owner, django_capture_on_commit_callbacks)
+    execute(run)
+    engine.run_execute(run_id=run.pk, attempt=1)
+    assert [(run.pk, 1)] == SEEN
+
+
+def test_an_unreachable_broker_leaves_the_run_in_the_outbox(
+    owner, monkeypatch, django_capture_on_commit_callbacks
+):
+    from kombu.exceptions import OperationalError
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr("core.runs.tasks.execute_run_task.apply_async", refuse)
+    run = _new(owner, django_capture_on_commit_callbacks)  # no exception reaches the caller
+    run.refresh_from_db()
+    assert (run.state, run.dispatched_at, run.status_text) == (
+        "queued", None, "Waiting for a worker",
+    )  # fmt: skip
+    assert run_sweep().dispatched == 0  # still down
+    accepted = []
+    monkeypatch.setattr(
+        "core.runs.tasks.execute_run_task.apply_async", lambda args, **kw: accepted.append(args)
+    )
+    assert run_sweep().dispatched == 1 and accepted == [(run.pk, 1)]
+    assert run_sweep().dispatched == 0  # sent once, not at every sweep
+
+
+def test_a_task_that_always_fails_fails_after_three_attempts_with_its_reason(
+    owner, sent, django_capture_on_commit_callbacks, settings
+):
+    run = _new(owner, django_capture_on_commit_callbacks, fail="the disk is full")
+    for _ in range(5):  # more deliveries than attempts: it never loops
+        with django_capture_on_commit_callbacks(execute=True):
+            execute(run)
+    run.refresh_from_db()
+    assert (run.state, run.attempt, run.refused) == ("failed", 3, False)
+    assert run.reason == "Failed after 3 attempts. Last: RuntimeError: the disk is full"
+    assert [(run.pk, 1), (run.pk, 2), (run.pk, 3)] == SEEN
+    backoff = settings.RUNS_RETRY_BACKOFF_SECONDS
+    assert [m[1:] for m in sent[1:]] == [
+        (2, settings.CELERY_TASK_DEFAULT_QUEUE, backoff),
+        (3, settings.CELERY_TASK_DEFAULT_QUEUE, 2 * backoff),
+    ]
+    assert ENDED == ["failed"] and all(_leftovers(run.pk, a) == [] for a in (1, 2, 3))
+
+
+def test_a_refused_input_fails_at_once(owner, sent, django_capture_on_commit_callbacks):
+    register_kind(RunKind(name="test-refuse", body=lambda run: int("x"), refusals=(ValueError,)))
+    with django_capture_on_commit_callbacks(execute=True):
+        run = run_create(kind="test-refuse", owner=owner)
+    run = execute(run)
+    assert (run.state, run.attempt, run.refused) == ("failed", 1, True)
+    assert "invalid literal" in run.reason
+
+
+def test_a_silent_attempt_is_retried_and_its_late_worker_fenced(
+    owner, sent, django_capture_on_commit_callbacks
+):
+    run = _new(owner, django_capture_on_commit_callbacks)
+    assert run_claim(run.pk, 1)
+    late = RunContext(Run.objects.get(pk=run.pk))  # the worker that will be "killed"
+    late.tmpdir.joinpath("scratch").write_text("left by a killed worker")
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=29))
+    assert run_sweep().retried == 0  # within the grace
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=31))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_sweep().retried == 1
+    run.refresh_from_db()
+    assert (run.state, run.attempt) == ("queued", 2)
+    assert "its worker stopped responding" in run.reason
+    assert sent[-1][:2] == (run.pk, 2)
+    assert not tmp_folder(run.pk, 1).exists()  # the dead attempt's files went with it
+    with pytest.raises(RunFenced):
+        late.progress(2, 3)
+    with pytest.raises(RunFenced), late.fenced():
+        pass
+    assert execute(run).state == "succeeded" and [(run.pk, 2)] == SEEN
+
+
+def test_a_long_silent_step_keeps_beating(
+    owner, sent, django_capture_on_commit_callbacks, settings, transactional_db
+):
+    settings.RUNS_HEARTBEAT_SECONDS = 0.05
+    run = _new(owner, django_capture_on_commit_callbacks)
+    assert run_claim(run.pk, 1)
+    Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+
+    def silent(context):
+        time.sleep(0.5)  # no progress report at all
+        return Run.objects.get(pk=run.pk).heartbeat_at
+
+    beat = run_continue(run_id=run.pk, attempt=1, step=silent, ends_run=False)
+    assert beat > timezone.now() - timedelta(seconds=5)
+
+
+def test_cancel_stops_a_queued_run_at_once_and_a_running_one_at_its_next_report(
+    owner, sent, django_capture_on_commit_callbacks
+):
+    queued = _new(owner, django_capture_on_commit_callbacks)
+    assert run_cancel(run=queued) and queued.state == "cancelled"
+    assert execute(queued).state == "cancelled" and SEEN == []  # its message does nothing
+
+    running = _new(owner, django_capture_on_commit_callbacks)
+    assert run_claim(running.pk, 1)
+    context = RunContext(Run.objects.get(pk=running.pk))
+    context.tmpdir.joinpath("half").write_text("half-written")
+    run_cancel(run=running)
+    with pytest.raises(RunCancelled):
+        context.progress(1, 3)
+
+    def step(ctx):
+        ctx.progress(1, 3)
+
+    run_continue(run_id=running.pk, attempt=1, step=step, ends_run=True)
+    running.refresh_from_db()
+    assert (running.state, running.reason) == ("cancelled", "Cancelled by its owner.")
+    assert not tmp_folder(running.pk, 1).exists()
+
+
+def test_a_failed_chord_part_fails_the_attempt(owner, sent, django_capture_on_commit_callbacks):
+    run = _new(owner, django_capture_on_commit_callbacks)
+    assert run_claim(run.pk, 1)
+
+    def broken_part(ctx):
+        raise OSError("lost a disk")
+
+    with pytest.raises(OSError):  # re-raised, so that the chord stops and its errback runs
+        run_continue(run_id=run.pk, attempt=1, step=broken_part, ends_run=False)
+    run.refresh_from_db()
+    assert (run.state, run.attempt) == ("queued", 2)
+    assert run.reason == "Attempt 1 failed: OSError: lost a disk"
+    chord_failed_task(run.pk, 1)  # the chord's error callback: the attempt has moved on
+    assert Run.objects.get(pk=run.pk).attempt == 2
+    assert run_claim(run.pk, 2)
+    chord_failed_task(run.pk, 2)  # a part of the live attempt failed
+    run.refresh_from_db()
+    assert (run.state, run.attempt, run.reason) == (
+        "queued", 3, "Attempt 2 failed: a part of its work failed",
+    )  # fmt: skip
+
+
+def test_an_operator_retries_a_failed_run(owner, sent, django_capture_on_commit_callbacks):
+    run = _new(owner, django_capture_on_commit_callbacks, fail="flaky")
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            execute(run)
+        assert not run_retry(run=_new(owner, django_capture_on_commit_callbacks))  # not failed
+        assert run_retry(run=run)
+    assert (run.state, run.attempt, run.max_attempts, run.refused) == ("queued", 4, 6, False)
+    assert sent[-1][:2] == (run.pk, 4)
+
+
+def test_a_starting_worker_removes_orphaned_folders(
+    owner, sent, django_capture_on_commit_callbacks
+):
+    live = _new(owner, django_capture_on_commit_callbacks)
+    assert run_claim(live.pk, 1)
+    tmp_folder(live.pk, 1).mkdir(parents=True)
+    tmp_folder(live.pk + 1000, 1).mkdir(parents=True)  # of a run that ended long ago
+    assert run_sweep_local_files() == 1
+    assert tmp_folder(live.pk, 1).exists() and not tmp_folder(live.pk + 1000, 1).exists()
+
+
+@pytest.mark.parametrize("who, visible", [("owner", True), ("other", False), ("rater", False)])
+def test_a_run_is_seen_and_cancelled_by_its_owner_only(
+    who, visible, owner, other, rater, client_for, sent, django_capture_on_commit_callbacks
+):
+    run = _new(owner, django_capture_on_commit_callbacks)
+    client = client_for({"owner": owner, "other": other, "rater": rater}[who])
+    listed = [r["id"] for r in client.get("/api/v1/runs/").json()["results"]]
+    assert listed == ([run.pk] if visible else [])
+    detail = client.get(f"/api/v1/runs/{run.pk}/")
+    assert detail.status_code == (200 if visible else 404)
+    cancel = client.post(f"/api/v1/runs/{run.pk}/cancel/")
+    assert cancel.status_code == (200 if visible else 404)
+    assert Run.objects.get(pk=run.pk).state == ("cancelled" if visible else "queued")
+    assert client.post(f"/api/v1/runs/{run.pk}/retry/").status_code == (409 if visible else 404)
+    page = client.get("/runs/").content.decode()
+    assert (f'id="run-{run.pk}"' in page) is visible
+
+
+def test_anonymous_sees_no_runs(client, owner, sent, django_capture_on_commit_callbacks):
+    run = _new(owner, django_capture_on_commit_callbacks)
+    assert client.get("/api/v1/runs/").status_code in (401, 403)
+    assert client.get(f"/api/v1/runs/{run.pk}/").status_code in (401, 403)
+    assert client.get("/runs/").status_code == 302
+
+
+def test_the_runs_page_shows_state_attempt_timings_and_reason(
+    owner, client_for, sent, django_capture_on_commit_callbacks
+):
+    run = _new(owner, django_capture_on_commit_callbacks, fail="the disk is full")
+    for _ in range(3):
+        execute(run)
+    page = client_for(owner).get("/runs/?state=failed").content.decode()
+    assert "3 of 3" in page and "Failed after 3 attempts" in page and "the disk is full" in page
+    body = client_for(owner).get(f"/api/v1/runs/{run.pk}/").json()
+    assert (body["state"], body["attempt"], body["refused"]) == ("failed", 3, False)
+
+
+def test_the_runs_command_lists_retries_and_cancels(
+    owner, sent, django_capture_on_commit_callbacks
+):
+    from django.core.management import CommandError, call_command
+
+    failed = _new(owner, django_capture_on_commit_callbacks, fail="boom")
+    for _ in range(3):
+        execute(failed)
+    fine = execute(_new(owner, django_capture_on_commit_callbacks))
+    out = io.StringIO()
+    call_command("runs", stdout=out)
+    assert f"{failed.pk:>6}  test-kind" in out.getvalue() and "boom" in out.getvalue()
+    assert f"{fine.pk:>6}  test-kind" not in out.getvalue()  # only stuck or failed ones
+    call_command("runs", "--retry", str(failed.pk), stdout=out)
+    assert Run.objects.get(pk=failed.pk).state == "queued"
+    call_command("runs", "--cancel", str(failed.pk), stdout=out)
+    assert Run.objects.get(pk=failed.pk).state == "cancelled"
+    with pytest.raises(CommandError, match="only a failed run is retried"):
+        call_command("runs", "--retry", str(fine.pk))
+    with pytest.raises(CommandError, match="No run 999999"):
+        call_command("runs", "--cancel", "999999")
