@@ -1,16 +1,22 @@
 """Heavy work and light work travel on separate Celery queues, so a big submission never
-delays raters (workers can be given one queue each)."""
+delays raters (workers can be given one queue each). Every run goes through the one task
+`runs.execute`, sent to the queue of its kind's weight; the parts of a chord are routed by name."""
 
 import pytest
 from django.conf import settings
 
+from core.runs import engine
+from core.runs.engine import run_create
+from core.runs.kinds import kind_names
+from core.runs.tasks import EXECUTE_TASK
 from deltableu.celery import app
 
 LIGHT = [
     "annotate.tasks.rater_qc", "annotate.tasks.output_rater_qc", "annotate.tasks.campaign_weights",
     "annotate.tasks.leases_reclaim", "annotate.tasks.dataset_compute_stats",
-    "scoring.tasks.requeue_stuck_submissions",
+    "runs.sweep", "runs.sweep_local_files",
 ]  # fmt: skip
+HEAVY_KINDS = ["corpus-index", "correlation-study", "mining", "release-archive", "scoring"]
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -32,3 +38,25 @@ def test_heavy_tasks_go_to_the_heavy_queue(task_name):
 def test_light_tasks_stay_on_the_default_queue(task_name):
     assert task_name in app.tasks
     assert _queue(task_name) == settings.CELERY_TASK_DEFAULT_QUEUE == "celery"
+
+
+def test_every_kind_of_run_is_heavy():
+    assert kind_names() == HEAVY_KINDS, "a new kind: say here which queue its runs belong on"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", HEAVY_KINDS)
+def test_heavy_runs_are_sent_to_the_heavy_queue(
+    kind, owner, monkeypatch, django_capture_on_commit_callbacks
+):
+    assert EXECUTE_TASK in app.tasks and EXECUTE_TASK not in settings.CELERY_TASK_ROUTES
+    sent = []
+
+    def dispatch(task, *args, countdown=None, queue=None):
+        sent.append((task.name, args, queue))
+        return True
+
+    monkeypatch.setattr(engine, "dispatch", dispatch)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = run_create(kind=kind, owner=owner)
+    assert sent == [(EXECUTE_TASK, (run.pk, 1), settings.CELERY_HEAVY_QUEUE)]
