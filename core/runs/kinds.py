@@ -37,7 +37,7 @@ class RunKind:
     body: Callable[[RunContext], dict[str, Any] | object]
     weight: str = HEAVY_QUEUE
     max_attempts: int = 3
-    grace: timedelta = timedelta(seconds=60)
+    grace: timedelta = timedelta(seconds=30)  # six missed heartbeats
     refusals: tuple[type[BaseException], ...] = ()
     on_start: Callable[[Run], None] | None = None
     on_end: Callable[[Run], None] | None = None

@@ -3,15 +3,15 @@
 import json
 import subprocess
 import sys
-from datetime import timedelta
+import time
 
 import pytest
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.utils import timezone
 
+from core.runs.models import Run
 from scoring.models import Score, Submission
 from scoring.selectors.leaderboards import release_scoring_items
-from scoring.tasks import requeue_stuck_submissions_task
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -48,12 +48,15 @@ def test_upload_is_scored_by_the_worker_like_the_cli(
     cli = cli_score(board.release, "dev", HYPS, tmp_path)
     assert stored.score == pytest.approx(cli["score"], abs=1e-9)
     assert stored.signature == cli["signature"]
-    assert Submission.objects.get(pk=submission_id).attempts == 1
+    assert Submission.objects.get(pk=submission_id).run.attempt == 1
 
 
-def test_a_worker_killed_mid_run_does_not_leave_the_submission_stuck(
-    celery_worker_process, start_worker, make_release, make_leaderboard, client_for, other
+def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
+    start_worker, make_release, make_leaderboard, client_for, other
 ):
+    # Its own worker, with a short chord lease: the chord's parts beat while they run, and the
+    # lease covers only their wait in the queue.
+    first = start_worker(SCORING_CHUNK_ITEMS="3", SCORING_CHORD_LEASE_SECONDS="5")
     items = [("dev", f"i{n}", [(f"reference number {n} is here", 1.0)]) for n in range(30)]
     board = make_leaderboard(release=make_release(slug="many", items=items), slug="many")
     hyps = "".join(f"reference {n} maybe\n" for n in range(30)).encode()
@@ -61,19 +64,29 @@ def test_a_worker_killed_mid_run_does_not_leave_the_submission_stuck(
         f"/api/v1/leaderboards/{board.slug}/submissions/",
         {"file": SimpleUploadedFile("out.txt", hyps), "method": "m"},
     )
-    submission_id = response.json()["id"]
-    wait_for(lambda: Submission.objects.filter(pk=submission_id, progress__gt=0).exists(),
+    run_id = response.json()["run"]
+    wait_for(lambda: Run.objects.filter(pk=run_id, done__gt=0).exists(),
              timeout=60, what="the first chunks")  # fmt: skip
-    celery_worker_process.kill()  # the only worker: what it held is lost
-    assert Submission.objects.get(pk=submission_id).status == "running"
-    # Ten minutes of silence later the periodic sweep finds it and queues it again.
-    Submission.objects.filter(pk=submission_id).update(
-        heartbeat_at=timezone.now() - timedelta(hours=1)
-    )
-    assert requeue_stuck_submissions_task() == 1
-    start_worker(SCORING_CHUNK_ITEMS="3")
-    wait_for(lambda: Submission.objects.filter(pk=submission_id, status="finished").exists(),
-             timeout=120, what="the requeued run")  # fmt: skip
-    submission = Submission.objects.get(pk=submission_id)
-    assert submission.attempts == 2
+    first.kill()  # SIGKILL, the only worker: what it held is lost
+    run = Run.objects.get(pk=run_id)
+    assert (run.state, run.attempt) == ("running", 1)
+    # A new worker with the periodic sweep (beat), nothing faked: the heartbeat goes stale,
+    # the sweep retries the run with attempt 2, and it finishes.
+    started = time.monotonic()
+    start_worker(SCORING_CHUNK_ITEMS="3", WITH_BEAT="1")
+    wait_for(lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
+             timeout=150, what="the recovered run")  # fmt: skip
+    elapsed = time.monotonic() - started
+    assert elapsed < 120, f"recovered after {elapsed:.0f} s"
+    run = Run.objects.get(pk=run_id)
+    submission = Submission.objects.get(run_id=run_id)
+    assert (submission.status, submission.charged) == ("finished", True)
+    # Either the lost part's attempt was retried (attempt 2), or the killed worker held no part
+    # and the new one finished the parts still queued (attempt 1): both are exactly once.
+    assert run.attempt == 1 or "its worker stopped responding" in run.reason
     assert sorted(submission.scores.values_list("metric", flat=True)) == ["bleu", "dbleu", "sbleu"]
+    # Exactly once, and nothing of the dead attempt is left in storage.
+    assert submission.scores.count() == 3
+    assert not default_storage.exists(f"runs/{run_id}-1") or not any(
+        default_storage.listdir(f"runs/{run_id}-1")
+    )
