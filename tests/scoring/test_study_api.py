@@ -2,9 +2,8 @@
 
 import pytest
 
-from annotate.models import Job
 from scoring.models import CorrelationStudy
-from scoring.services.study import study_run
+from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
 
 pytestmark = pytest.mark.django_db
@@ -29,8 +28,9 @@ def started(inputs, owner, client_for, django_capture_on_commit_callbacks):
     return CorrelationStudy.objects.get(pk=response.json()["id"])
 
 
-def test_it_starts_a_study_as_a_job(started, owner, client_for):
-    assert started.job.kind == "correlation-study" and started.owner == owner
+def test_it_starts_a_study_as_a_run(started, owner, client_for):
+    assert started.run.kind == "correlation-study" and started.owner == owner
+    assert (started.run.scope, started.run.owner) == (f"study:{started.pk}", owner)
     assert (
         started.options["unit_size"] == 3 and started.options["metrics"] == STUDY_OPTIONS["metrics"]
     )
@@ -41,8 +41,9 @@ def test_it_starts_a_study_as_a_job(started, owner, client_for):
 
 
 def test_a_finished_study_has_results_and_exports(started, owner, client_for):
-    study_run(Job.objects.get(pk=started.job_id))
+    assert execute(started.run).state == "succeeded"
     detail = client_for(owner).get(f"/api/v1/studies/{started.pk}/").json()
+    assert (detail["status"], detail["percent"]) == ("succeeded", 100)
     assert len(detail["result"]["table"]) == 9
     csv = client_for(owner).get(f"/api/v1/studies/{started.pk}/export.csv")
     assert csv.status_code == 200 and csv.content.decode().startswith("metric,refs,order,rho")

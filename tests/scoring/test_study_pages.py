@@ -2,9 +2,9 @@
 
 import pytest
 
-from annotate.models import Job
 from scoring.models import CorrelationStudy
-from scoring.services.study import study_create, study_run
+from scoring.services.study import study_create
+from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ def study(owner, make_release, django_capture_on_commit_callbacks):
             judgment_set=judgments,
             options=STUDY_OPTIONS,
         )
-    study_run(Job.objects.get(pk=made.job_id))
+    assert execute(made.run).state == "succeeded"
     made.refresh_from_db()
     return made
 
@@ -74,4 +74,4 @@ def test_list_page_starts_a_study_for_the_owner_only(
         response = client_for(owner).post("/studies/", form)
     study = CorrelationStudy.objects.get()
     assert response.url == f"/studies/{study.pk}/"
-    assert study.job.kind == "correlation-study"
+    assert study.run.kind == "correlation-study" and study.run.state == "queued"

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from annotate.models import Job
 from annotate.services.human_eval.importing import bundle_parse, judgments_import
 from core.strict_json import json_safe
 from scoring.models import CorrelationStudy
-from scoring.services.study import study_create, study_run
+from scoring.services.study import study_create
+from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def study(owner, make_release, django_capture_on_commit_callbacks):
 
 
 def test_undefined_coefficients_are_stored_as_null_with_a_note(study, owner, client_for):
-    study_run(Job.objects.get(pk=study.job_id))
+    assert execute(study.run).state == "succeeded"
     result = CorrelationStudy.objects.get(pk=study.pk).result
     assert result["table"] and all(row["rho"]["value"] is None for row in result["table"])
     assert any("undefined" in note for note in result["notes"])
