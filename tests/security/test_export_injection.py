@@ -81,7 +81,7 @@ def test_the_leaderboard_export_quotes_a_method_and_a_team(
     make_leaderboard, client_for, other, owner, settings, tmp_path
 ):
     from scoring.services.submissions import submission_create
-    from scoring.tasks import score_submission_task
+    from tests.runs_kit import execute
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     board = make_leaderboard()
@@ -90,7 +90,7 @@ def test_the_leaderboard_export_quotes_a_method_and_a_team(
         leaderboard=board, user=other, lines=data.splitlines(keepends=True), size=len(data),
         filename="out.txt", method="=cmd|' /C calc'!A0", description="@x",
     )  # fmt: skip
-    score_submission_task(submission.pk)
+    assert execute(submission.run_id).state == "succeeded"
     for url in (
         f"/leaderboards/{board.slug}/export.csv",
         f"/api/v1/leaderboards/{board.slug}/export.csv",
