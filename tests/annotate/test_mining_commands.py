@@ -42,7 +42,7 @@ def test_corpus_add_refuses_a_missing_file_or_user(owner, media):
 
 def test_mine_runs_in_this_process(seeds, corpus):
     out, _ = run("mine", "seeds", "--corpus", str(corpus.pk), "--k", "1")
-    assert "finished" in out
+    assert "succeeded" in out
     assert Reference.objects.filter(origin="mined").count() == 2
     with pytest.raises(CommandError, match="No such dataset"):
         run("mine", "nope", "--corpus", str(corpus.pk))
