@@ -49,7 +49,7 @@ def _known(world) -> dict[str, dict[str, object]]:
         "ratings": {"rating_id": objects["rating"]["hidden"]},
         "output-campaigns": {"campaign_id": objects["output_campaign"]["private"]},
         "submissions": {"submission_id": objects["submission"]["private-dataset"]},
-        "jobs": {"job_id": objects["job"]["private"]},
+        "runs": {"run_id": objects["run"]["private"]},
         "judgments": {"judgment_set_id": objects["judgment_set"]["private"]},
         "studies": {"study_id": objects["study"]["private"], "fmt": "json"},
         "corpora": {"corpus_id": objects["corpus"]["private"]},

@@ -82,7 +82,7 @@ def _kind(route: Route, name: str) -> str:
     known = {
         "version": "version", "token": "token", "name": "file", "format": "format",
         "fmt": "format", "judgment_set_id": "judgment_set", "study_id": "study",
-        "job_id": "job", "corpus_id": "corpus", "reference_id": "reference",
+        "run_id": "run", "corpus_id": "corpus", "reference_id": "reference",
         "submission_id": "submission",
     }  # fmt: skip
     if name not in known:

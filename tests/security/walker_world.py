@@ -4,7 +4,7 @@
   a campaign the rater never joined, frozen into a release that keeps the test split hidden, and
   leaderboards on its dev and test splits;
 * a private dataset with canaries in an item, its references, its release, a leaderboard on it,
-  a mining job, imported human judgments, an output campaign and a correlation study;
+  a mining run, imported human judgments, an output campaign and a correlation study;
 * a private submission (canary in its method and its outputs) by a team none of the walkers is in.
 
 Nothing here is seen by the walkers, except public data that carries no canary.
@@ -25,12 +25,12 @@ from annotate.services.datasets import dataset_create, dataset_import_file
 from annotate.services.human_eval.campaigns import output_campaign_create
 from annotate.services.human_eval.importing import bundle_parse, judgments_import
 from annotate.services.human_eval.systems import eval_system_set_outputs
-from annotate.services.jobs import job_create
 from annotate.services.releases import release_freeze, release_publish
+from core.runs.engine import run_create
 from scoring.services.leaderboards import leaderboard_create
 from scoring.services.study import study_create
 from scoring.services.submissions import submission_create
-from scoring.tasks import score_submission_task
+from tests.runs_kit import execute
 
 PASSWORD = "a-long-test-password-42"
 HIDDEN_CANARY = "zqxhiddencanary"
@@ -108,7 +108,7 @@ def _submit(board, user, hyps, **fields):
         leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
         filename="out.txt", **fields,
     )  # fmt: skip
-    score_submission_task(submission.pk)
+    execute(submission.run_id)
     submission.refresh_from_db()
     return submission
 
@@ -174,7 +174,12 @@ def build_world() -> World:
     )  # fmt: skip
     private_submission = _submit(private_board, owner, ["a reply", "again"])
 
-    job = job_create(kind="mining", owner=owner, dataset=private)
+    # A queued mining run of the private dataset; its message names a private corpus.
+    mining = run_create(
+        kind="mining", owner=owner, scope=f"dataset:{private.pk}",
+        params={"dataset_id": private.pk, "corpus": f"corpus {PRIVATE_CANARY}", "split": "dev"},
+        message=f"Waiting to mine from corpus {PRIVATE_CANARY}",
+    )  # fmt: skip
     hidden_reference = Reference.objects.get(text=f"the {HIDDEN_CANARY} answer")
     private_rating = Rating.objects.filter(campaign=private_campaign).first()
     hidden_rating = Rating.objects.filter(campaign=public_campaign, reference=hidden_reference)
@@ -191,7 +196,7 @@ def build_world() -> World:
         "campaign": {"private": private_campaign.pk, "hidden": public_campaign.pk},
         "rating": {"private": private_rating.pk, "hidden": hidden_rating.first().pk},
         "submission": {"private": secret.pk, "private-dataset": private_submission.pk},
-        "job": {"private": job.pk},
+        "run": {"private": mining.pk},
         "reference": {"hidden-test": hidden_reference.pk},
         "release": {"public": public_release, "private": private_release},
     }
