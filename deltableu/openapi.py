@@ -35,7 +35,8 @@ def _with_error(response: dict[str, Any], description: str) -> dict[str, Any]:
         return {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
     content = response.setdefault("content", {})
     documented = content.get("application/json", {}).get("schema")
-    schema = {"oneOf": [documented, ERROR_REF]} if documented else ERROR_REF
+    # anyOf, not oneOf: a documented body may also match the free-form error shape.
+    schema = {"anyOf": [documented, ERROR_REF]} if documented else ERROR_REF
     content["application/json"] = {"schema": schema}
     return response
 

@@ -172,7 +172,9 @@ class ReleaseFileApi(APIView):
 
 class ArchiveStatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ready", "building"])
-    job = serializers.IntegerField(required=False, allow_null=True)
+    run = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The run building it: /api/v1/runs/<id>/."
+    )
     sha256 = serializers.CharField(required=False)
 
 
@@ -187,7 +189,7 @@ class ReleaseArchiveApi(APIView):
             (200, "application/zip"): OpenApiResponse(description="The archive"),
             202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
         },
-        summary="Download the archive, or the job building it",
+        summary="Download the archive, or the run building it",
     )
     def get(self, request: Request, slug: str, version: str):
         release = release_get_visible(user=request.user, slug=slug, version=version)
@@ -199,8 +201,8 @@ class ReleaseArchiveApi(APIView):
             return FileResponse(
                 stored, as_attachment=True, filename=name, content_type=download_content_type(name)
             )
-        job = release_archive_job(release=release)
-        body = {"status": "building", "job": job.pk if job else None}
+        run = release_archive_job(release=release)
+        body = {"status": "building", "run": run.pk if run else None}
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(
@@ -215,10 +217,10 @@ class ReleaseArchiveApi(APIView):
         release = _editable(request, slug, version)
         if not release.is_published:
             raise ValidationError("Publish the release first.")
-        job = release_archive_request(release=release)
-        if job is None:
+        run = release_archive_request(release=release)
+        if run is None:
             return Response({"status": "ready", "sha256": release.archive_sha256})
-        return Response({"status": "building", "job": job.pk}, status=status.HTTP_202_ACCEPTED)
+        return Response({"status": "building", "run": run.pk}, status=status.HTTP_202_ACCEPTED)
 
 
 class ReleaseDiffApi(APIView):

@@ -98,7 +98,7 @@ def choose_candidates(
     for rank, candidate in enumerate(chosen, start=1):
         candidate.provenance["rank"] = rank
     if parrot:
-        parroted = {"method": "parroted", **({"job": source["job"]} if "job" in source else {})}
+        parroted = {"method": "parroted", **({"run": source["run"]} if "run" in source else {})}
         chosen.append(Candidate(seed.message, "parroted", parroted))
     return chosen
 

@@ -95,7 +95,7 @@ def mining_run(run: RunContext) -> dict:
     dataset_id = int(run.params["dataset_id"])
     corpus = Corpus.objects.get(pk=run.params["corpus_id"])
     k = int(run.params.get("k", DEFAULT_K))
-    source = {"corpus": corpus.name, "corpus_id": corpus.pk, "job": run.run_id}
+    source = {"corpus": corpus.name, "corpus_id": corpus.pk, "run": run.run_id}
     items = Item.objects.filter(split__dataset_id=dataset_id, split__name=run.params["split"])
     total = items.count()
     run.progress(0, total, "Opening the index")

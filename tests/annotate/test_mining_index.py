@@ -23,7 +23,7 @@ S1 = Seed(
     responses=["the keeper had no chance on that goal"],
     existing=["the keeper had no chance on that goal"],
 )
-SOURCE = {"corpus": "test corpus", "corpus_id": 7, "job": 3}
+SOURCE = {"corpus": "test corpus", "corpus_id": 7, "run": 3}
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +74,12 @@ def test_candidates_skip_duplicates_and_the_seed_s_own_conversation(index):
 def test_provenance_names_corpus_row_score_and_source_turns(index):
     first = mine(index, S1)[0]
     assert first.provenance == {
-        "method": "bm25", "corpus": "test corpus", "corpus_id": 7, "job": 3, "row": 2,
+        "method": "bm25", "corpus": "test corpus", "corpus_id": 7, "run": 3, "row": 2,
         "score": pytest.approx(first.provenance["score"]), "rank": 1, "conversation": "x2",
         "source_context": ["football tonight"], "source_message": "what a goal in the last minute",
     }  # fmt: skip
     assert first.provenance["score"] > 0
-    assert mine(index, S1)[-1].provenance == {"method": "parroted", "job": 3}
+    assert mine(index, S1)[-1].provenance == {"method": "parroted", "run": 3}
 
 
 def test_k_limits_the_mined_candidates_not_the_parrot(index):
