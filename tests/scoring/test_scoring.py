@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 
+from core.runs.context import RunContext
+from core.runs.errors import RunFenced
+from core.runs.models import Run
+from core.runs.sweep import run_sweep
 from scoring.models import Score, Submission, SubmissionStatus
 from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
 from scoring.services import scoring as scoring_service
 from scoring.services.submissions import submission_create
 from scoring.submission_files import UploadRejected
-from core.runs.context import RunContext
-from core.runs.errors import RunFenced
-from core.runs.models import Run
-from core.runs.sweep import run_sweep
 from tests.runs_kit import execute
 
 pytestmark = pytest.mark.django_db

@@ -8,12 +8,12 @@ are refunded.
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.models import Score, Submission
-from scoring.selectors.leaderboards import leaderboard_entries
 from core.runs.context import RunContext
 from core.runs.engine import run_claim, run_continue
 from core.runs.errors import RunCancelled, RunRefused
 from core.runs.models import Run
+from scoring.models import Score
+from scoring.selectors.leaderboards import leaderboard_entries
 from scoring.services.scoring import _chunk_stats, submission_finish, submission_plan
 from scoring.services.submissions import submission_cancel, submission_create
 from tests.runs_kit import execute
