@@ -29,8 +29,8 @@ def test_mine_candidates_and_review_them(live_server, page: Page, owner, make_da
     expect(page.get_by_text("Mining started.")).to_be_visible()
     # The bar polls the job API and the page reloads when the run ends.
     expect(page.locator(".job-percent")).to_have_text("100%", timeout=60_000)
-    # The server writes "Finished", the poller the API's "finished": either is the end.
-    expect(page.locator(".job-status")).to_have_text(re.compile("^finished$", re.IGNORECASE))
+    # The server and the poller both write the run's "Succeeded".
+    expect(page.locator(".job-status")).to_have_text(re.compile("^succeeded$", re.IGNORECASE))
     expect(page.locator("#mining-result")).to_contain_text("3 mined and 2 parroted")
 
     page.get_by_role("link", name="Review mined candidates").click()

@@ -35,7 +35,7 @@ def test_start_a_study_watch_the_progress_and_see_table_and_plots(
     # The page reloads itself when the job ends and then shows the result.
     table = page.locator("#study-table")
     expect(table).to_be_visible(timeout=STUDY_SECONDS * 1000)
-    expect(page.locator(".job-status")).to_have_text(re.compile("finished", re.IGNORECASE))
+    expect(page.locator(".job-status")).to_have_text(re.compile("succeeded", re.IGNORECASE))
     expect(page.locator("progress.job-bar")).to_have_attribute("value", "100")
     expect(table).to_contain_text("ΔBLEU")
     expect(table.locator("tbody tr").first).to_be_visible()

@@ -12,11 +12,11 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
-from core.runs import engine
+from core.runs import engine, kinds
 from core.runs.context import RunContext
 from core.runs.engine import run_cancel, run_claim, run_continue, run_create, run_retry
 from core.runs.errors import RunCancelled, RunFenced
-from core.runs.kinds import LIGHT_QUEUE, RunKind, register_kind
+from core.runs.kinds import LIGHT_QUEUE, RunKind
 from core.runs.models import Run
 from core.runs.sweep import run_sweep, run_sweep_local_files
 from core.runs.tasks import chord_failed_task
@@ -41,16 +41,16 @@ def _body(run: RunContext) -> dict:
 
 
 ENDED: list[str] = []
-register_kind(
-    RunKind(
-        name="test-kind", body=_body, weight=LIGHT_QUEUE, grace=timedelta(seconds=30),
-        refusals=(ValueError,), on_end=lambda run: ENDED.append(run.state),
-    )
+TEST_KIND = RunKind(
+    name="test-kind", body=_body, weight=LIGHT_QUEUE, grace=timedelta(seconds=30),
+    refusals=(ValueError,), on_end=lambda run: ENDED.append(run.state),
 )  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
-def _clean(settings, tmp_path):
+def _clean(settings, tmp_path, monkeypatch):
+    # Registered for this test only: the registry lists the product's kinds.
+    monkeypatch.setitem(kinds._KINDS, TEST_KIND.name, TEST_KIND)
     settings.RUNS_TMP_DIR = tmp_path / "runs"
     settings.MEDIA_ROOT = str(tmp_path / "media")
     SEEN.clear()
@@ -150,8 +150,11 @@ def test_a_task_that_always_fails_fails_after_three_attempts_with_its_reason(
     assert ENDED == ["failed"] and all(_leftovers(run.pk, a) == [] for a in (1, 2, 3))
 
 
-def test_a_refused_input_fails_at_once(owner, sent, django_capture_on_commit_callbacks):
-    register_kind(RunKind(name="test-refuse", body=lambda run: int("x"), refusals=(ValueError,)))
+def test_a_refused_input_fails_at_once(
+    owner, sent, django_capture_on_commit_callbacks, monkeypatch
+):
+    refusing = RunKind(name="test-refuse", body=lambda run: int("x"), refusals=(ValueError,))
+    monkeypatch.setitem(kinds._KINDS, refusing.name, refusing)
     with django_capture_on_commit_callbacks(execute=True):
         run = run_create(kind="test-refuse", owner=owner)
     run = execute(run)

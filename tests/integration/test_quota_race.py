@@ -43,4 +43,5 @@ def test_concurrent_uploads_cannot_exceed_the_daily_quota(make_leaderboard, othe
         thread.join(timeout=120)
     assert not errors, errors
     assert (len(accepted), len(refused)) == (3, 5)
-    assert Submission.objects.filter(charged=True).count() == 3
+    # Charged when a worker starts them; until then they count against the quota all the same.
+    assert Submission.objects.count() == 3

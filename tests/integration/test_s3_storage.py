@@ -82,7 +82,7 @@ def test_uploads_indexes_and_statistics_live_on_s3(s3, make_leaderboard, other, 
 
     from scoring.models import Submission
     from scoring.services import references as references_service
-    from scoring.tasks import score_submission_task
+    from tests.runs_kit import execute
 
     board = make_leaderboard()
     good = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
@@ -94,12 +94,13 @@ def test_uploads_indexes_and_statistics_live_on_s3(s3, make_leaderboard, other, 
         assert response.status_code == 201
         # A fresh process on another machine: nothing cached, the index read back from S3.
         references_service._INDEX_CACHE.clear()
-        score_submission_task(response.json()["id"])
+        execute(response.json()["run"])
     keys = s3()
     assert [k for k in keys if k.startswith("indexes/")] and [
         k for k in keys if k.startswith("stats/")
     ]
     assert len([k for k in keys if k.startswith("submissions/")]) == 2  # never overwritten
+    assert not [k for k in keys if k.startswith("runs/")]  # the runs' own files went
     assert {s.status for s in Submission.objects.all()} == {"finished"}
     rows = client_for(other).get(f"/api/v1/leaderboards/{board.slug}/").json()["rows"]
     assert len(rows) == 1  # the team's latest, scored from the files on S3

@@ -101,26 +101,26 @@ def test_only_the_platforms_failures_are_refunded(
 def test_a_cancel_racing_the_finish_leaves_one_consistent_outcome(
     make_leaderboard, upload, other, monkeypatch
 ):
-    # The finish is slow (bootstrap intervals): a cancel arriving meanwhile waits for its row
-    # lock and then finds the submission finished; no cancelled submission keeps scores.
+    # The final transaction is slow: a cancel arriving meanwhile waits for the run's row lock
+    # and then finds the run finished; no cancelled submission keeps scores.
     from django.db import connection
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL (SQLite serialises whole transactions)")
     import threading
 
-    from scoring.services import scoring
+    from core.runs import engine
 
     submission = upload(make_leaderboard(), other)
     finish = _scored_to_99_percent(submission)
-    in_finish, real_score_values = threading.Event(), scoring._score_values
+    in_finish, real_end_hook = threading.Event(), engine._call_end_hook
 
-    def slow_score_values(*args, **kwargs):
+    def slow_end_hook(run):  # inside the final transaction, under the run's row lock
         in_finish.set()
         threading.Event().wait(0.5)
-        return real_score_values(*args, **kwargs)
+        return real_end_hook(run)
 
-    monkeypatch.setattr(scoring, "_score_values", slow_score_values)
+    monkeypatch.setattr(engine, "_call_end_hook", slow_end_hook)
     outcome = {}
 
     def cancel():
