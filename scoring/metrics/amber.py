@@ -285,6 +285,10 @@ class Amber(Metric):
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return AmberIndex(ids, refs, self._nrefs)
 
+    def prepared_slice(self, prepared: AmberIndex, start: int, stop: int) -> AmberIndex:
+        """Items ``start:stop`` (each item's statistics depend on its own references only)."""
+        return AmberIndex(prepared.ids[start:stop], prepared.refs[start:stop], prepared.nrefs)
+
     def stats(self, hyps: Sequence[str], prepared: AmberIndex) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the
         :func:`variant_stats` of the hypothesis and its closest reference, computed for all

@@ -129,6 +129,14 @@ class Metric(ABC):
         """Whether ``prepared`` (made by another metric or options) can be used as is."""
         return False
 
+    def prepared_slice(self, prepared: Any, start: int, stop: int) -> Any | None:
+        """``prepared`` cut down to items ``start:stop``, such that ``stats(hyps[start:stop],
+        cut)`` is exactly (bit for bit) rows ``start:stop`` of ``stats(hyps, prepared)``; or
+        None when the metric cannot cut it (callers then score every item, the others blank).
+
+        Document-level information (NIST's information weights) stays that of all items."""
+        return None
+
     def stats_direct(self, hyps: Sequence[str], items: Sequence[RefItem]) -> np.ndarray:
         """``stats(hyps, prepare(items))``; metrics may override with a faster one-shot path."""
         return self.stats(hyps, self.prepare(items))

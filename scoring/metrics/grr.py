@@ -178,6 +178,10 @@ class GRR(Metric):
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return GRRIndex(ids, refs, self._nrefs)
 
+    def prepared_slice(self, prepared: GRRIndex, start: int, stop: int) -> GRRIndex:
+        """Items ``start:stop`` (each item's statistics depend on its own references only)."""
+        return GRRIndex(prepared.ids[start:stop], prepared.refs[start:stop], prepared.nrefs)
+
     def stats(self, hyps: Sequence[str], prepared: GRRIndex) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""
         num, den, owner = self.pair_rows(hyps, prepared)

@@ -26,6 +26,7 @@ from scoring.metrics import (
     load_index,
     prepared_for,
     save_index,
+    stats_slice,
 )
 from scoring.metrics.api import index_nrefs
 from scoring.metrics.index import INDEX_FORMAT_VERSION
@@ -130,10 +131,9 @@ def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]
 def chunk_stats(
     metric: Metric, prepared: Any, hyps: list[str], start: int, stop: int
 ) -> np.ndarray:
-    """Rows start:stop of the statistics, identical to those of scoring all items at once."""
-    masked = [""] * len(hyps)
-    masked[start:stop] = hyps[start:stop]
-    return metric.stats(masked, prepared)[start:stop]
+    """Rows start:stop of the statistics, identical to those of scoring all items at once, at
+    the cost of those items only."""
+    return stats_slice(metric, hyps[start:stop], prepared, start, stop, len(hyps))
 
 
 def save_matrix(name: str, matrix: np.ndarray) -> str:
