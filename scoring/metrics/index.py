@@ -206,6 +206,20 @@ def build_bleu_index(
 
 
 @dataclass
+class DeferredRefs:
+    """References of a metric that prepares each item from its own references alone (4-GRR,
+    AMBER: token lists), left unprepared until items are scored: a worker then prepares the
+    items of its chunk only, instead of holding every item's token lists."""
+
+    refs: RefSet
+    nrefs: int | str
+
+    def items(self, start: int = 0, stop: int | None = None) -> list[RefItem]:
+        """Items ``start:stop`` as :class:`RefItem` objects."""
+        return self.refs.items(start, stop)
+
+
+@dataclass
 class IndexFile:
     """The content of an index file: what it was prepared for, the refs, the prepared object."""
 
@@ -336,7 +350,7 @@ def load_index(path: str | Path, verify: bool = True) -> IndexFile:
             arrays["refs.weights"], arrays["refs.ptr"],
         )  # fmt: skip
         stored = header["prepared"]
-        prepared = (
+        prepared: Any = (
             _bleu_from_arrays(stored, refs.item_ids, arrays)
             if stored and stored.get("kind") == "bleu" else None
         )  # fmt: skip
@@ -350,5 +364,10 @@ def load_index(path: str | Path, verify: bool = True) -> IndexFile:
             get_metric,
         )  # here: the registry imports the metric modules, which import this one
 
-        prepared = get_metric(header["metric"], **header["options"]).prepare(refs.items())
+        metric = get_metric(header["metric"], **header["options"])
+        if metric.prepares_per_item:
+            counts = set(np.diff(refs.ptr).tolist())
+            prepared = DeferredRefs(refs, counts.pop() if len(counts) == 1 else "var")
+        else:
+            prepared = metric.prepare(refs.items())
     return IndexFile(header["metric"], header["options"], refs, prepared, header["library_version"])
