@@ -31,6 +31,7 @@ from scoring.services.references import (  # noqa: F401  (re-exported for the ca
     load_matrix,
     reference_index,
     save_matrix,
+    submission_chunk_stats,
     submission_hypotheses,
 )
 
@@ -97,8 +98,7 @@ def score_chunk(*, plan: ChunkPlan, metric_name: str, start: int, stop: int) -> 
         pk=plan.submission_id
     )
     references = reference_index(submission.leaderboard, metric_name)
-    hyps = submission_hypotheses(submission, references.item_ids)
-    stats = chunk_stats(references.metric, references.prepared, hyps, start, stop)
+    stats = submission_chunk_stats(submission, references, start, stop)
     name = save_matrix(chunk_name(plan, metric_name, start), stats)
     _advance(plan)
     return name
