@@ -128,7 +128,7 @@ def submission_slice(
     """
     if fmt == "jsonl":
         wanted = {item_id: k for k, item_id in enumerate(item_ids[start:stop])}
-        hyps = [""] * (stop - start)
+        found = [""] * (stop - start)
         for number, raw in enumerate(raw_lines, start=1):
             text = _decoded(number, raw)
             if not text.strip():
@@ -136,8 +136,8 @@ def submission_slice(
             obj = strict_json.loads(text)
             k = wanted.get(str(obj.get("id", ""))) if isinstance(obj, dict) else None
             if k is not None:
-                hyps[k] = obj["hyp"]
-        return hyps
+                found[k] = obj["hyp"]
+        return found
     if fmt != "text":
         raise ValueError(f"unknown submission layout {fmt!r}")
     hyps: list[str] = []
