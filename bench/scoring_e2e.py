@@ -1,13 +1,17 @@
 """Time from upload to leaderboard, through a real Celery worker.
 
-    python bench/scoring_e2e.py [--sizes 2000 100000] [--refs 16]
+    python bench/scoring_e2e.py [--sizes 2000 100000] [--refs 16] [--companions all]
+    python bench/scoring_e2e.py --sizes 1000000 --refs 4 --companions default --skip-metric
 
 For each size: a published release of N items × R weighted references (~15 tokens each), a
-leaderboard (ΔBLEU with BLEU and sBLEU beside it; its reference indexes are built when it opens,
-as in production), then one submission of N lines. Printed: seconds from the upload call to the
-submission being finished with its scores stored, the worker's peak memory (resident, its whole
-process tree), and the share of that time spent in the metric itself (the same statistics and
-bootstrap computed in this process against the prebuilt indexes).
+leaderboard (ΔBLEU with BLEU and sBLEU beside it, or with every metric of the registry with
+``--companions all``; its reference indexes are built when it opens, as in production), then one
+submission of N lines. Printed: seconds from the upload call to the submission being finished
+with its scores stored, the worker's peak memory (resident, its whole process tree, high-water
+over the run; the pool's two processes each map the shared index, so its pages are counted in
+each), the largest single process's peak, and the share of that time spent in the metric itself
+(the same statistics and bootstrap computed in this process against the prebuilt indexes;
+``--skip-metric`` leaves that reference run out, e.g. for a million lines).
 
 Runs on PostgreSQL and Redis when BENCH_DATABASE_URL / BENCH_BROKER_URL are set (created and
 dropped by the script), else on a temporary SQLite file and the file-system broker.
@@ -38,6 +42,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -52,7 +57,7 @@ def sentence(rng: random.Random) -> str:
     )
 
 
-def make_board(n_items: int, n_refs: int, tag: str):
+def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None):
     from annotate.models import Release, ReleaseItem, ReleaseReference, Visibility
     from annotate.services.accounts import user_create
     from annotate.services.datasets import dataset_create
@@ -79,14 +84,17 @@ def make_board(n_items: int, n_refs: int, tag: str):
     Release.objects.filter(pk=release.pk).update(status="published", published_at=timezone.now())
     release.refresh_from_db()
     user = user_create(username=f"team-{tag}", password=BENCH_PASSWORD, role="researcher")
-    board = leaderboard_create(owner=owner, release=release, split="dev", name=tag, slug=tag)
+    board = leaderboard_create(
+        owner=owner, release=release, split="dev", name=tag, slug=tag,
+        companion_metrics=companions,
+    )  # fmt: skip
     hyps = [sentence(rng) for _ in range(n_items)]
     return board, user, hyps
 
 
-def tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and its children, from /proc (kB)."""
-    total = 0
+def tree_rss_kb(pid: int) -> tuple[int, int]:
+    """Resident memory of a process and its children, in all and of the largest (kB)."""
+    total = largest = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -96,19 +104,21 @@ def tree_rss_kb(pid: int) -> int:
                 for line in (entry / "status").read_text().splitlines():
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
+                        largest = max(largest, int(line.split()[1]))
         except (OSError, IndexError, ValueError):
             continue
-    return total
+    return total, largest
 
 
 class PeakSampler(threading.Thread):
     def __init__(self, pid: int):
         super().__init__(daemon=True)
-        self.pid, self.peak, self.running = pid, 0, True
+        self.pid, self.peak, self.peak_one, self.running = pid, 0, 0, True
 
     def run(self) -> None:
         while self.running:
-            self.peak = max(self.peak, tree_rss_kb(self.pid))
+            total, largest = tree_rss_kb(self.pid)
+            self.peak, self.peak_one = max(self.peak, total), max(self.peak_one, largest)
             time.sleep(0.05)
 
 
@@ -134,14 +144,17 @@ def metric_seconds(board, hyps: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def run_size(n_items: int, n_refs: int, worker: subprocess.Popen) -> dict:
+def run_size(
+    n_items: int, n_refs: int, worker: subprocess.Popen, companions: list[str] | None,
+    skip_metric: bool,
+) -> dict:  # fmt: skip
     from scoring.models import Submission
     from scoring.services.references import _INDEX_CACHE
     from scoring.services.submissions import submission_create
 
-    tag = f"bench-{n_items}"
+    tag = f"bench-{n_items}-{n_refs}"
     t0 = time.perf_counter()
-    board, user, hyps = make_board(n_items, n_refs, tag)
+    board, user, hyps = make_board(n_items, n_refs, tag, companions)
     build = time.perf_counter() - t0
     from django_celery_results.models import TaskResult
 
@@ -167,10 +180,12 @@ def run_size(n_items: int, n_refs: int, worker: subprocess.Popen) -> dict:
     if status.status != "finished":
         raise SystemExit(f"submission failed: {status.error}")
     _INDEX_CACHE.clear()
-    metric_time = metric_seconds(board, hyps)
+    metric_time = None if skip_metric else metric_seconds(board, hyps)
+    _INDEX_CACHE.clear()
     return {
         "lines": n_items, "setup": build, "indexes": prepared, "e2e": elapsed,
-        "peak_mb": sampler.peak / 1024, "metric": metric_time,
+        "peak_mb": sampler.peak / 1024, "peak_one_mb": sampler.peak_one / 1024,
+        "metric": metric_time, "metrics": len(board.metrics),
     }  # fmt: skip
 
 
@@ -178,26 +193,38 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 100_000])
     parser.add_argument("--refs", type=int, default=16)
+    parser.add_argument(
+        "--companions", default="default",
+        help="default (BLEU, sBLEU), all (every metric of the registry) or a comma list",
+    )  # fmt: skip
+    parser.add_argument("--skip-metric", action="store_true", help="no in-process reference run")
     args = parser.parse_args()
+    from scoring.metrics import entries
+
+    companions = {
+        "default": None, "all": [name for name in entries() if name != "dbleu"],
+    }.get(args.companions, args.companions.split(","))  # fmt: skip
     call_command("migrate", verbosity=0)
     env = {**os.environ}
     log = (WORK / "worker.log").open("w")
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "warning",
-         "--concurrency", "2", "--without-gossip", "--without-mingle"],
+         "--concurrency", "2", "--without-gossip", "--without-mingle",
+         "-Q", f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
         broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
         print(f"database: {connection.vendor}; broker: {broker}")
-        print(f"{'lines':>9} {'refs':>5} {'release s':>10} {'indexes s':>10} {'upload→board s':>15}"
-              f" {'worker peak MB':>15} {'metric share':>13}")  # fmt: skip
+        print(f"{'lines':>9} {'refs':>5} {'metrics':>7} {'release s':>10} {'indexes s':>10}"
+              f" {'upload→board s':>15} {'worker peak MB':>15} {'1 process MB':>13}"
+              f" {'metric share':>13}")  # fmt: skip
         for size in args.sizes:
-            row = run_size(size, args.refs, worker)
-            share = min(1.0, row["metric"] / row["e2e"])
-            print(f"{row['lines']:>9,} {args.refs:>5} {row['setup']:>10.1f}"
+            row = run_size(size, args.refs, worker, companions, args.skip_metric)
+            share = "-" if row["metric"] is None else f"{min(1.0, row['metric'] / row['e2e']):.0%}"
+            print(f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
                   f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['peak_mb']:>15.0f}"
-                  f" {share:>12.0%}", flush=True)  # fmt: skip
+                  f" {row['peak_one_mb']:>13.0f} {share:>13}", flush=True)  # fmt: skip
     finally:
         worker.terminate()
         worker.wait(timeout=30)

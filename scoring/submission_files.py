@@ -109,3 +109,44 @@ def parse_submission(
     if problems:
         raise UploadRejected(problems[:MAX_PROBLEMS])
     return hyps, layout
+
+
+def _decoded(number: int, raw: bytes) -> str:
+    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    return raw.decode("utf-8").rstrip("\r\n")
+
+
+def submission_slice(
+    raw_lines: Iterable[bytes], item_ids: Sequence[str], start: int, stop: int, fmt: str
+) -> list[str]:
+    """Hypotheses of items ``start:stop`` exactly as :func:`parse_submission` gives them for a
+    file it accepted, keeping only those lines in memory (a chunk of a million-line file).
+
+    ``fmt`` is the layout found at upload ("text" or "jsonl"). A file that no longer matches
+    (it was checked at upload) raises :class:`UploadRejected`.
+    """
+    if fmt == "jsonl":
+        wanted = {item_id: k for k, item_id in enumerate(item_ids[start:stop])}
+        found = [""] * (stop - start)
+        for number, raw in enumerate(raw_lines, start=1):
+            text = _decoded(number, raw)
+            if not text.strip():
+                continue
+            obj = strict_json.loads(text)
+            k = wanted.get(str(obj.get("id", ""))) if isinstance(obj, dict) else None
+            if k is not None:
+                found[k] = obj["hyp"]
+        return found
+    if fmt != "text":
+        raise ValueError(f"unknown submission layout {fmt!r}")
+    hyps: list[str] = []
+    if stop > start:
+        for number, raw in enumerate(raw_lines, start=1):
+            if number > start:
+                hyps.append(_decoded(number, raw))
+            if number == stop:
+                break  # the rest of the file is never read
+    if len(hyps) != stop - start:
+        raise UploadRejected([UploadProblem(0, f"the file has fewer than {stop} lines")])
+    return hyps

@@ -11,7 +11,9 @@ statistics ``(n_items, n_stats)``; ``scores_from_stats(summed)`` vectorised; ``r
 Public API (import from ``scoring.metrics``):
 
 * ``score_corpus(metric, hyps, items, **options) -> ScoreResult``: one system, end to end.
-* ``compute_stats(metric, hyps, items=None, index=None) -> ndarray``: per-item statistics.
+* ``compute_stats(metric, hyps, items=None, index=None) -> ndarray``: per-item statistics;
+  ``stats_slice(metric, hyps, prepared, start, stop, n_items)``: rows start:stop of them from
+  those items' hypotheses alone, at the cost of the slice.
 * ``build_index(metric, items, **options) -> IndexFile``; ``save_index(path, index_file)``;
   ``load_index(path) -> IndexFile``; ``prepared_for(metric, index_file)``;
   ``metric_for_index(name, index_file, options)``.
@@ -36,6 +38,7 @@ from .api import (
     prepared_for,
     result_with_nrefs,
     score_corpus,
+    stats_slice,
 )
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult, WeightedRef
 from .index import IndexFile, load_index, save_index
@@ -56,5 +59,5 @@ __all__ = [
     "compute_stats", "entries", "get_entry", "get_metric", "load_index", "metric_for_index",
     "nrefs_label", "paired_approximate_randomization", "paired_bootstrap", "parse_ref_item",
     "prepared_for", "read_hyps", "read_refs_jsonl", "register", "result_with_nrefs",
-    "save_index", "score_corpus",
+    "save_index", "score_corpus", "stats_slice",
 ]  # fmt: skip

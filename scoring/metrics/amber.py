@@ -55,6 +55,7 @@ import numpy as np
 
 from . import __version__
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
+from .index import DeferredRefs
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
 from .tokenized import tokenize_references
@@ -266,6 +267,7 @@ class Amber(Metric):
     )
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
+    prepares_per_item: ClassVar[bool] = True
 
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=TOKENIZERS),
@@ -285,10 +287,23 @@ class Amber(Metric):
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return AmberIndex(ids, refs, self._nrefs)
 
-    def stats(self, hyps: Sequence[str], prepared: AmberIndex) -> np.ndarray:
+    def prepared_slice(
+        self, prepared: AmberIndex | DeferredRefs, start: int, stop: int
+    ) -> AmberIndex:
+        """Items ``start:stop`` (each item's statistics depend on its own references only);
+        deferred references are tokenized now, for these items only."""
+        if isinstance(prepared, DeferredRefs):
+            part = self.prepare(prepared.items(start, stop))
+            self._nrefs = part.nrefs = prepared.nrefs
+            return part
+        return AmberIndex(prepared.ids[start:stop], prepared.refs[start:stop], prepared.nrefs)
+
+    def stats(self, hyps: Sequence[str], prepared: AmberIndex | DeferredRefs) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the
         :func:`variant_stats` of the hypothesis and its closest reference, computed for all
         items at once by :func:`amber_batch.amber_stats_batch`."""
+        if isinstance(prepared, DeferredRefs):
+            prepared = self.prepared_slice(prepared, 0, prepared.refs.n_items)
         if len(hyps) != len(prepared.ids):
             raise MetricInputError(
                 f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"

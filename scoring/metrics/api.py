@@ -100,3 +100,23 @@ def metric_for_index(name: str | None, index: IndexFile, given: dict[str, Any]) 
 def index_nrefs(index: IndexFile) -> int | str:
     """``nrefs`` for signatures of scores computed against ``index``."""
     return _nrefs_of_refset(index.refs)
+
+
+def stats_slice(
+    metric: Metric, hyps: Sequence[str], prepared: Any, start: int, stop: int, n_items: int
+) -> np.ndarray:
+    """Rows ``start:stop`` of ``metric.stats(all_hyps, prepared)`` from the hypotheses of those
+    items only (``hyps``, ``stop - start`` of them), bit for bit.
+
+    The work and memory are those of the slice when the metric can cut its prepared references
+    (:meth:`~.base.Metric.prepared_slice`); otherwise every item is scored with the others'
+    hypotheses left empty and the slice's rows kept.
+    """
+    if not 0 <= start <= stop <= n_items or len(hyps) != stop - start:
+        raise MetricInputError(f"{len(hyps)} hypotheses for items {start}:{stop} of {n_items}")
+    part = metric.prepared_slice(prepared, start, stop)
+    if part is not None:
+        return metric.stats(hyps, part)
+    masked = [""] * n_items
+    masked[start:stop] = hyps
+    return metric.stats(masked, prepared)[start:stop]

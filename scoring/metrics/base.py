@@ -120,6 +120,9 @@ class Metric(ABC):
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: ``prepare(items)[k]`` depends on ``items[k]`` alone, so a loaded index may leave the
+    #: references unprepared (:class:`~.index.DeferredRefs`) until a range of items is scored.
+    prepares_per_item: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         """Store the checked options (defaults for the ones not given) in ``self.opts``."""
@@ -128,6 +131,14 @@ class Metric(ABC):
     def accepts_prepared(self, prepared: Any) -> bool:
         """Whether ``prepared`` (made by another metric or options) can be used as is."""
         return False
+
+    def prepared_slice(self, prepared: Any, start: int, stop: int) -> Any | None:
+        """``prepared`` cut down to items ``start:stop``, such that ``stats(hyps[start:stop],
+        cut)`` is exactly (bit for bit) rows ``start:stop`` of ``stats(hyps, prepared)``; or
+        None when the metric cannot cut it (callers then score every item, the others blank).
+
+        Document-level information (NIST's information weights) stays that of all items."""
+        return None
 
     def stats_direct(self, hyps: Sequence[str], items: Sequence[RefItem]) -> np.ndarray:
         """``stats(hyps, prepare(items))``; metrics may override with a faster one-shot path."""

@@ -70,6 +70,12 @@ class BleuFamily(Metric):
             self.opts["tokenize"], self.opts["lowercase"], self.max_order
         )
 
+    def prepared_slice(self, prepared: Any, start: int, stop: int) -> BleuIndex:
+        """The index of items ``start:stop`` (see :meth:`BleuIndex.subset`)."""
+        if not self.accepts_prepared(prepared):
+            raise MetricInputError("the reference index was built with other options")
+        return prepared.subset(start, stop)
+
     def counts(self, hyps: Sequence[str], prepared: BleuIndex) -> MatchCounts:
         """Per-item counts against a prebuilt index."""
         if not self.accepts_prepared(prepared):

@@ -45,6 +45,7 @@ import numpy as np
 
 from . import __version__
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
+from .index import DeferredRefs
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
 from .tokenized import tokenize_references
@@ -155,6 +156,7 @@ class GRR(Metric):
     )
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
+    prepares_per_item: ClassVar[bool] = True
 
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("alpha", float, 1.0, "reward of a matched n-gram step (the paper's α)"),
@@ -178,16 +180,27 @@ class GRR(Metric):
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return GRRIndex(ids, refs, self._nrefs)
 
-    def stats(self, hyps: Sequence[str], prepared: GRRIndex) -> np.ndarray:
+    def prepared_slice(self, prepared: GRRIndex | DeferredRefs, start: int, stop: int) -> GRRIndex:
+        """Items ``start:stop`` (each item's statistics depend on its own references only);
+        deferred references are tokenized now, for these items only."""
+        if isinstance(prepared, DeferredRefs):
+            part = self.prepare(prepared.items(start, stop))
+            self._nrefs = part.nrefs = prepared.nrefs
+            return part
+        return GRRIndex(prepared.ids[start:stop], prepared.refs[start:stop], prepared.nrefs)
+
+    def stats(self, hyps: Sequence[str], prepared: GRRIndex | DeferredRefs) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""
         num, den, owner = self.pair_rows(hyps, prepared)
         return best_per_item(num, den, owner, len(hyps))
 
     def pair_rows(
-        self, hyps: Sequence[str], prepared: GRRIndex
+        self, hyps: Sequence[str], prepared: GRRIndex | DeferredRefs
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Numerator, denominator and item of every (hypothesis, reference) pair, item by item
         and in each item's reference order (so a caller may pick among subsets of them)."""
+        if isinstance(prepared, DeferredRefs):
+            prepared = self.prepared_slice(prepared, 0, prepared.refs.n_items)
         if len(hyps) != len(prepared.ids):
             raise MetricInputError(
                 f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"

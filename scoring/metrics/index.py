@@ -12,17 +12,15 @@ reference lengths and the largest weight. :class:`BleuIndex` stores exactly that
   kept in a flat side table for the few entries with M ≥ 2.
 
 One index therefore serves ``dbleu`` (both definitions), ``bleu``, ``sbleu`` and ``bleu-sbp``
-for one tokenizer, case setting and maximum order. The index *file* is generic and pickle-free
-(an uncompressed numpy archive read with ``allow_pickle=False``): a JSON header naming the metric
+for one tokenizer, case setting and maximum order. The index *file* is generic, pickle-free and
+memory-mapped when loaded (see :mod:`.arrayfile`): a JSON header naming the metric
 and options it was prepared for, the item ids, the references themselves (so that a different
 metric can re-prepare from them) and, for the BLEU family, the prepared index's arrays.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .arrayfile import read_arrays, write_arrays
 from .base import MetricInputError, RefItem, WeightedRef
 from .ngrams import Positions, build_tables, ref_counts
 from .tokenizers import encode
@@ -38,7 +37,7 @@ from .version import __version__
 log = logging.getLogger(__name__)
 
 INDEX_FORMAT = "deltableu-studio-index"
-INDEX_FORMAT_VERSION = 2  # 1 was a pickle
+INDEX_FORMAT_VERSION = 3  # 1 was a pickle, 2 an npz archive (copied into every process)
 
 
 @dataclass
@@ -57,7 +56,7 @@ class RefSet:
     """Flattened references: item ``i`` owns references ``ptr[i]:ptr[i+1]``."""
 
     item_ids: list[str]
-    texts: list[str]
+    texts: Sequence[str]  # a list, or PackedStrings when loaded from a file
     weights: np.ndarray
     ptr: np.ndarray
 
@@ -93,17 +92,18 @@ class RefSet:
         """The item of every reference."""
         return np.repeat(np.arange(self.n_items, dtype=np.int64), np.diff(self.ptr))
 
-    def items(self) -> list[RefItem]:
-        """Back to :class:`RefItem` objects."""
+    def items(self, start: int = 0, stop: int | None = None) -> list[RefItem]:
+        """Back to :class:`RefItem` objects (items ``start:stop``, all by default)."""
+        stop = self.n_items if stop is None else stop
         return [
             RefItem(
-                iid,
+                self.item_ids[i],
                 tuple(
                     WeightedRef(self.texts[j], float(self.weights[j]))
-                    for j in range(self.ptr[i], self.ptr[i + 1])
+                    for j in range(int(self.ptr[i]), int(self.ptr[i + 1]))
                 ),
             )
-            for i, iid in enumerate(self.item_ids)
+            for i in range(start, stop)
         ]
 
 
@@ -126,6 +126,32 @@ class BleuIndex:
     def n_items(self) -> int:
         """Number of items."""
         return len(self.item_ids)
+
+    def subset(self, start: int, stop: int) -> BleuIndex:
+        """The index of items ``start:stop`` alone (item numbers shifted to start at 0).
+
+        Keys of every order are sorted by item (order 1: ``item * V + token``; order n: the
+        entry of its prefix, itself sorted by item), so an item range is one contiguous run
+        of each table: only that run is read (a few pages of a memory-mapped file) and its keys
+        are shifted. ``multi_start`` keeps pointing into the whole side table ``multi``."""
+        if not 0 <= start <= stop <= self.n_items:
+            raise MetricInputError(f"items {start}:{stop} outside 0:{self.n_items}")
+        v = self.vocab_size
+        lo, hi = start, stop  # the range of the previous order's entries (order 0: items)
+        r0, r1 = int(self.ref_ptr[start]), int(self.ref_ptr[stop])
+        part = BleuIndex(
+            self.tokenize, self.lowercase, self.max_order, self.item_ids[start:stop],
+            self.vocab, v, np.asarray(self.ref_ptr[start : stop + 1]) - r0,
+            self.ref_lens[r0:r1], self.ref_weights[r0:r1],
+        )  # fmt: skip
+        for table in self.orders:
+            a, b = (int(x) for x in np.searchsorted(table.keys, [lo * v, hi * v]))
+            part.orders.append(OrderTable(
+                table.keys[a:b] - lo * v, table.max_count[a:b], table.max_weight[a:b],
+                table.multi_start[a:b], table.multi,
+            ))  # fmt: skip
+            lo, hi = a, b
+        return part
 
     def compatible(self, tokenize: str, lowercase: bool, max_order: int) -> bool:
         """Whether a metric with these options can score against this index."""
@@ -180,6 +206,20 @@ def build_bleu_index(
 
 
 @dataclass
+class DeferredRefs:
+    """References of a metric that prepares each item from its own references alone (4-GRR,
+    AMBER: token lists), left unprepared until items are scored: a worker then prepares the
+    items of its chunk only, instead of holding every item's token lists."""
+
+    refs: RefSet
+    nrefs: int | str
+
+    def items(self, start: int = 0, stop: int | None = None) -> list[RefItem]:
+        """Items ``start:stop`` as :class:`RefItem` objects."""
+        return self.refs.items(start, stop)
+
+
+@dataclass
 class IndexFile:
     """The content of an index file: what it was prepared for, the refs, the prepared object."""
 
@@ -200,6 +240,33 @@ def _pack_strings(prefix: str, strings: Sequence[str], out: dict[str, np.ndarray
     encoded = [text.encode("utf-8") for text in strings]
     out[f"{prefix}.blob"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
     out[f"{prefix}.ends"] = np.cumsum([len(e) for e in encoded], dtype=np.int64)
+
+
+class PackedStrings(Sequence[str]):
+    """Strings stored as a UTF-8 blob and end offsets, decoded one by one when read.
+
+    A loaded index keeps its references this way: over a memory-mapped file, a worker decodes
+    only the texts it reads (a chunk's), never a million Python strings at once.
+    """
+
+    def __init__(self, blob: np.ndarray, ends: np.ndarray):
+        self.blob, self.ends = blob, ends
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def _one(self, k: int) -> str:
+        a = int(self.ends[k - 1]) if k else 0
+        return bytes(self.blob[a : int(self.ends[k])]).decode("utf-8")
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self._one(j) for j in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self._one(k)
 
 
 def _unpack_strings(prefix: str, arrays: Any) -> list[str]:
@@ -241,13 +308,12 @@ def _bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) ->
 def save_index(path: str | Path, index: IndexFile) -> None:
     """Write ``index`` to ``path`` atomically (a temporary file renamed over it).
 
-    The file is an uncompressed numpy ``.npz`` archive: a JSON header (format, version,
-    metric, options, library version, what was prepared) and plain numeric arrays, loaded with
-    ``allow_pickle=False`` so that reading a file from shared storage never runs code. The BLEU
-    family's prepared index is stored whole; other metrics' prepared references (token lists
-    and n-gram dictionaries) are prepared again from the stored references on load.
+    The file is an :mod:`.arrayfile`: a JSON header (format, version, metric, options, library
+    version, item ids, what was prepared) and plain numeric arrays that :func:`load_index`
+    memory-maps, so reading a file from shared storage never runs code and the processes of a
+    machine share one copy. The BLEU family's prepared index is stored whole; other metrics'
+    prepared references are prepared again from the stored references on load.
     """
-    path = Path(path)
     arrays: dict[str, np.ndarray] = {}
     _pack_strings("refs.texts", index.refs.texts, arrays)
     arrays["refs.weights"], arrays["refs.ptr"] = index.refs.weights, index.refs.ptr
@@ -258,50 +324,50 @@ def save_index(path: str | Path, index: IndexFile) -> None:
     }  # fmt: skip
     if isinstance(index.prepared, BleuIndex):
         header["prepared"] = {"kind": "bleu", **_bleu_arrays(index.prepared, arrays)}
-    arrays["header"] = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as fh:
-        np.savez(fh, allow_pickle=False, **arrays)
-    tmp.replace(path)
+    write_arrays(path, arrays, header)
 
 
-def _header(arrays: Any, path: str | Path) -> dict[str, Any]:
-    if "header" not in arrays.files:
+def _header(meta: Any, path: str | Path) -> dict[str, Any]:
+    if not isinstance(meta, dict) or meta.get("format") != INDEX_FORMAT:
         raise MetricInputError(f"{path}: not an index file")
-    try:
-        header = json.loads(arrays["header"].tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MetricInputError(f"{path}: not an index file ({exc})") from exc
-    if not isinstance(header, dict) or header.get("format") != INDEX_FORMAT:
-        raise MetricInputError(f"{path}: not an index file")
-    if header.get("version") != INDEX_FORMAT_VERSION:
-        raise MetricInputError(f"{path}: index format version {header.get('version')} unsupported")
-    return header
+    if meta.get("version") != INDEX_FORMAT_VERSION:
+        raise MetricInputError(f"{path}: index format version {meta.get('version')} unsupported")
+    return meta
 
 
-def load_index(path: str | Path) -> IndexFile:
-    """Read an index file written by :func:`save_index`; nothing in it is ever executed."""
+def load_index(path: str | Path, verify: bool = True) -> IndexFile:
+    """Read an index file written by :func:`save_index`; nothing in it is ever executed.
+
+    The arrays are read-only memory maps of ``path``, which must therefore stay in place while
+    the index is used. ``verify`` checks the file's size and checksum first: a truncated or
+    garbled file raises :class:`MetricInputError` instead of giving wrong scores.
+    """
     try:
-        with np.load(path, allow_pickle=False) as arrays:
-            header = _header(arrays, path)
-            refs = RefSet(
-                header["item_ids"], _unpack_strings("refs.texts", arrays),
-                arrays["refs.weights"], arrays["refs.ptr"],
-            )  # fmt: skip
-            stored = header["prepared"]
-            prepared = (
-                _bleu_from_arrays(stored, refs.item_ids, arrays)
-                if stored and stored.get("kind") == "bleu" else None
-            )  # fmt: skip
+        arrays, meta = read_arrays(path, verify=verify)
+        header = _header(meta, path)
+        refs = RefSet(
+            header["item_ids"], PackedStrings(arrays["refs.texts.blob"], arrays["refs.texts.ends"]),
+            arrays["refs.weights"], arrays["refs.ptr"],
+        )  # fmt: skip
+        stored = header["prepared"]
+        prepared: Any = (
+            _bleu_from_arrays(stored, refs.item_ids, arrays)
+            if stored and stored.get("kind") == "bleu" else None
+        )  # fmt: skip
     except OSError as exc:
         raise MetricInputError(f"{path}: cannot read index: {exc.strerror or exc}") from exc
-    except (ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
-        # allow_pickle=False refuses object arrays with a ValueError: a pickle is never loaded.
+    except (ValueError, KeyError, TypeError) as exc:
+        # ArrayFileError is a ValueError; the format holds no object arrays, so no pickle.
         raise MetricInputError(f"{path}: not an index file ({exc})") from exc
     if prepared is None:
         from .registry import (
             get_metric,
         )  # here: the registry imports the metric modules, which import this one
 
-        prepared = get_metric(header["metric"], **header["options"]).prepare(refs.items())
+        metric = get_metric(header["metric"], **header["options"])
+        if metric.prepares_per_item:
+            counts = set(np.diff(refs.ptr).tolist())
+            prepared = DeferredRefs(refs, counts.pop() if len(counts) == 1 else "var")
+        else:
+            prepared = metric.prepare(refs.items())
     return IndexFile(header["metric"], header["options"], refs, prepared, header["library_version"])

@@ -138,7 +138,7 @@ def match_direct(
     """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers)."""
     _check(len(hyps), refs.n_items, definition)
     n = refs.n_items
-    segs, vocab = encode(list(hyps) + refs.texts, tokenize, lowercase)
+    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase)
     hsegs, rsegs = split_segments(segs, n)
     vocab_size = max(vocab.values(), default=0) + 1
     # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.

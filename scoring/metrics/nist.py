@@ -290,6 +290,13 @@ class NIST(Metric):
                     merged[g] = c
         return merged
 
+    def prepared_slice(self, prepared: NISTIndex, start: int, stop: int) -> NISTIndex:
+        """Items ``start:stop``; information weights stay those of the whole test set."""
+        return NISTIndex(
+            prepared.ids[start:stop], prepared.info, prepared.ref_ngrams[start:stop],
+            prepared.ref_len[start:stop], prepared.max_weight[start:stop], prepared.nrefs,
+        )  # fmt: skip
+
     # -- hypotheses ---------------------------------------------------------------------------
     def stats(self, hyps: Sequence[str], prepared: NISTIndex) -> np.ndarray:
         """Rows ``[num_1..num_N, den_1..den_N, hyp_len, ref_len]`` for each item (float64)."""

@@ -33,6 +33,7 @@ from scoring.services.references import (  # noqa: F401  (re-exported for the ca
     load_matrix,
     reference_index,
     save_matrix,
+    submission_chunk_stats,
     submission_hypotheses,
 )
 
@@ -103,8 +104,7 @@ def _chunk_stats(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> np
         pk=plan.submission_id
     )
     references = reference_index(submission.leaderboard, metric_name)
-    hyps = submission_hypotheses(submission, references.item_ids)
-    return chunk_stats(references.metric, references.prepared, hyps, start, stop)
+    return submission_chunk_stats(submission, references, start, stop)
 
 
 def score_chunk(run: RunContext, metric_name: str, start: int, stop: int) -> str:

@@ -93,3 +93,56 @@ def test_a_pickle_in_an_index_file_is_refused_and_never_run(tmp_path):
     with pytest.raises(MetricInputError, match="not an index"):
         load_index(path)
     assert not ran.exists()
+
+
+def test_a_loaded_index_is_a_read_only_map_of_its_file_shared_by_every_load(tmp_path):
+    path = tmp_path / "refs.idx"
+    save_index(path, build_index("dbleu", ITEMS))
+    first, second = load_index(path), load_index(path)
+    for index in (first, second):
+        keys = index.prepared.orders[0].keys
+        assert isinstance(keys, np.memmap) and str(keys.filename) == str(path.resolve())
+        assert not keys.flags.writeable
+    assert np.array_equal(first.prepared.orders[1].keys, second.prepared.orders[1].keys)
+    metric = get_metric("dbleu")
+    np.testing.assert_array_equal(
+        compute_stats(metric, HYPS, index=first), compute_stats(metric, HYPS, items=ITEMS)
+    )
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "append"])
+def test_a_damaged_index_file_is_refused(tmp_path, damage):
+    path = tmp_path / "refs.idx"
+    save_index(path, build_index("dbleu", ITEMS))
+    data = bytearray(path.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) - 100]
+    elif damage == "flip":
+        data[-10] ^= 0xFF
+    else:
+        data += b"\0" * 64
+    path.write_bytes(bytes(data))
+    with pytest.raises(MetricInputError, match="not an index"):
+        load_index(path)
+
+
+def test_an_index_of_an_older_format_is_refused(tmp_path):
+    from scoring.metrics.arrayfile import write_arrays
+
+    path = tmp_path / "old.idx"
+    write_arrays(path, {}, {"format": "deltableu-studio-index", "version": 2})
+    with pytest.raises(MetricInputError, match="version 2 unsupported"):
+        load_index(path)
+
+
+@pytest.mark.parametrize("name", ["4grr", "amber"])
+def test_word_aligning_metrics_prepare_a_loaded_index_item_range_by_item_range(tmp_path, name):
+    from scoring.metrics.index import DeferredRefs
+
+    path = tmp_path / "refs.idx"
+    save_index(path, build_index(name, ITEMS))
+    loaded = load_index(path)
+    assert isinstance(loaded.prepared, DeferredRefs) and loaded.prepared.nrefs == 2
+    metric = get_metric(name)
+    part = metric.prepared_slice(loaded.prepared, 1, 2)
+    assert (part.ids, part.nrefs) == (["b"], 2)

@@ -22,6 +22,7 @@ TEST_POOR = ["an answer", "a reference"]
 def _own_storage_and_index_cache(settings, tmp_path):
     # Each test's stored files (indexes, statistics) in a folder of its own, and a cold cache.
     settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.VAR_DIR = tmp_path / "var"  # the per-machine index cache too
     references_service._INDEX_CACHE.clear()
     yield
     references_service._INDEX_CACHE.clear()

@@ -44,3 +44,30 @@ def test_jsonl_problems_name_lines():
 
 def test_an_empty_file_is_refused():
     assert "the file is empty" in problems(b"")
+
+
+@pytest.mark.parametrize("data, fmt", [
+    (b"\xef\xbb\xbfx\r\n\n y \n", "text"),
+    (b'{"id": "c", "hyp": " z"}\n\n{"id": "a", "hyp": "x"}\n{"id": "b", "hyp": "y "}\n', "jsonl"),
+])  # fmt: skip
+def test_a_slice_of_the_file_equals_the_same_items_of_the_whole(data, fmt):
+    from scoring.submission_files import submission_slice
+
+    lines = data.splitlines(keepends=True)
+    whole, layout = parse_submission(lines, IDS, fmt)
+    assert layout == fmt
+    for start, stop in [(0, 3), (0, 1), (1, 3), (2, 3), (1, 1)]:
+        assert submission_slice(iter(lines), IDS, start, stop, fmt) == whole[start:stop]
+
+
+def test_a_text_slice_stops_reading_at_its_last_line():
+    from scoring.submission_files import submission_slice
+
+    def lines():
+        yield b"x\n"
+        yield b"y\n"
+        raise AssertionError("read past the slice")
+
+    assert submission_slice(lines(), IDS, 1, 2, "text") == ["y"]
+    with pytest.raises(UploadRejected, match="fewer than 3 lines"):
+        submission_slice([b"x\n"], IDS, 0, 3, "text")
