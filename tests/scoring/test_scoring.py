@@ -126,7 +126,7 @@ def test_a_platform_failure_is_refunded(
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("scoring.services.scoring.chunk_stats", broken)
+    monkeypatch.setattr("scoring.services.scoring.submission_chunk_stats", broken)
     for _ in range(3):  # retried with the next attempt, up to the kind's limit
         run = execute(submission.run_id)
     submission.refresh_from_db()
