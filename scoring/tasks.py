@@ -9,7 +9,8 @@ from __future__ import annotations
 from celery import shared_task
 
 from core.runs.engine import run_continue
-from scoring.services.scoring import finish_chunks, leaderboard_prepare, score_chunk
+from scoring.services.references import leaderboard_prepare
+from scoring.services.scoring import finish_chunks, score_chunk
 
 
 @shared_task(name="scoring.tasks.score_chunk")

@@ -37,7 +37,7 @@ from scoring.selectors.leaderboards import (
     leaderboard_entries,
     release_scoring_items,
 )
-from scoring.services.scoring import leaderboard_metric, load_matrix, submission_hypotheses
+from scoring.services.references import leaderboard_metric, load_matrix, submission_hypotheses
 
 BOOTSTRAP_RESAMPLES = 1000
 # sacrebleu's default for approximate randomization; above LARGE_ITEMS a tenth of it keeps a

@@ -21,7 +21,7 @@ from scoring.selectors.leaderboards import (
     leaderboard_entries,
     release_scoring_items,
 )
-from scoring.services.scoring import leaderboard_metric, load_matrix
+from scoring.services.references import leaderboard_metric, load_matrix
 
 SIGNIFICANCE_LEVEL = 0.05
 # Paired bootstrap resamples per test in the rank grouping (sacrebleu's default); the result is

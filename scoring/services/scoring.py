@@ -23,18 +23,12 @@ from core.runs.engine import run_succeed
 from core.runs.tempfiles import run_storage_folder
 from scoring.metrics import bootstrap_ci, result_with_nrefs
 from scoring.models import Score, Submission
-from scoring.services.references import (  # noqa: F401  (re-exported for the callers)
-    _INDEX_CACHE,
-    PreparedReferences,
+from scoring.services.references import (
     chunk_bounds,
-    chunk_stats,
-    leaderboard_metric,
-    leaderboard_prepare,
     load_matrix,
     reference_index,
     save_matrix,
     submission_chunk_stats,
-    submission_hypotheses,
 )
 
 log = logging.getLogger(__name__)

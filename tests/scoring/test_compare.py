@@ -6,7 +6,7 @@ import pytest
 from scoring.metrics import paired_approximate_randomization, paired_bootstrap
 from scoring.models import Team
 from scoring.selectors.compare import compare_submissions, stat_labels
-from scoring.services.scoring import leaderboard_metric, load_matrix
+from scoring.services.references import leaderboard_metric, load_matrix
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db

@@ -14,6 +14,7 @@ from core.runs.models import Run
 from core.runs.sweep import run_sweep
 from scoring.models import Score, Submission, SubmissionStatus
 from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
+from scoring.services import references as references_service
 from scoring.services import scoring as scoring_service
 from scoring.services.submissions import submission_create
 from scoring.submission_files import UploadRejected
@@ -60,7 +61,7 @@ def test_a_submission_is_scored_for_every_metric(
         primary.signature.startswith("dbleu|def:paper")
         and primary.ci_low <= primary.score <= primary.ci_high
     )
-    stats = scoring_service.load_matrix(primary.stats_file)
+    stats = references_service.load_matrix(primary.stats_file)
     assert stats.shape[0] == 4
 
 
@@ -89,11 +90,11 @@ def test_scores_equal_the_metric_cli_on_the_same_files(
 
 def test_chunks_give_exactly_the_rows_of_one_piece(make_leaderboard):
     board = make_leaderboard()
-    references = scoring_service.reference_index(board, "dbleu")
+    references = references_service.reference_index(board, "dbleu")
     metric, prepared = references.metric, references.prepared
     whole = metric.stats(HYPS, prepared)
-    parts = [scoring_service.chunk_stats(metric, prepared, HYPS, a, b) for a, b in
-             scoring_service.chunk_bounds(len(HYPS), size=3)]  # fmt: skip
+    parts = [references_service.chunk_stats(metric, prepared, HYPS, a, b) for a, b in
+             references_service.chunk_bounds(len(HYPS), size=3)]  # fmt: skip
     assert np.array_equal(np.concatenate(parts), whole)
 
 
@@ -188,9 +189,9 @@ def test_companions_sharing_the_primary_index_score_as_on_their_own(
     from scoring.metrics import score_corpus
 
     board = make_leaderboard(companion_metrics=["bleu", "sbleu", "bleu-sbp", "nist"])
-    primary = scoring_service.reference_index(board, "dbleu")
-    assert scoring_service.reference_index(board, "bleu").prepared is primary.prepared
-    assert scoring_service.reference_index(board, "nist").prepared is not primary.prepared
+    primary = references_service.reference_index(board, "dbleu")
+    assert references_service.reference_index(board, "bleu").prepared is primary.prepared
+    assert references_service.reference_index(board, "nist").prepared is not primary.prepared
     with django_capture_on_commit_callbacks(execute=False):
         submission = upload(board, other)
     execute(submission.run_id)
