@@ -122,9 +122,14 @@ class PeakSampler(threading.Thread):
             time.sleep(0.05)
 
 
+WORKER: list[subprocess.Popen] = []  # the bench's worker, watched while waiting
+
+
 def wait_until(condition, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
+        if WORKER and WORKER[0].poll() is not None:
+            raise SystemExit(f"the worker died waiting for {what}: see {WORK / 'worker.log'}")
         if time.monotonic() > deadline:
             raise SystemExit(f"timed out waiting for {what}")
         time.sleep(0.02)
@@ -213,6 +218,7 @@ def main() -> None:
          "-Q", f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
+    WORKER.append(worker)
     try:
         broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
         print(f"database: {connection.vendor}; broker: {broker}")
