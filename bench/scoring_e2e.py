@@ -13,8 +13,9 @@ each), the largest single process's peak, and the share of that time spent in th
 (the same statistics and bootstrap computed in this process against the prebuilt indexes;
 ``--skip-metric`` leaves that reference run out, e.g. for a million lines).
 
-Runs on PostgreSQL and Redis when BENCH_DATABASE_URL / BENCH_BROKER_URL are set (created and
-dropped by the script), else on a temporary SQLite file and the file-system broker.
+Runs on PostgreSQL and Redis when BENCH_DATABASE_URL / BENCH_BROKER_URL are set (the database is
+dropped and created anew at the start), else on a temporary SQLite file and the file-system
+broker.
 """
 
 from __future__ import annotations
@@ -37,6 +38,27 @@ os.environ["VAR_DIR"] = str(WORK)
 os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{WORK}/bench.db")
 os.environ["CELERY_BROKER_URL"] = os.environ.get("BENCH_BROKER_URL", "filesystem://")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deltableu.settings")
+
+
+def fresh_database(url: str) -> None:
+    """PostgreSQL: the bench's database made anew (an earlier run's rows would collide)."""
+    import dj_database_url
+    import psycopg2
+
+    config = dj_database_url.parse(url)
+    admin = psycopg2.connect(
+        dbname="postgres", user=config["USER"], password=config["PASSWORD"],
+        host=config["HOST"], port=config["PORT"] or 5432,
+    )  # fmt: skip
+    admin.autocommit = True
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{config["NAME"]}"')
+        cursor.execute(f'CREATE DATABASE "{config["NAME"]}"')
+    admin.close()
+
+
+if os.environ["DATABASE_URL"].startswith("postgres"):
+    fresh_database(os.environ["DATABASE_URL"])
 
 import django  # noqa: E402
 
