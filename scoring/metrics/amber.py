@@ -48,7 +48,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -58,7 +57,7 @@ from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .index import DeferredRefs
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
-from .tokenized import tokenize_references
+from .tokenized import TokenizedRefs, TokenizedSlicing, tokenize_references
 
 N, M, ALPHA, THETA1, THETA2 = 4, 1, 0.9, 0.3, 0.5
 CKP_BETA, CKP_GAMMA = 3.0, 0.1
@@ -246,17 +245,11 @@ def variant_amber(block: np.ndarray) -> np.ndarray:
     return score * penalty
 
 
-@dataclass
-class AmberIndex:
-    """Prepared references (picklable): variant-1 token lists per item and reference."""
-
-    ids: list[str]
-    refs: list[list[list[str]]]
-    nrefs: int | str
+AmberIndex = TokenizedRefs  # the prepared form, shared with the other word-aligning metric
 
 
 @register
-class Amber(Metric):
+class Amber(TokenizedSlicing, Metric):
     """AMBER(1,4): stats per item are one block of ``BLOCK`` columns per input variant."""
 
     name: ClassVar[str] = "amber"
@@ -286,17 +279,6 @@ class Amber(Metric):
         """Tokenize every reference once (variant 1; variant 4 is derived from it)."""
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return AmberIndex(ids, refs, self._nrefs)
-
-    def prepared_slice(
-        self, prepared: AmberIndex | DeferredRefs, start: int, stop: int
-    ) -> AmberIndex:
-        """Items ``start:stop`` (each item's statistics depend on its own references only);
-        deferred references are tokenized now, for these items only."""
-        if isinstance(prepared, DeferredRefs):
-            part = self.prepare(prepared.items(start, stop))
-            self._nrefs = part.nrefs = prepared.nrefs
-            return part
-        return AmberIndex(prepared.ids[start:stop], prepared.refs[start:stop], prepared.nrefs)
 
     def stats(self, hyps: Sequence[str], prepared: AmberIndex | DeferredRefs) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the

@@ -37,7 +37,6 @@ Choices where the paper leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any, ClassVar
 
@@ -48,19 +47,13 @@ from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .index import DeferredRefs
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
-from .tokenized import tokenize_references
+from .tokenized import TokenizedRefs, TokenizedSlicing, tokenize_references
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
 _NEG = -np.inf
 
 
-@dataclass
-class GRRIndex:
-    """Prepared references (picklable): token lists per item."""
-
-    ids: list[str]
-    refs: list[list[list[str]]]
-    nrefs: int | str
+GRRIndex = TokenizedRefs  # the prepared form, shared with the other word-aligning metric
 
 
 def grr_denominator(ref_len: int | np.ndarray) -> np.ndarray:
@@ -144,7 +137,7 @@ def _batch_numerators(
 
 
 @register
-class GRR(Metric):
+class GRR(TokenizedSlicing, Metric):
     """4-GRR (papers/003… §4): stats per item ``[numerator, denominator]`` of the best ref."""
 
     name: ClassVar[str] = "4grr"
@@ -179,15 +172,6 @@ class GRR(Metric):
         """Tokenize every reference once."""
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return GRRIndex(ids, refs, self._nrefs)
-
-    def prepared_slice(self, prepared: GRRIndex | DeferredRefs, start: int, stop: int) -> GRRIndex:
-        """Items ``start:stop`` (each item's statistics depend on its own references only);
-        deferred references are tokenized now, for these items only."""
-        if isinstance(prepared, DeferredRefs):
-            part = self.prepare(prepared.items(start, stop))
-            self._nrefs = part.nrefs = prepared.nrefs
-            return part
-        return GRRIndex(prepared.ids[start:stop], prepared.refs[start:stop], prepared.nrefs)
 
     def stats(self, hyps: Sequence[str], prepared: GRRIndex | DeferredRefs) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""

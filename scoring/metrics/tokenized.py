@@ -3,8 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .base import MetricInputError, RefItem
+
+
+@dataclass
+class TokenizedRefs:
+    """Prepared references of the word-aligning metrics: token lists per item and reference."""
+
+    ids: list[str]
+    refs: list[list[list[str]]]
+    nrefs: int | str
+
+    def slice(self, start: int, stop: int) -> TokenizedRefs:
+        return TokenizedRefs(self.ids[start:stop], self.refs[start:stop], self.nrefs)
+
+
+class TokenizedSlicing:
+    """``prepared_slice`` for a metric whose prepared form is TokenizedRefs, or references
+    deferred (index.DeferredRefs) until a chunk is scored: those are tokenized now, for the
+    chunk's items only (each item's statistics depend on its own references only)."""
+
+    _nrefs: int | str
+
+    def prepare(self, items: Sequence[RefItem]) -> TokenizedRefs:
+        raise NotImplementedError
+
+    def prepared_slice(self, prepared: Any, start: int, stop: int) -> TokenizedRefs:
+        if isinstance(prepared, TokenizedRefs):
+            return prepared.slice(start, stop)
+        part = self.prepare(prepared.items(start, stop))
+        self._nrefs = part.nrefs = prepared.nrefs
+        return part
 
 
 def tokenize_references(
