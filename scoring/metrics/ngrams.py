@@ -33,7 +33,8 @@ def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return sk[new], inverse
 
 
-def _check_range(bound: float) -> None:
+def check_key_range(bound: float) -> None:
+    """Refuse to build keys up to ``bound``: they would overflow 64-bit integers."""
     if bound >= _KEY_LIMIT:
         raise ValueError("corpus too large for 64-bit n-gram keys")  # ~10^9 distinct n-grams
 
@@ -83,7 +84,7 @@ def build_tables(
     prev: np.ndarray | None = None
     bound = float(n_items)
     for n in range(1, max_order + 1):
-        _check_range(bound * vocab_size)
+        check_key_range(bound * vocab_size)
         valid, keys = pos.keys(n, prev, vocab_size)
         table, inverse = unique_inverse(keys)
         entry = np.full(len(pos.segs.ids), -1, dtype=np.int64)
@@ -128,7 +129,7 @@ class RefCounts:
 def ref_counts(entry_of_pos: np.ndarray, ref_of_pos: np.ndarray, n_refs: int) -> RefCounts:
     """Count every entry's occurrences in every reference (one sort, no Python loop)."""
     mask = entry_of_pos >= 0
-    _check_range(float(entry_of_pos.max(initial=0) + 1) * max(n_refs, 1))
+    check_key_range(float(entry_of_pos.max(initial=0) + 1) * max(n_refs, 1))
     keys = np.sort(entry_of_pos[mask] * n_refs + ref_of_pos[mask])
     if len(keys) == 0:
         empty = np.zeros(0, dtype=np.int64)

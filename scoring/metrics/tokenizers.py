@@ -23,6 +23,7 @@ from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from .base import MetricInputError
 
@@ -40,6 +41,7 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
         "intl": TokenizerV14International,
         "none": NoneTokenizer,
         "char": TokenizerChar,
+        "zh": TokenizerZh,  # NIST only: not one of the BLEU family's TOKENIZERS
     }
     if name not in classes:
         raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
@@ -54,11 +56,21 @@ def _uncached_13a() -> Callable[[str], str]:
     return functools.partial(Tokenizer13a.__call__.__wrapped__, tok)
 
 
-def preprocess(lines: Sequence[str], lowercase: bool) -> list[str]:
-    """sacrebleu's segment preprocessing: optional lowercasing, then trailing whitespace removed."""
-    if lowercase:
-        return [s.lower().rstrip() for s in lines]
-    return [s.rstrip() for s in lines]
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def preprocess(
+    lines: Sequence[str], lowercase: bool, *, rstrip: bool = True, fold_ascii: bool = False
+) -> list[str]:
+    """sacrebleu's segment preprocessing: optional lowercasing, then trailing whitespace removed.
+
+    NIST (mteval-v13a) keeps trailing whitespace (``rstrip=False``: it can change what intl
+    splits) and its default normalization folds ASCII A–Z only (``fold_ascii``, after
+    ``lowercase``)."""
+    out = [s.lower() for s in lines] if lowercase else list(lines)
+    if fold_ascii:
+        out = [s.translate(_ASCII_LOWER) for s in out]
+    return [s.rstrip() for s in out] if rstrip else out
 
 
 def _pick_separator(text: str) -> str | None:
@@ -134,19 +146,25 @@ def encode(
     name: str,
     lowercase: bool,
     vocab: dict[str, int] | None = None,
+    *,
+    rstrip: bool = True,
+    fold_ascii: bool = False,
 ) -> tuple[Segments, dict[str, int]]:
     """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
 
     With ``vocab=None`` a vocabulary is built from these lines and returned; otherwise tokens
     missing from ``vocab`` get id -1 (they can match nothing) and ``vocab`` is returned as is.
+    ``rstrip`` and ``fold_ascii`` are passed to :func:`preprocess`.
     """
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
         return Segments(empty, empty, empty), (vocab if vocab is not None else {})
     distinct = list(dict.fromkeys(lines))
     tokens, sep = _JOINED.get(
-        (name, lowercase, tuple(distinct)),
-        lambda: tokenize_joined(preprocess(distinct, lowercase), name),
+        (name, lowercase, rstrip, fold_ascii, tuple(distinct)),
+        lambda: tokenize_joined(
+            preprocess(distinct, lowercase, rstrip=rstrip, fold_ascii=fold_ascii), name
+        ),
     )
     if vocab is None:
         vocab = {t: i for i, t in enumerate(dict.fromkeys(tokens))}
