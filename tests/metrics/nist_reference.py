@@ -62,7 +62,9 @@ def reference_prepare(
     if compat:
         prefix_count[("0",)] = tot_words
     prefixes = map(operator.itemgetter(slice(None, -1)), grams)
-    prefix = np.fromiter(map(prefix_count.__getitem__, prefixes), dtype=np.float64, count=len(grams))
+    prefix = np.fromiter(
+        map(prefix_count.__getitem__, prefixes), dtype=np.float64, count=len(grams)
+    )
     values = -np.log(counts / prefix) / math.log(2)
     info = dict(zip(grams, values.tolist(), strict=True))
     return {
