@@ -30,7 +30,7 @@ import numpy as np
 
 from .arrayfile import PackedStrings, pack_strings, read_arrays, unpack_strings, write_arrays
 from .base import MetricInputError, RefItem, WeightedRef
-from .ngrams import Positions, build_tables, ref_counts
+from .ngrams import Positions, iter_tables, ref_counts
 from .tokenizers import Segments, encode
 from .version import __version__
 
@@ -216,14 +216,13 @@ def index_segments(
     order each entry's number of occurrences in all the item's references (NIST counts them)."""
     vocab_size = max(vocab.values(), default=0) + 1
     pos = Positions.of(segs, refs.item_of_ref)
-    tables, entries = build_tables(pos, max_order, vocab_size, refs.n_items)
     ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), segs.lens)
     index = BleuIndex(
         tokenize, lowercase, max_order, refs.item_ids, vocab, vocab_size,
         refs.ptr, segs.lens, refs.weights,
     )  # fmt: skip
     totals = []
-    for table, entry in zip(tables, entries, strict=True):
+    for table, entry in iter_tables(pos, max_order, vocab_size, refs.n_items):
         rc = ref_counts(entry, ref_of_pos, len(refs.texts))
         if len(rc.group_starts):
             m = np.maximum.reduceat(rc.count, rc.group_starts)
@@ -234,6 +233,7 @@ def index_segments(
             totals.append(np.zeros(0, dtype=np.int64))
         start, multi = _paper_multi(m, rc, refs.weights)
         index.orders.append(OrderTable(table, m.astype(np.int32), w, start, multi))
+        del rc  # before the next order's tables: one order's rows at a time
     log.debug("indexed %d references of %d items", len(refs.texts), refs.n_items)
     return index, totals
 

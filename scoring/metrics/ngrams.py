@@ -10,6 +10,7 @@ only n-grams of the hypothesis that occur in a reference of the same item contri
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,23 +76,34 @@ class Positions:
         return valid, prev[valid] * vocab_size + last[valid]
 
 
-def build_tables(
+def iter_tables(
     pos: Positions, max_order: int, vocab_size: int, n_items: int
-) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Entry tables of orders 1..max_order built from ``pos``, and each position's entry (-1)."""
-    tables: list[np.ndarray] = []
-    entries: list[np.ndarray] = []
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The entry table of each order 1..max_order built from ``pos``, with each position's
+    entry (-1 where none), one order at a time: a caller that needs one order at a time holds
+    two orders' per-position arrays, not ``max_order`` of them."""
     prev: np.ndarray | None = None
     bound = float(n_items)
     for n in range(1, max_order + 1):
         check_key_range(bound * vocab_size)
         valid, keys = pos.keys(n, prev, vocab_size)
         table, inverse = unique_inverse(keys)
+        del keys
         entry = np.full(len(pos.segs.ids), -1, dtype=np.int64)
         entry[valid] = inverse
+        yield table, entry
+        prev, bound = entry, float(max(len(table), 1))
+
+
+def build_tables(
+    pos: Positions, max_order: int, vocab_size: int, n_items: int
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Entry tables of orders 1..max_order built from ``pos``, and each position's entry (-1)."""
+    tables: list[np.ndarray] = []
+    entries: list[np.ndarray] = []
+    for table, entry in iter_tables(pos, max_order, vocab_size, n_items):
         tables.append(table)
         entries.append(entry)
-        prev, bound = entry, float(max(len(table), 1))
     return tables, entries
 
 
