@@ -14,6 +14,10 @@ that measurement's alone; ``base`` is the RSS after making the data, before the 
 * ``mapped``: a worker's path: the saved index loaded (memory-mapped, checksum verified) and
   every item scored in slices of 5,000 (``stats_slice``).
 
+Columns: seconds to build (``mapped``: to load) and to compute every item's statistics; RSS
+before the build, high-water mark, tracemalloc peak, index file size, and the anonymous and
+file-backed RSS at the end.
+
 Usage: ``python bench/nist_index.py [--items 2000 20000 100000] [--old-max 2000]
 [--tracemalloc]`` (tracemalloc slows the dict-based code several times: a separate run).
 """
@@ -75,6 +79,13 @@ def rss_mb() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+def rss_parts_mb() -> tuple[float, float]:
+    """Current anonymous and file-backed RSS (MB): a mapped index's pages are file-backed,
+    shared by every process that maps the file."""
+    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return tuple(int(fields[k].split()[0]) / 1024 for k in ("RssAnon", "RssFile"))  # type: ignore[return-value]
+
+
 def peak_rss_mb() -> float:
     """This process's RSS high-water mark (MB; Linux reports kB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -114,13 +125,16 @@ def child(mode: str, metric_name: str, n_items: int, path: str, trace: bool) -> 
     if mode == "new" and path:
         save_index(path, index)
         out["file_mb"] = os.path.getsize(path) / 2**20
-    out.update(build_s=built - start, stats_s=end - built, peak_rss_mb=peak_rss_mb())
+    anon, mapped = rss_parts_mb()
+    out.update(build_s=built - start, stats_s=end - built, peak_rss_mb=peak_rss_mb(),
+               anon_mb=anon, file_mb_resident=mapped)  # fmt: skip
     return out
 
 
 def run_child(mode: str, metric: str, n_items: int, path: str, trace: bool) -> dict:
     cmd = [sys.executable, __file__, "--child", mode, "--metric", metric,
-           "--items", str(n_items), "--path", path] + (["--tracemalloc"] if trace else [])  # fmt: skip
+           "--items", str(n_items), "--path", path]  # fmt: skip
+    cmd += ["--tracemalloc"] if trace else []
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -140,7 +154,7 @@ def main() -> None:
         print(json.dumps(result))
         return
     print(f"{'N':>7} {'metric':6} {'path':6} {'build s':>8} {'stats s':>8} {'base MB':>8} "
-          f"{'peak RSS':>9} {'traced':>8} {'file MB':>8}")  # fmt: skip
+          f"{'peak RSS':>9} {'traced':>8} {'file MB':>8} {'anon/file RSS at end':>21}")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.items:
             for metric in args.metrics:
@@ -148,10 +162,15 @@ def main() -> None:
                 modes = (["old"] if n <= args.old_max else []) + ["new", "mapped"]
                 for mode in modes:
                     r = run_child(mode, metric, n, path, args.tracemalloc)
-                    traced = f"{r['tracemalloc_peak_mb']:8.0f}" if "tracemalloc_peak_mb" in r else "       -"
+                    traced = (
+                        f"{r['tracemalloc_peak_mb']:8.0f}"
+                        if "tracemalloc_peak_mb" in r
+                        else "       -"
+                    )
                     print(f"{n:7d} {metric:6} {mode:6} {r['build_s']:8.2f} {r['stats_s']:8.2f} "
                           f"{r['base_rss_mb']:8.0f} {r['peak_rss_mb']:9.0f} {traced} "
-                          f"{r.get('file_mb', 0):8.0f}", flush=True)  # fmt: skip
+                          f"{r.get('file_mb', 0):8.0f} {r['anon_mb']:10.0f}/"
+                          f"{r['file_mb_resident']:<10.0f}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
