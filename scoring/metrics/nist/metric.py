@@ -123,6 +123,9 @@ class NIST(Metric):
                 tables.orders[k], prepared.entry_info[k], entry, pos.item_of_pos, n
             )
         size, max_weight = segs.lens, prepared.max_weight
+        # Plain NIST too scales by the largest weight, as the dict-based code did (1 for
+        # unrated references); whether NIST should ignore it is an open question, not changed
+        # here so that every stored statistic stays the same.
         for k in range(order):
             out[:, order + k] = np.maximum(size - k, 0) * max_weight
         out[:, 2 * order] = size
