@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +139,45 @@ def read_arrays(path: str | Path, verify: bool = True) -> tuple[dict[str, np.nda
             raise
         raise ArrayFileError(f"{path}: garbled header ({exc})") from exc
     return arrays, header.get("meta")
+
+
+def pack_strings(prefix: str, strings: Sequence[str], out: dict[str, np.ndarray]) -> None:
+    """Strings as one UTF-8 blob and their end offsets (no object arrays: no pickle)."""
+    encoded = [text.encode("utf-8") for text in strings]
+    out[f"{prefix}.blob"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+    out[f"{prefix}.ends"] = np.cumsum([len(e) for e in encoded], dtype=np.int64)
+
+
+class PackedStrings(Sequence[str]):
+    """Strings stored as a UTF-8 blob and end offsets, decoded one by one when read.
+
+    A loaded index keeps its references this way: over a memory-mapped file, a worker decodes
+    only the texts it reads (a chunk's), never a million Python strings at once.
+    """
+
+    def __init__(self, blob: np.ndarray, ends: np.ndarray):
+        self.blob, self.ends = blob, ends
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def _one(self, k: int) -> str:
+        a = int(self.ends[k - 1]) if k else 0
+        return bytes(self.blob[a : int(self.ends[k])]).decode("utf-8")
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self._one(j) for j in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self._one(k)
+
+
+def unpack_strings(prefix: str, arrays: Any) -> list[str]:
+    """The strings stored by :func:`pack_strings` under ``prefix``, all decoded."""
+    blob = arrays[f"{prefix}.blob"].tobytes()
+    ends = arrays[f"{prefix}.ends"].tolist()
+    starts = [0, *ends[:-1]]
+    return [blob[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)]

@@ -21,17 +21,17 @@ metric can re-prepare from them) and, for the BLEU family, the prepared index's 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .arrayfile import read_arrays, write_arrays
+from .arrayfile import PackedStrings, pack_strings, read_arrays, unpack_strings, write_arrays
 from .base import MetricInputError, RefItem, WeightedRef
-from .ngrams import Positions, build_tables, ref_counts
-from .tokenizers import encode
+from .ngrams import Positions, iter_tables, ref_counts
+from .tokenizers import Segments, encode
 from .version import __version__
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,14 @@ class OrderTable:
     multi_start: np.ndarray
     multi: np.ndarray
 
+    def paper(self, entry: np.ndarray, count: np.ndarray) -> np.ndarray:
+        """P(c) of each ``entry`` for hypothesis counts ``count`` (c ≥ 1): P(1) = W, P(c ≥ 2)
+        from the side table, P(c > M) = P(M) (the paper's clipping, sec. 3)."""
+        cc = np.minimum(count, self.max_count[entry])
+        side = np.where(cc >= 2, self.multi_start[entry] + cc - 2, 0)
+        multi = self.multi[side] if len(self.multi) else np.zeros(len(entry))
+        return np.where(cc >= 2, multi, self.max_weight[entry])
+
 
 @dataclass
 class RefSet:
@@ -61,8 +69,9 @@ class RefSet:
     ptr: np.ndarray
 
     @classmethod
-    def of(cls, items: Sequence[RefItem]) -> RefSet:
-        """Flatten and validate ``items`` (≥ 1 reference each, weights finite in [-1, +1])."""
+    def of(cls, items: Sequence[RefItem], check_weights: bool = True) -> RefSet:
+        """Flatten and validate ``items`` (≥ 1 reference each, weights finite in [-1, +1]
+        unless ``check_weights`` is false: NIST ignores weights and never checked them)."""
         texts: list[str] = []
         weights: list[float] = []
         ptr = [0]
@@ -71,7 +80,7 @@ class RefSet:
                 raise MetricInputError(f"item {item.id!r}: no references")
             for ref in item.refs:
                 w = float(ref.weight)
-                if not -1.0 <= w <= 1.0:  # also rejects NaN
+                if check_weights and not -1.0 <= w <= 1.0:  # also rejects NaN
                     raise MetricInputError(
                         f"item {item.id!r}: weight {ref.weight!r} not in [-1, 1]"
                     )
@@ -134,24 +143,36 @@ class BleuIndex:
         entry of its prefix, itself sorted by item), so an item range is one contiguous run
         of each table: only that run is read (a few pages of a memory-mapped file) and its keys
         are shifted. ``multi_start`` keeps pointing into the whole side table ``multi``."""
-        if not 0 <= start <= stop <= self.n_items:
-            raise MetricInputError(f"items {start}:{stop} outside 0:{self.n_items}")
         v = self.vocab_size
-        lo, hi = start, stop  # the range of the previous order's entries (order 0: items)
         r0, r1 = int(self.ref_ptr[start]), int(self.ref_ptr[stop])
         part = BleuIndex(
             self.tokenize, self.lowercase, self.max_order, self.item_ids[start:stop],
             self.vocab, v, np.asarray(self.ref_ptr[start : stop + 1]) - r0,
             self.ref_lens[r0:r1], self.ref_weights[r0:r1],
         )  # fmt: skip
-        for table in self.orders:
-            a, b = (int(x) for x in np.searchsorted(table.keys, [lo * v, hi * v]))
+        lo = start  # the first entry of the previous order (order 0: items)
+        for table, (a, b) in zip(self.orders, self.entry_ranges(start, stop), strict=True):
             part.orders.append(OrderTable(
                 table.keys[a:b] - lo * v, table.max_count[a:b], table.max_weight[a:b],
                 table.multi_start[a:b], table.multi,
             ))  # fmt: skip
-            lo, hi = a, b
+            lo = a
         return part
+
+    def entry_ranges(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """Per order, the run ``a:b`` of entries that belong to items ``start:stop``."""
+        if not 0 <= start <= stop <= self.n_items:
+            raise MetricInputError(f"items {start}:{stop} outside 0:{self.n_items}")
+        lo, hi = start, stop  # the range of the previous order's entries (order 0: items)
+        out = []
+        for table in self.orders:
+            a, b = (
+                int(x)
+                for x in np.searchsorted(table.keys, [lo * self.vocab_size, hi * self.vocab_size])
+            )
+            out.append((a, b))
+            lo, hi = a, b
+        return out
 
     def compatible(self, tokenize: str, lowercase: bool, max_order: int) -> bool:
         """Whether a metric with these options can score against this index."""
@@ -184,25 +205,37 @@ def build_bleu_index(
     """Tokenize every reference once and index its n-grams (orders 1..``max_order``)."""
     refs = RefSet.of(items)
     segs, vocab = encode(refs.texts, tokenize, lowercase)
+    return index_segments(refs, segs, vocab, tokenize, lowercase, max_order)[0]
+
+
+def index_segments(
+    refs: RefSet, segs: Segments, vocab: dict[str, int], tokenize: str, lowercase: bool,
+    max_order: int,
+) -> tuple[BleuIndex, list[np.ndarray]]:  # fmt: skip
+    """The index of references already encoded (``segs``, one segment per reference), and per
+    order each entry's number of occurrences in all the item's references (NIST counts them)."""
     vocab_size = max(vocab.values(), default=0) + 1
     pos = Positions.of(segs, refs.item_of_ref)
-    tables, entries = build_tables(pos, max_order, vocab_size, refs.n_items)
     ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), segs.lens)
     index = BleuIndex(
         tokenize, lowercase, max_order, refs.item_ids, vocab, vocab_size,
         refs.ptr, segs.lens, refs.weights,
     )  # fmt: skip
-    for table, entry in zip(tables, entries, strict=True):
+    totals = []
+    for table, entry in iter_tables(pos, max_order, vocab_size, refs.n_items):
         rc = ref_counts(entry, ref_of_pos, len(refs.texts))
         if len(rc.group_starts):
             m = np.maximum.reduceat(rc.count, rc.group_starts)
             w = np.maximum.reduceat(refs.weights[rc.ref], rc.group_starts)
+            totals.append(np.add.reduceat(rc.count, rc.group_starts))
         else:
             m, w = np.zeros(0, dtype=np.int64), np.zeros(0)
+            totals.append(np.zeros(0, dtype=np.int64))
         start, multi = _paper_multi(m, rc, refs.weights)
         index.orders.append(OrderTable(table, m.astype(np.int32), w, start, multi))
+        del rc  # before the next order's tables: one order's rows at a time
     log.debug("indexed %d references of %d items", len(refs.texts), refs.n_items)
-    return index
+    return index, totals
 
 
 @dataclass
@@ -235,50 +268,23 @@ class IndexFile:
         return self.refs.item_ids
 
 
-def _pack_strings(prefix: str, strings: Sequence[str], out: dict[str, np.ndarray]) -> None:
-    """Strings as one UTF-8 blob and their end offsets (no object arrays: no pickle)."""
-    encoded = [text.encode("utf-8") for text in strings]
-    out[f"{prefix}.blob"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-    out[f"{prefix}.ends"] = np.cumsum([len(e) for e in encoded], dtype=np.int64)
+# Prepared forms other than the BLEU family's that an index file stores: kind → the function
+# that rebuilds one from the file's header entry, item ids and (memory-mapped) arrays. A
+# prepared object to store has ``kind`` and ``to_arrays(out) -> header entry``.
+_KINDS: dict[str, Callable[[dict[str, Any], list[str], Any], Any]] = {}
 
 
-class PackedStrings(Sequence[str]):
-    """Strings stored as a UTF-8 blob and end offsets, decoded one by one when read.
-
-    A loaded index keeps its references this way: over a memory-mapped file, a worker decodes
-    only the texts it reads (a chunk's), never a million Python strings at once.
-    """
-
-    def __init__(self, blob: np.ndarray, ends: np.ndarray):
-        self.blob, self.ends = blob, ends
-
-    def __len__(self) -> int:
-        return len(self.ends)
-
-    def _one(self, k: int) -> str:
-        a = int(self.ends[k - 1]) if k else 0
-        return bytes(self.blob[a : int(self.ends[k])]).decode("utf-8")
-
-    def __getitem__(self, k: Any) -> Any:
-        if isinstance(k, slice):
-            return [self._one(j) for j in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError(k)
-        return self._one(k)
+def register_prepared_kind(
+    kind: str, loader: Callable[[dict[str, Any], list[str], Any], Any]
+) -> None:
+    """Let :func:`load_index` rebuild prepared references of ``kind`` with ``loader``."""
+    _KINDS[kind] = loader
 
 
-def _unpack_strings(prefix: str, arrays: Any) -> list[str]:
-    blob = arrays[f"{prefix}.blob"].tobytes()
-    ends = arrays[f"{prefix}.ends"].tolist()
-    starts = [0, *ends[:-1]]
-    return [blob[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)]
-
-
-def _bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]:
+def bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Store ``index``'s arrays in ``out``; returns what the header must hold to rebuild it."""
     tokens = sorted(index.vocab, key=index.vocab.__getitem__)
-    _pack_strings("vocab", tokens, out)
+    pack_strings("vocab", tokens, out)
     out["vocab.ids"] = np.array([index.vocab[t] for t in tokens], dtype=np.int64)
     out["ref_ptr"], out["ref_lens"], out["ref_weights"] = (
         index.ref_ptr, index.ref_lens, index.ref_weights,
@@ -292,8 +298,9 @@ def _bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]
     }  # fmt: skip
 
 
-def _bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) -> BleuIndex:
-    tokens = _unpack_strings("vocab", arrays)
+def bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) -> BleuIndex:
+    """The :class:`BleuIndex` stored by :func:`bleu_arrays` (arrays stay memory-mapped)."""
+    tokens = unpack_strings("vocab", arrays)
     vocab = dict(zip(tokens, arrays["vocab.ids"].tolist(), strict=True))
     index = BleuIndex(
         meta["tokenize"], meta["lowercase"], meta["max_order"], item_ids, vocab,
@@ -315,7 +322,7 @@ def save_index(path: str | Path, index: IndexFile) -> None:
     prepared references are prepared again from the stored references on load.
     """
     arrays: dict[str, np.ndarray] = {}
-    _pack_strings("refs.texts", index.refs.texts, arrays)
+    pack_strings("refs.texts", index.refs.texts, arrays)
     arrays["refs.weights"], arrays["refs.ptr"] = index.refs.weights, index.refs.ptr
     header: dict[str, Any] = {
         "format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "metric": index.metric,
@@ -323,7 +330,9 @@ def save_index(path: str | Path, index: IndexFile) -> None:
         "item_ids": index.refs.item_ids, "prepared": None,
     }  # fmt: skip
     if isinstance(index.prepared, BleuIndex):
-        header["prepared"] = {"kind": "bleu", **_bleu_arrays(index.prepared, arrays)}
+        header["prepared"] = {"kind": "bleu", **bleu_arrays(index.prepared, arrays)}
+    elif getattr(index.prepared, "kind", None) in _KINDS:
+        header["prepared"] = {"kind": index.prepared.kind, **index.prepared.to_arrays(arrays)}
     write_arrays(path, arrays, header)
 
 
@@ -333,6 +342,20 @@ def _header(meta: Any, path: str | Path) -> dict[str, Any]:
     if meta.get("version") != INDEX_FORMAT_VERSION:
         raise MetricInputError(f"{path}: index format version {meta.get('version')} unsupported")
     return meta
+
+
+def _stored_prepared(header: dict[str, Any], item_ids: list[str], arrays: Any) -> Any:
+    stored = header["prepared"]
+    if not stored:
+        return None
+    if stored.get("kind") == "bleu":
+        return bleu_from_arrays(stored, item_ids, arrays)
+    if stored.get("kind") not in _KINDS:
+        from .registry import entries  # imports every metric module, which register kinds
+
+        entries()
+    loader = _KINDS.get(stored.get("kind"))
+    return loader(stored, item_ids, arrays) if loader else None
 
 
 def load_index(path: str | Path, verify: bool = True) -> IndexFile:
@@ -349,11 +372,7 @@ def load_index(path: str | Path, verify: bool = True) -> IndexFile:
             header["item_ids"], PackedStrings(arrays["refs.texts.blob"], arrays["refs.texts.ends"]),
             arrays["refs.weights"], arrays["refs.ptr"],
         )  # fmt: skip
-        stored = header["prepared"]
-        prepared: Any = (
-            _bleu_from_arrays(stored, refs.item_ids, arrays)
-            if stored and stored.get("kind") == "bleu" else None
-        )  # fmt: skip
+        prepared = _stored_prepared(header, refs.item_ids, arrays)
     except OSError as exc:
         raise MetricInputError(f"{path}: cannot read index: {exc.strerror or exc}") from exc
     except (ValueError, KeyError, TypeError) as exc:

@@ -88,14 +88,10 @@ def match_index(
     for k, (table, entry) in enumerate(zip(index.orders, entries, strict=False)):
         found = np.flatnonzero(entry >= 0)
         e, first, c = np.unique(entry[found], return_index=True, return_counts=True)
-        m = table.max_count[e]
         if definition == "paper":
-            cc = np.minimum(c, m)
-            side = np.where(cc >= 2, table.multi_start[e] + cc - 2, 0)
-            multi = table.multi[side] if len(table.multi) else np.zeros(len(e))
-            value = np.where(cc >= 2, multi, table.max_weight[e])
+            value = table.paper(e, c)
         else:
-            value = _earned(definition, c, m, table.max_weight[e])
+            value = _earned(definition, c, table.max_count[e], table.max_weight[e])
         correct[:, k] = np.bincount(pos.item_of_pos[found[first]], weights=value, minlength=n)
     hyp_len = segs.lens
     return MatchCounts(

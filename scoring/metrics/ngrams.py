@@ -10,6 +10,7 @@ only n-grams of the hypothesis that occur in a reference of the same item contri
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,8 @@ def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return sk[new], inverse
 
 
-def _check_range(bound: float) -> None:
+def check_key_range(bound: float) -> None:
+    """Refuse to build keys up to ``bound``: they would overflow 64-bit integers."""
     if bound >= _KEY_LIMIT:
         raise ValueError("corpus too large for 64-bit n-gram keys")  # ~10^9 distinct n-grams
 
@@ -74,23 +76,34 @@ class Positions:
         return valid, prev[valid] * vocab_size + last[valid]
 
 
+def iter_tables(
+    pos: Positions, max_order: int, vocab_size: int, n_items: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The entry table of each order 1..max_order built from ``pos``, with each position's
+    entry (-1 where none), one order at a time: a caller that needs one order at a time holds
+    two orders' per-position arrays, not ``max_order`` of them."""
+    prev: np.ndarray | None = None
+    bound = float(n_items)
+    for n in range(1, max_order + 1):
+        check_key_range(bound * vocab_size)
+        valid, keys = pos.keys(n, prev, vocab_size)
+        table, inverse = unique_inverse(keys)
+        del keys
+        entry = np.full(len(pos.segs.ids), -1, dtype=np.int64)
+        entry[valid] = inverse
+        yield table, entry
+        prev, bound = entry, float(max(len(table), 1))
+
+
 def build_tables(
     pos: Positions, max_order: int, vocab_size: int, n_items: int
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Entry tables of orders 1..max_order built from ``pos``, and each position's entry (-1)."""
     tables: list[np.ndarray] = []
     entries: list[np.ndarray] = []
-    prev: np.ndarray | None = None
-    bound = float(n_items)
-    for n in range(1, max_order + 1):
-        _check_range(bound * vocab_size)
-        valid, keys = pos.keys(n, prev, vocab_size)
-        table, inverse = unique_inverse(keys)
-        entry = np.full(len(pos.segs.ids), -1, dtype=np.int64)
-        entry[valid] = inverse
+    for table, entry in iter_tables(pos, max_order, vocab_size, n_items):
         tables.append(table)
         entries.append(entry)
-        prev, bound = entry, float(max(len(table), 1))
     return tables, entries
 
 
@@ -128,7 +141,7 @@ class RefCounts:
 def ref_counts(entry_of_pos: np.ndarray, ref_of_pos: np.ndarray, n_refs: int) -> RefCounts:
     """Count every entry's occurrences in every reference (one sort, no Python loop)."""
     mask = entry_of_pos >= 0
-    _check_range(float(entry_of_pos.max(initial=0) + 1) * max(n_refs, 1))
+    check_key_range(float(entry_of_pos.max(initial=0) + 1) * max(n_refs, 1))
     keys = np.sort(entry_of_pos[mask] * n_refs + ref_of_pos[mask])
     if len(keys) == 0:
         empty = np.zeros(0, dtype=np.int64)

@@ -66,7 +66,7 @@ def entries() -> dict[str, MetricEntry]:
     prefix = f"{__package__}."
 
     def rank(entry: MetricEntry) -> int:
-        module = entry.cls.__module__.removeprefix(prefix)
+        module = entry.cls.__module__.removeprefix(prefix).split(".")[0]  # a package's modules
         return BUILTIN_MODULES.index(module) if module in BUILTIN_MODULES else len(BUILTIN_MODULES)
 
     ordered = sorted(_REGISTRY.values(), key=rank)  # stable: registration order within a rank

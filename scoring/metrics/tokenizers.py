@@ -23,6 +23,7 @@ from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from .base import MetricInputError
 
@@ -40,6 +41,7 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
         "intl": TokenizerV14International,
         "none": NoneTokenizer,
         "char": TokenizerChar,
+        "zh": TokenizerZh,  # NIST only: not one of the BLEU family's TOKENIZERS
     }
     if name not in classes:
         raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
@@ -54,11 +56,21 @@ def _uncached_13a() -> Callable[[str], str]:
     return functools.partial(Tokenizer13a.__call__.__wrapped__, tok)
 
 
-def preprocess(lines: Sequence[str], lowercase: bool) -> list[str]:
-    """sacrebleu's segment preprocessing: optional lowercasing, then trailing whitespace removed."""
-    if lowercase:
-        return [s.lower().rstrip() for s in lines]
-    return [s.rstrip() for s in lines]
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def preprocess(
+    lines: Sequence[str], lowercase: bool, *, rstrip: bool = True, fold_ascii: bool = False
+) -> list[str]:
+    """sacrebleu's segment preprocessing: optional lowercasing, then trailing whitespace removed.
+
+    NIST (mteval-v13a) keeps trailing whitespace (``rstrip=False``: it can change what intl
+    splits) and its default normalization folds ASCII A–Z only (``fold_ascii``, after
+    ``lowercase``)."""
+    out = [s.lower() for s in lines] if lowercase else list(lines)
+    if fold_ascii:
+        out = [s.translate(_ASCII_LOWER) for s in out]
+    return [s.rstrip() for s in out] if rstrip else out
 
 
 def _pick_separator(text: str) -> str | None:
@@ -134,36 +146,80 @@ def encode(
     name: str,
     lowercase: bool,
     vocab: dict[str, int] | None = None,
+    *,
+    rstrip: bool = True,
+    fold_ascii: bool = False,
 ) -> tuple[Segments, dict[str, int]]:
     """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
 
     With ``vocab=None`` a vocabulary is built from these lines and returned; otherwise tokens
     missing from ``vocab`` get id -1 (they can match nothing) and ``vocab`` is returned as is.
+    ``rstrip`` and ``fold_ascii`` are passed to :func:`preprocess`.
     """
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
         return Segments(empty, empty, empty), (vocab if vocab is not None else {})
     distinct = list(dict.fromkeys(lines))
-    tokens, sep = _JOINED.get(
-        (name, lowercase, tuple(distinct)),
-        lambda: tokenize_joined(preprocess(distinct, lowercase), name),
-    )
-    if vocab is None:
-        vocab = {t: i for i, t in enumerate(dict.fromkeys(tokens))}
-        sep_id = vocab.pop(sep, -2)  # leaves a gap in the ids, which is harmless
-        vocab[sep] = sep_id
-        ids = np.fromiter(map(vocab.__getitem__, tokens), dtype=np.int64, count=len(tokens))
-        del vocab[sep]
-    else:
-        lookup = dict(vocab)
-        sep_id = lookup[sep] = -2  # the separator occurs in no line, so in no vocabulary entry
-        ids = np.fromiter(
-            map(lookup.get, tokens, itertools.repeat(-1)), dtype=np.int64, count=len(tokens)
+    grow = vocab is None
+    # Built here: the caller's vocabulary is never changed (several threads may share it).
+    lookup: dict[str, int] = {} if vocab is None else dict(vocab)
+    blocks = []
+    for a in range(0, len(distinct), ENCODE_LINES):
+        block = distinct[a : a + ENCODE_LINES]
+        compute = functools.partial(_tokenize_block, block, name, lowercase, rstrip, fold_ascii)
+        # Only a one-block input is cached: a larger one (a big reference set) is tokenized
+        # once, and caching its blocks would only hold the last ones in memory.
+        tokens, sep = (
+            _JOINED.get((name, lowercase, rstrip, fold_ascii, tuple(block)), compute)
+            if len(distinct) <= ENCODE_LINES
+            else compute()
         )
-    segs = _split_ids(ids, sep_id, len(distinct))
+        blocks.append(_block_ids(tokens, sep, len(block), lookup, grow))
+        del tokens  # one block's token strings alive at a time
+    segs = _concat(blocks)
     if len(distinct) != len(lines):
         segs = _expand(segs, distinct, lines)
-    return segs, vocab
+    return segs, (lookup if vocab is None else vocab)
+
+
+# Distinct lines tokenized at once by encode: 750,000 tokens of 15-token lines, some 50 MB of
+# Python strings, instead of every line's tokens at once (1.5 GB for 1.6 million lines).
+ENCODE_LINES = 50_000
+
+
+def _tokenize_block(
+    block: list[str], name: str, lowercase: bool, rstrip: bool, fold_ascii: bool
+) -> tuple[list[str], str]:
+    return tokenize_joined(preprocess(block, lowercase, rstrip=rstrip, fold_ascii=fold_ascii), name)
+
+
+def _block_ids(
+    tokens: list[str], sep: str, n_lines: int, lookup: dict[str, int], grow: bool
+) -> Segments:
+    """One block's token ids (-1 unknown); with ``grow``, new tokens are added to ``lookup``
+    in order of first occurrence (so the tokens of earlier lines have the smaller ids)."""
+    if grow:
+        for token in dict.fromkeys(tokens):
+            if token != sep and token not in lookup:
+                lookup[token] = len(lookup)
+    saved = lookup.get(sep)  # a token of another block may be this block's separator
+    lookup[sep] = -2  # the separator occurs in no line of this block
+    ids = np.fromiter(
+        map(lookup.get, tokens, itertools.repeat(-1)), dtype=np.int64, count=len(tokens)
+    )
+    if saved is None:
+        del lookup[sep]
+    else:
+        lookup[sep] = saved
+    return _split_ids(ids, -2, n_lines)
+
+
+def _concat(blocks: list[Segments]) -> Segments:
+    if len(blocks) == 1:
+        return blocks[0]
+    lens = np.concatenate([b.lens for b in blocks])
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    return Segments(np.concatenate([b.ids for b in blocks]), starts, lens)
 
 
 class _TokenCache:

@@ -83,3 +83,27 @@ def test_clear_token_cache_forgets_everything(monkeypatch):
     encode(["a b c"], "13a", False)
     tokenizers.clear_token_cache()
     assert tokenizers._JOINED.tokens == 0 and not tokenizers._JOINED.entries
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines=st.lists(LINE, min_size=1, max_size=12), name=st.sampled_from(TOKENIZERS))
+def test_encoding_in_blocks_gives_the_same_tokens_and_hypotheses_first_ids(lines, name):
+    whole, vocab = encode(lines, name, False)
+    original = tokenizers.ENCODE_LINES
+    tokenizers.ENCODE_LINES = 3  # blocks of 3 distinct lines, each with its own separator
+    try:
+        blocks, block_vocab = encode(lines, name, False)
+        known = {"a": 0, "Z": 1}
+        fixed, same = encode(lines, name, False, vocab=known)
+    finally:
+        tokenizers.ENCODE_LINES = original
+    assert _tokens_per_line(blocks, block_vocab) == _tokens_per_line(whole, vocab)
+    assert same is known and known == {"a": 0, "Z": 1}  # the caller's vocabulary is untouched
+    names = {0: "a", 1: "Z"}
+    assert [[names.get(int(i)) for i in fixed.ids[s : s + n]]
+            for s, n in zip(fixed.starts, fixed.lens, strict=True)] == [
+        [t if t in known else None for t in toks] for toks in _tokens_per_line(whole, vocab)
+    ]  # fmt: skip
+    # Ids follow first occurrence (match_direct relies on it), with no gap.
+    first_seen = list(dict.fromkeys(t for toks in _tokens_per_line(whole, vocab) for t in toks))
+    assert block_vocab == {t: i for i, t in enumerate(first_seen)}
