@@ -37,7 +37,7 @@ from .version import __version__
 log = logging.getLogger(__name__)
 
 INDEX_FORMAT = "deltableu-studio-index"
-INDEX_FORMAT_VERSION = 3  # 1 was a pickle, 2 an npz archive (copied into every process)
+INDEX_FORMAT_VERSION = 4  # 1 a pickle, 2 an npz archive, 3 arrays but NIST still dicts
 
 
 @dataclass
