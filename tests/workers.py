@@ -91,7 +91,8 @@ def start_worker(django_db_setup, tmp_path_factory):
 
     yield start
     for worker in workers:
-        worker.stop()
+        if worker.process.poll() is None:
+            worker.stop()
 
 
 # Small chunks, so that scoring through this worker exercises the chord of chunks.

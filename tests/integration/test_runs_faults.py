@@ -79,7 +79,18 @@ def private_redis(tmp_path, monkeypatch):
 def test_a_broker_stopped_during_a_submission_costs_nothing_and_the_run_finishes_after(
     private_redis, start_worker, make_leaderboard, client_for, other
 ):
-    start_worker(CELERY_BROKER_URL=private_redis.url, WITH_BEAT="1", RUNS_SWEEP_SECONDS="3")
+    worker = start_worker(
+        CELERY_BROKER_URL=private_redis.url, WITH_BEAT="1", RUNS_SWEEP_SECONDS="3"
+    )
+    try:
+        _submit_during_an_outage(private_redis, make_leaderboard, client_for, other)
+    finally:
+        # Its beat shares the database's schedule: one left running would stamp the sweep as
+        # sent (to this test's stopped broker) and starve the next test's beat.
+        worker.stop()
+
+
+def _submit_during_an_outage(private_redis, make_leaderboard, client_for, other):
     board = make_leaderboard()
     private_redis.stop()
     response = client_for(other).post(

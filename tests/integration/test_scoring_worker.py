@@ -73,9 +73,12 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     # A new worker with the periodic sweep (beat), nothing faked: the heartbeat goes stale,
     # the sweep retries the run with attempt 2, and it finishes.
     started = time.monotonic()
-    start_worker(SCORING_CHUNK_ITEMS="3", WITH_BEAT="1")
-    wait_for(lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
-             timeout=150, what="the recovered run")  # fmt: skip
+    second = start_worker(SCORING_CHUNK_ITEMS="3", WITH_BEAT="1")
+    try:
+        wait_for(lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
+                 timeout=150, what="the recovered run")  # fmt: skip
+    finally:
+        second.stop()  # its beat must not outlive the test (one beat per schedule)
     elapsed = time.monotonic() - started
     assert elapsed < 120, f"recovered after {elapsed:.0f} s"
     run = Run.objects.get(pk=run_id)
