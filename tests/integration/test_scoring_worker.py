@@ -51,12 +51,20 @@ def test_upload_is_scored_by_the_worker_like_the_cli(
     assert Submission.objects.get(pk=submission_id).run.attempt == 1
 
 
+# Queues of this test's own: the session's shared worker must not take its work, or the killed
+# worker would not be "the only worker".
+OWN_QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "kill-light", "CELERY_HEAVY_QUEUE": "kill-heavy"}
+
+
 def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
-    start_worker, make_release, make_leaderboard, client_for, other
+    start_worker, make_release, make_leaderboard, client_for, other, settings
 ):
-    # Its own worker, with a short chord lease: the chord's parts beat while they run, and the
-    # lease covers only their wait in the queue.
-    first = start_worker(SCORING_CHUNK_ITEMS="3", SCORING_CHORD_LEASE_SECONDS="5")
+    settings.CELERY_TASK_DEFAULT_QUEUE = OWN_QUEUES["CELERY_TASK_DEFAULT_QUEUE"]
+    settings.CELERY_HEAVY_QUEUE = OWN_QUEUES["CELERY_HEAVY_QUEUE"]
+    queues = {**OWN_QUEUES, "QUEUES": ",".join(OWN_QUEUES.values()), "SCORING_CHUNK_ITEMS": "3"}
+    # A short chord lease: the chord's parts beat while they run, and the lease covers only
+    # their wait in the queue (600 s by default; see the README).
+    first = start_worker(**queues, SCORING_CHORD_LEASE_SECONDS="5")
     items = [("dev", f"i{n}", [(f"reference number {n} is here", 1.0)]) for n in range(30)]
     board = make_leaderboard(release=make_release(slug="many", items=items), slug="many")
     hyps = "".join(f"reference {n} maybe\n" for n in range(30)).encode()
@@ -73,7 +81,7 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     # A new worker with the periodic sweep (beat), nothing faked: the heartbeat goes stale,
     # the sweep retries the run with attempt 2, and it finishes.
     started = time.monotonic()
-    second = start_worker(SCORING_CHUNK_ITEMS="3", WITH_BEAT="1")
+    second = start_worker(**queues, WITH_BEAT="1")
     try:
         wait_for(lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
                  timeout=150, what="the recovered run")  # fmt: skip
