@@ -47,8 +47,9 @@ class TestSetCounts:
         gid = segs.ids
         self.counts[0] = _add_counts(self.counts[0], gid[gid >= 0])
         for n in range(2, self.order + 1):
-            last = np.full(len(gid), -1, dtype=np.int64)
-            last[: len(gid) - n + 1] = segs.ids[n - 1 :]
+            last = np.full(len(gid), -1, dtype=np.int64)  # the token n-1 positions on
+            if n - 1 < len(gid):
+                last[: len(gid) - n + 1] = segs.ids[n - 1 :]
             valid = np.flatnonzero((remaining >= n) & (gid >= 0) & (last >= 0))
             keys = gid[valid] * _SHIFT + last[valid]
             distinct, inverse, count = np.unique(keys, return_inverse=True, return_counts=True)
