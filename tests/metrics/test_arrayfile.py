@@ -30,9 +30,11 @@ def test_pieces_in_any_order_give_the_file_of_write_arrays(tmp_path, piece):
 
 
 def test_a_piece_of_another_dtype_is_refused_and_nothing_is_left_behind(tmp_path):
-    with pytest.raises(TypeError, match="ints"):
-        with ArrayWriter(tmp_path / "x", [("ints", np.int64)]) as out:
-            out.append("ints", np.arange(3, dtype=np.int32))
+    with (
+        pytest.raises(TypeError, match="ints"),
+        ArrayWriter(tmp_path / "x", [("ints", np.int64)]) as out,
+    ):
+        out.append("ints", np.arange(3, dtype=np.int32))
     assert list(tmp_path.iterdir()) == []
 
 
