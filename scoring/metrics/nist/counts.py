@@ -89,7 +89,7 @@ class TestSetCounts:
             else:
                 prefix_gid = gid[keys // v]
                 wanted = prefix_gid * _SHIFT + keys % v
-                gid = self.ids[n - 1][np.searchsorted(self.keys[n - 1], wanted)]
+                gid = self.ids[n - 1][_find_sorted(self.keys[n - 1], wanted)]
                 prefix = self.counts[n - 2][prefix_gid].astype(np.float64)
                 if mteval_compat and n == 2:
                     # Perl reads the prefix string "0" as false and weighs against all words.
@@ -97,6 +97,15 @@ class TestSetCounts:
             count = self.counts[n - 1][gid].astype(np.float64)
             out.append(-np.log(count / prefix) / _LOG2)
         return out
+
+
+def _find_sorted(table: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(table, keys)``, the keys looked up in sorted order: in a table of
+    millions, sorted lookups walk it once instead of jumping across it (several times faster)."""
+    order = np.argsort(keys)
+    at = np.empty(len(keys), dtype=np.int64)
+    at[order] = np.searchsorted(table, keys[order])
+    return at
 
 
 def _add_counts(
