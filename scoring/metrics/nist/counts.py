@@ -4,7 +4,7 @@ NIST's information weights (Doddington 2002, sec. 3; mteval-v13a ``compute_ngram
 every n-gram over all references of the test set, so a build that sees one range of items at a
 time first counts every range (:meth:`TestSetCounts.add`), then weighs each range's entries
 (:meth:`TestSetCounts.entry_info`). Only distinct n-grams of the test set are kept: a sorted key
-table, an id and a count each (24 bytes), nothing per (item, n-gram) entry or per position.
+table, an id and a count each (20 bytes), nothing per (item, n-gram) entry or per position.
 
 An n-gram's id is stable from the range where it first occurs on: order 1 is the token id (ids
 go by first occurrence, see :func:`..tokenizers.encode`), order n numbers the key
@@ -37,7 +37,8 @@ class TestSetCounts:
         self.order = order
         self.words = 0  # every reference token: the unigrams' denominator
         self.keys = [_empty() for _ in range(order)]  # sorted; order 1 unused (ids are tokens)
-        self.ids = [_empty() for _ in range(order)]  # the id of each sorted key
+        # The id of each sorted key: int32, as _insert keeps ids below 2^31.
+        self.ids = [np.zeros(0, dtype=np.int32) for _ in range(order)]
         self.counts = [_empty() for _ in range(order)]  # occurrences, by id
 
     def add(self, segs: Segments) -> None:
@@ -70,7 +71,7 @@ class TestSetCounts:
         ids[new] = len(self.ids[k]) + np.arange(len(new), dtype=np.int64)
         check_key_range(float(len(self.ids[k]) + len(new)) * _SHIFT)
         self.keys[k] = np.insert(table, at[new], distinct[new])
-        self.ids[k] = np.insert(self.ids[k], at[new], ids[new])
+        self.ids[k] = np.insert(self.ids[k], at[new], ids[new].astype(np.int32))
         return ids
 
     def entry_info(self, tables: BleuIndex, mteval_compat: bool) -> list[np.ndarray]:
@@ -89,7 +90,7 @@ class TestSetCounts:
             else:
                 prefix_gid = gid[keys // v]
                 wanted = prefix_gid * _SHIFT + keys % v
-                gid = self.ids[n - 1][_find_sorted(self.keys[n - 1], wanted)]
+                gid = self.ids[n - 1][_find_sorted(self.keys[n - 1], wanted)].astype(np.int64)
                 prefix = self.counts[n - 2][prefix_gid].astype(np.float64)
                 if mteval_compat and n == 2:
                     # Perl reads the prefix string "0" as false and weighs against all words.
