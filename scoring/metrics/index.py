@@ -330,13 +330,10 @@ def save_index(path: str | Path, index: IndexFile) -> None:
     elif getattr(index.prepared, "kind", None) in _KINDS:
         prepared = {"kind": index.prepared.kind, **index.prepared.to_arrays(arrays)}
     header = index_header(index.metric, index.options, index.refs.item_ids, prepared)
-    header["library_version"] = index.library_version
-    write_arrays(path, arrays, header)
+    write_arrays(path, arrays, {**header, "library_version": index.library_version})
 
 
-def index_header(
-    metric: str, options: dict[str, Any], item_ids: list[str], prepared: dict[str, Any] | None
-) -> dict[str, Any]:
+def index_header(metric: str, options: Any, item_ids: list[str], prepared: Any) -> dict[str, Any]:
     """The JSON header of an index file (see :func:`save_index`)."""
     return {
         "format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "metric": metric,
