@@ -12,14 +12,20 @@ that measurement's alone; ``base`` is the RSS after making the data, before the 
   per-item statistics;
 * ``new``: ``metric.prepare`` (the array index) and ``metric.stats``, then the index saved;
 * ``mapped``: a worker's path: the saved index loaded (memory-mapped, checksum verified) and
-  every item scored in slices of 5,000 (``stats_slice``).
+  every item scored in slices of 5,000 (``stats_slice``);
+* ``build``: the index file alone, built whole (``build_index`` then ``save_index``), no stats;
+* ``ranged``: the index file built ``--range-size`` items at a time (``write_index``); the
+  index file is compared byte for byte with the one of ``build`` when both ran.
+
+``--metrics`` also takes ``dbleu`` (the BLEU family's index); ``--modes`` picks the paths.
 
 Columns: seconds to build (``mapped``: to load) and to compute every item's statistics; RSS
 before the build, high-water mark, tracemalloc peak, index file size, and the anonymous and
 file-backed RSS at the end.
 
 Usage: ``python bench/nist_index.py [--items 2000 20000 100000] [--old-max 2000]
-[--tracemalloc]`` (tracemalloc slows the dict-based code several times: a separate run).
+[--tracemalloc] [--metrics nist dnist dbleu] [--modes build ranged] [--range-size 10000]``
+(tracemalloc slows the dict-based code several times: a separate run).
 """
 
 from __future__ import annotations
@@ -42,8 +48,9 @@ sys.path.insert(0, str(ROOT))
 
 from scoring.metrics import build_index, load_index, save_index, stats_slice  # noqa: E402
 from scoring.metrics.api import prepared_for  # noqa: E402
-from scoring.metrics.base import RefItem, WeightedRef  # noqa: E402
+from scoring.metrics.base import Metric, RefItem, WeightedRef  # noqa: E402
 from scoring.metrics.nist import NIST, DeltaNIST  # noqa: E402
+from scoring.metrics.registry import get_metric  # noqa: E402
 
 N_REFS = 16
 SLICE = 5_000
@@ -91,9 +98,16 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def child(mode: str, metric_name: str, n_items: int, path: str, trace: bool) -> dict:
+def make_metric(name: str) -> Metric:
+    """The metric measured: NIST, ΔNIST or ΔBLEU (the BLEU family's index)."""
+    return {"nist": NIST, "dnist": DeltaNIST}[name]() if name != "dbleu" else get_metric("dbleu")
+
+
+def child(
+    mode: str, metric_name: str, n_items: int, path: str, trace: bool, range_size: int = 0
+) -> dict:
     """One measurement in this (fresh) process."""
-    metric = NIST() if metric_name == "nist" else DeltaNIST()
+    metric = make_metric(metric_name)
     hyps, items = synthetic(n_items)
     out: dict = {"base_rss_mb": rss_mb()}
     if trace:
@@ -106,11 +120,21 @@ def child(mode: str, metric_name: str, n_items: int, path: str, trace: bool) -> 
         prepared = reference_prepare(items, delta=metric_name == "dnist")
         built = time.perf_counter()
         reference_stats(hyps, prepared)
+    elif mode == "build":
+        save_index(path, build_index(metric, items))
+        built = end = time.perf_counter()
+    elif mode == "ranged":
+        from scoring.metrics import write_index
+
+        write_index(path, metric, items, range_items=range_size)
+        built = end = time.perf_counter()
     elif mode == "new":
         index = build_index(metric, items)
         built = time.perf_counter()
         metric.stats(hyps, index.prepared)
-    else:
+    if mode in ("build", "ranged"):
+        pass
+    elif mode != "new":
         del items  # a worker holds no reference objects: the mapped file has them
         index = load_index(path)
         prepared = prepared_for(metric, index)
@@ -118,12 +142,14 @@ def child(mode: str, metric_name: str, n_items: int, path: str, trace: bool) -> 
         for a in range(0, n_items, SLICE):
             b = min(a + SLICE, n_items)
             stats_slice(metric, hyps[a:b], prepared, a, b, n_items)
-    end = time.perf_counter()
+    if mode not in ("build", "ranged"):
+        end = time.perf_counter()
     if trace:
         out["tracemalloc_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
     if mode == "new" and path:
         save_index(path, index)
+    if mode in ("new", "build", "ranged") and path:
         out["file_mb"] = os.path.getsize(path) / 2**20
     anon, mapped = rss_parts_mb()
     out.update(build_s=built - start, stats_s=end - built, peak_rss_mb=peak_rss_mb(),
@@ -131,9 +157,11 @@ def child(mode: str, metric_name: str, n_items: int, path: str, trace: bool) -> 
     return out
 
 
-def run_child(mode: str, metric: str, n_items: int, path: str, trace: bool) -> dict:
+def run_child(
+    mode: str, metric: str, n_items: int, path: str, trace: bool, range_size: int = 0
+) -> dict:
     cmd = [sys.executable, __file__, "--child", mode, "--metric", metric,
-           "--items", str(n_items), "--path", path]  # fmt: skip
+           "--items", str(n_items), "--path", path, "--range-size", str(range_size)]  # fmt: skip
     cmd += ["--tracemalloc"] if trace else []
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -145,12 +173,15 @@ def main() -> None:
     parser.add_argument("--old-max", type=int, default=2000, help="largest N for the old code")
     parser.add_argument("--tracemalloc", action="store_true")
     parser.add_argument("--metrics", nargs="+", default=["nist", "dnist"])
-    parser.add_argument("--child", choices=["old", "new", "mapped"])
+    parser.add_argument("--modes", nargs="+", default=None, help="default: old, new, mapped")
+    parser.add_argument("--range-size", type=int, default=10_000, help="items per range")
+    parser.add_argument("--child", choices=["old", "new", "mapped", "build", "ranged"])
     parser.add_argument("--metric", default="nist")
     parser.add_argument("--path", default="")
     args = parser.parse_args()
     if args.child:
-        result = child(args.child, args.metric, args.items[0], args.path, args.tracemalloc)
+        result = child(args.child, args.metric, args.items[0], args.path, args.tracemalloc,
+                       args.range_size)  # fmt: skip
         print(json.dumps(result))
         return
     print(f"{'N':>7} {'metric':6} {'path':6} {'build s':>8} {'stats s':>8} {'base MB':>8} "
@@ -159,9 +190,10 @@ def main() -> None:
         for n in args.items:
             for metric in args.metrics:
                 path = str(Path(tmp) / f"{metric}-{n}.idx")
-                modes = (["old"] if n <= args.old_max else []) + ["new", "mapped"]
+                modes = args.modes or (["old"] if n <= args.old_max else []) + ["new", "mapped"]
                 for mode in modes:
-                    r = run_child(mode, metric, n, path, args.tracemalloc)
+                    target = path + (".ranged" if mode == "ranged" else "")
+                    r = run_child(mode, metric, n, target, args.tracemalloc, args.range_size)
                     traced = (
                         f"{r['tracemalloc_peak_mb']:8.0f}"
                         if "tracemalloc_peak_mb" in r
@@ -171,6 +203,9 @@ def main() -> None:
                           f"{r['base_rss_mb']:8.0f} {r['peak_rss_mb']:9.0f} {traced} "
                           f"{r.get('file_mb', 0):8.0f} {r['anon_mb']:10.0f}/"
                           f"{r['file_mb_resident']:<10.0f}", flush=True)  # fmt: skip
+                    if mode == "ranged" and "build" in modes:
+                        same = Path(path).read_bytes() == Path(target).read_bytes()
+                        print(f"        ranged file identical to the whole build's: {same}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ Public API (import from ``scoring.metrics``):
   those items' hypotheses alone, at the cost of the slice.
 * ``build_index(metric, items, **options) -> IndexFile``; ``save_index(path, index_file)``;
   ``load_index(path) -> IndexFile``; ``prepared_for(metric, index_file)``;
-  ``metric_for_index(name, index_file, options)``.
+  ``metric_for_index(name, index_file, options)``; ``write_index(path, metric, items,
+  range_items)``: the file of ``save_index(path, build_index(metric, items))`` built a range of
+  items at a time (memory bounded by the range).
 * ``get_metric(name, **options) -> Metric``; ``entries()`` / ``get_entry(name)``: the registry
   (name, display name, description, higher-is-better, uses-weights, options with defaults).
 * ``bootstrap_ci(metric, stats, n_samples=1000, seed=12345) -> Interval``;
@@ -41,6 +43,7 @@ from .api import (
     stats_slice,
 )
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult, WeightedRef
+from .build import write_index
 from .index import IndexFile, load_index, save_index
 from .io import parse_ref_item, read_hyps, read_refs_jsonl
 from .registry import entries, get_entry, get_metric, register
@@ -59,5 +62,5 @@ __all__ = [
     "compute_stats", "entries", "get_entry", "get_metric", "load_index", "metric_for_index",
     "nrefs_label", "paired_approximate_randomization", "paired_bootstrap", "parse_ref_item",
     "prepared_for", "read_hyps", "read_refs_jsonl", "register", "result_with_nrefs",
-    "save_index", "score_corpus", "stats_slice",
+    "save_index", "score_corpus", "stats_slice", "write_index",
 ]  # fmt: skip

@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +39,33 @@ def _padded(size: int) -> int:
     return -(-size // _ALIGN) * _ALIGN
 
 
-def write_arrays(path: str | Path, arrays: Mapping[str, np.ndarray], meta: Any) -> None:
-    """Write ``arrays`` and the JSON-able ``meta`` to ``path`` atomically.
+def _header_bytes(layout: dict[str, Any], size: int, sha256: str, meta: Any) -> bytes:
+    body = {"arrays": layout, "data_size": size, "sha256": sha256, "meta": meta}
+    return json.dumps(body).encode("utf-8")
 
-    The content goes to a temporary file in the same folder, flushed to disk, then renamed over
-    ``path``: a reader sees the old file or the new one, never a partial one.
-    """
-    path = Path(path)
+
+def _write_atomically(path: Path, header: bytes, write_data: Callable[[Any], None]) -> None:
+    """Magic, header and padding, then ``write_data(fh)``, to a temporary file in the same
+    folder, flushed to disk and renamed over ``path``: a reader sees the old file or the new
+    one, never a partial one."""
+    start = _padded(len(MAGIC) + 8 + len(header))
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
+            fh.write(bytes(start - fh.tell()))
+            write_data(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_arrays(path: str | Path, arrays: Mapping[str, np.ndarray], meta: Any) -> None:
+    """Write ``arrays`` and the JSON-able ``meta`` to ``path`` atomically (see
+    :func:`_write_atomically`)."""
     layout: dict[str, dict[str, Any]] = {}
     offset = 0
     prepared = {}
@@ -60,24 +81,83 @@ def write_arrays(path: str | Path, arrays: Mapping[str, np.ndarray], meta: Any) 
     for data in prepared.values():
         digest.update(data.data.cast("B"))
         digest.update(bytes(_padded(data.nbytes) - data.nbytes))
-    header = json.dumps(
-        {"arrays": layout, "data_size": offset, "sha256": digest.hexdigest(), "meta": meta}
-    ).encode("utf-8")
-    start = _padded(len(MAGIC) + 8 + len(header))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
-            fh.write(bytes(start - fh.tell()))
-            for data in prepared.values():
-                fh.write(data.data.cast("B"))
-                fh.write(bytes(_padded(data.nbytes) - data.nbytes))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    def write_data(fh: Any) -> None:
+        for data in prepared.values():
+            fh.write(data.data.cast("B"))
+            fh.write(bytes(_padded(data.nbytes) - data.nbytes))
+
+    _write_atomically(
+        Path(path), _header_bytes(layout, offset, digest.hexdigest(), meta), write_data
+    )
+
+
+class ArrayWriter:
+    """An array file written piece by piece: the same file :func:`write_arrays` writes for the
+    concatenated pieces, without ever holding a whole array.
+
+    ``specs`` names every array (in file order) with its dtype; :meth:`append` adds a 1-D piece
+    to one of them (in any order of arrays); :meth:`finish` writes the file atomically. Pieces
+    wait in one spool file per array in a temporary folder beside ``path`` (the final layout
+    needs every array's size before the first byte of data), removed by :meth:`close`. Use as
+    a context manager: an error leaves neither the spools nor a partial file behind.
+    """
+
+    def __init__(self, path: str | Path, specs: Sequence[tuple[str, Any]]):
+        self.path = Path(path)
+        self.dtypes = {name: np.dtype(dtype).newbyteorder("<") for name, dtype in specs}
+        for name, dtype in self.dtypes.items():
+            if dtype.kind not in _NUMERIC_KINDS:
+                raise TypeError(f"array {name!r}: dtype {dtype} is not numeric")
+        self.folder = Path(tempfile.mkdtemp(dir=self.path.parent, prefix=f".{self.path.name}."))
+        self.sizes = dict.fromkeys(self.dtypes, 0)
+        self.spools = {name: (self.folder / f"{k}.part").open("wb") for k, name in
+                       enumerate(self.dtypes)}  # fmt: skip
+
+    def append(self, name: str, piece: np.ndarray) -> None:
+        """Add ``piece`` (1-D, of the declared dtype: refused rather than converted, so a
+        piece never differs from what a whole build would store) to the end of ``name``."""
+        data = np.ascontiguousarray(piece)
+        if data.ndim != 1 or data.dtype.newbyteorder("<") != self.dtypes[name]:
+            raise TypeError(f"array {name!r}: piece {data.dtype}{data.shape} is not 1-D "
+                            f"{self.dtypes[name]}")  # fmt: skip
+        data = data.astype(self.dtypes[name], copy=False)
+        self.spools[name].write(data.data.cast("B"))
+        self.sizes[name] += len(data)
+
+    def finish(self, meta: Any) -> None:
+        """Write the file (header, offsets and checksum of every array) and close."""
+        layout: dict[str, dict[str, Any]] = {}
+        offset = 0
+        for name, dtype in self.dtypes.items():
+            self.spools[name].close()
+            layout[name] = {"dtype": dtype.str, "shape": [self.sizes[name]], "offset": offset}
+            offset = _padded(offset + self.sizes[name] * dtype.itemsize)
+        digest = hashlib.sha256()
+        self._copy_spools(digest.update)  # a first read for the checksum the header holds
+        header = _header_bytes(layout, offset, digest.hexdigest(), meta)
+        _write_atomically(self.path, header, lambda fh: self._copy_spools(fh.write))
+        self.close()
+
+    def _copy_spools(self, sink: Callable[[bytes], Any]) -> None:
+        for k, (name, dtype) in enumerate(self.dtypes.items()):
+            nbytes = self.sizes[name] * dtype.itemsize
+            with (self.folder / f"{k}.part").open("rb") as fh:
+                while block := fh.read(_HASH_BLOCK):
+                    sink(block)
+            sink(bytes(_padded(nbytes) - nbytes))
+
+    def close(self) -> None:
+        """Remove the spools (the written file, if any, stays)."""
+        for spool in self.spools.values():
+            spool.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> ArrayWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _read_header(fh: Any, path: Path) -> tuple[dict[str, Any], int]:

@@ -20,7 +20,8 @@ import numpy as np
 
 from . import api
 from .base import Metric, MetricInputError, OptionSpec
-from .index import load_index, save_index
+from .build import write_index
+from .index import load_index
 from .io import read_hyps, read_refs_jsonl
 from .registry import entries
 from .significance import (
@@ -173,9 +174,9 @@ def _emit(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
 def _index(args: argparse.Namespace) -> int:
     given = _given_options(args, args.metric)
     items = read_refs_jsonl(args.refs)
-    index = api.build_index(args.metric, items, **given)
-    save_index(args.out, index)
-    print(f"indexed {len(items)} items for {args.metric} {index.options} into {args.out}")
+    metric = api.as_metric(args.metric, **given)
+    write_index(args.out, metric, items)  # a range of items at a time: bounded memory
+    print(f"indexed {len(items)} items for {args.metric} {dict(metric.opts)} into {args.out}")
     return 0
 
 

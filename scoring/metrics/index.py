@@ -324,16 +324,22 @@ def save_index(path: str | Path, index: IndexFile) -> None:
     arrays: dict[str, np.ndarray] = {}
     pack_strings("refs.texts", index.refs.texts, arrays)
     arrays["refs.weights"], arrays["refs.ptr"] = index.refs.weights, index.refs.ptr
-    header: dict[str, Any] = {
-        "format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "metric": index.metric,
-        "options": index.options, "library_version": index.library_version,
-        "item_ids": index.refs.item_ids, "prepared": None,
-    }  # fmt: skip
+    prepared = None
     if isinstance(index.prepared, BleuIndex):
-        header["prepared"] = {"kind": "bleu", **bleu_arrays(index.prepared, arrays)}
+        prepared = {"kind": "bleu", **bleu_arrays(index.prepared, arrays)}
     elif getattr(index.prepared, "kind", None) in _KINDS:
-        header["prepared"] = {"kind": index.prepared.kind, **index.prepared.to_arrays(arrays)}
-    write_arrays(path, arrays, header)
+        prepared = {"kind": index.prepared.kind, **index.prepared.to_arrays(arrays)}
+    header = index_header(index.metric, index.options, index.refs.item_ids, prepared)
+    write_arrays(path, arrays, {**header, "library_version": index.library_version})
+
+
+def index_header(metric: str, options: Any, item_ids: list[str], prepared: Any) -> dict[str, Any]:
+    """The JSON header of an index file (see :func:`save_index`)."""
+    return {
+        "format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "metric": metric,
+        "options": options, "library_version": __version__, "item_ids": item_ids,
+        "prepared": prepared,
+    }  # fmt: skip
 
 
 def _header(meta: Any, path: str | Path) -> dict[str, Any]:

@@ -149,18 +149,22 @@ def encode(
     *,
     rstrip: bool = True,
     fold_ascii: bool = False,
+    extend: bool = False,
 ) -> tuple[Segments, dict[str, int]]:
     """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
 
     With ``vocab=None`` a vocabulary is built from these lines and returned; otherwise tokens
-    missing from ``vocab`` get id -1 (they can match nothing) and ``vocab`` is returned as is.
+    missing from ``vocab`` get id -1 (they can match nothing) and ``vocab`` is returned as is,
+    unless ``extend``: then a copy of ``vocab`` with the new tokens added is returned. Ids go by
+    first occurrence, so encoding consecutive parts of a list, each extending the vocabulary of
+    the parts before, gives the ids of encoding the whole list at once.
     ``rstrip`` and ``fold_ascii`` are passed to :func:`preprocess`.
     """
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
         return Segments(empty, empty, empty), (vocab if vocab is not None else {})
     distinct = list(dict.fromkeys(lines))
-    grow = vocab is None
+    grow = vocab is None or extend
     # Built here: the caller's vocabulary is never changed (several threads may share it).
     lookup: dict[str, int] = {} if vocab is None else dict(vocab)
     blocks = []
@@ -179,7 +183,7 @@ def encode(
     segs = _concat(blocks)
     if len(distinct) != len(lines):
         segs = _expand(segs, distinct, lines)
-    return segs, (lookup if vocab is None else vocab)
+    return segs, (vocab if vocab is not None and not extend else lookup)
 
 
 # Distinct lines tokenized at once by encode: 750,000 tokens of 15-token lines, some 50 MB of

@@ -27,12 +27,11 @@ from scoring.metrics import (
     IndexFile,
     Metric,
     MetricInputError,
-    build_index,
     get_metric,
     load_index,
     prepared_for,
-    save_index,
     stats_slice,
+    write_index,
 )
 from scoring.metrics.api import index_nrefs
 from scoring.metrics.index import INDEX_FORMAT_VERSION
@@ -113,7 +112,7 @@ def _build(
     items = [ref for _, ref in release_scoring_items(
         release=leaderboard.release, split=leaderboard.split
     )]  # fmt: skip
-    save_index(local, build_index(metric, items))
+    write_index(local, metric, items)  # a range of items at a time: bounded memory
     if default_storage.exists(storage_name):
         if not damaged:
             return load_index(local)  # another worker stored it first: the same content

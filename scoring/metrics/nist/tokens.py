@@ -44,14 +44,21 @@ def make_tokenizer(name: str, lowercase: bool) -> Callable[[str], list[str]]:
 
 
 def encode_nist(
-    lines: Sequence[str], name: str, lowercase: bool, vocab: dict[str, int] | None = None
+    lines: Sequence[str],
+    name: str,
+    lowercase: bool,
+    vocab: dict[str, int] | None = None,
+    extend: bool = False,
 ) -> tuple[Segments, dict[str, int]]:
-    """``lines`` as token ids (see :func:`..tokenizers.encode`), tokenized as
+    """``lines`` as token ids (see :func:`..tokenizers.encode`, ``extend`` too), tokenized as
     :func:`make_tokenizer` does: trailing whitespace kept, ``mteval`` folding ASCII A–Z."""
     if name not in TOKENIZERS:
         raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {TOKENIZERS}")
     fold = name == "mteval"
-    return encode(lines, "13a" if fold else name, lowercase, vocab, rstrip=False, fold_ascii=fold)
+    return encode(
+        lines, "13a" if fold else name, lowercase, vocab, rstrip=False, fold_ascii=fold,
+        extend=extend,
+    )  # fmt: skip
 
 
 def clear_token_cache() -> None:
