@@ -7,7 +7,7 @@ kind up here to find its body, its queue and its hooks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,6 @@ class RunKind:
     refusals: tuple[type[BaseException], ...] = ()
     on_start: Callable[[Run], None] | None = None
     on_end: Callable[[Run], None] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 DEFERRED = object()  # a body's answer: "not over yet, other tasks of this attempt will end it"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from core.runs.engine import run_attempt_failed, run_execute
-from core.runs.sweep import run_sweep, run_sweep_local_files
+from core.runs.sweep import run_sweep
 
 EXECUTE_TASK = "runs.execute"
 
@@ -19,11 +19,6 @@ def execute_run_task(run_id: int, attempt: int) -> None:
 def sweep_runs_task() -> dict[str, int]:
     report = run_sweep()
     return {"dispatched": report.dispatched, "retried": report.retried}
-
-
-@shared_task(name="runs.sweep_local_files")
-def sweep_local_files_task() -> int:
-    return run_sweep_local_files()
 
 
 @shared_task(name="runs.chord_failed")

@@ -14,7 +14,7 @@ from deltableu.celery import app
 LIGHT = [
     "annotate.tasks.rater_qc", "annotate.tasks.output_rater_qc", "annotate.tasks.campaign_weights",
     "annotate.tasks.leases_reclaim", "annotate.tasks.dataset_compute_stats",
-    "runs.sweep", "runs.sweep_local_files",
+    "runs.sweep",
 ]  # fmt: skip
 HEAVY_KINDS = ["corpus-index", "correlation-study", "mining", "release-archive", "scoring"]
 
