@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-# The project's public test vectors live in shared/testdata beside the checkout (CI has it
-# there too); they are read in place rather than copied into the repository.
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "testdata"
+# The project's public test vectors (sacrebleu's, the ΔBLEU author's demo, WMT17 en-de system
+# outputs), copied from shared/testdata so that the tests read nothing outside the repository.
+SHARED = Path(__file__).resolve().parents[1] / "data" / "vectors"
 
 
 def shared_json(name: str) -> dict:

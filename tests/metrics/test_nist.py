@@ -23,7 +23,7 @@ from scoring.metrics.nist import (
 from .conftest import SHARED, shared_json
 
 # mteval-v13a's NIST on WMT17 en→de, as printed and restated at full precision with and without
-# its Perl quirk (shared/testdata/README.md).
+# its Perl quirk (tests/data/vectors/README.md).
 VECTORS = [
     {
         "name": v["name"],
