@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test test-fast lint typecheck install install-dev browser worker bench clean
+.PHONY: run test test-fast lint typecheck install install-dev browser redis worker bench clean
 
 # A stamp per requirements file: the venv is rebuilt only when the pins change.
 $(BIN)/python:
@@ -43,6 +43,16 @@ browser:
 	  else echo "Browser tests need /usr/bin/chromium (apt-get install chromium)."; fi; \
 	fi
 
+# The broker-outage test stops and starts a redis-server of its own (Debian's package).
+redis:
+	@if ! command -v redis-server >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Debian's redis-server for the broker-outage test..."; \
+	    (apt-get install -y -qq redis-server >/dev/null 2>&1 || \
+	      (apt-get update -qq && apt-get install -y -qq redis-server >/dev/null)); \
+	  else echo "The broker-outage test needs redis-server (apt-get install redis-server)."; fi; \
+	fi
+
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -50,7 +60,7 @@ lint: install-dev
 typecheck: install-dev
 	DEBUG=True $(BIN)/mypy
 
-test: install-dev browser lint typecheck
+test: install-dev browser redis lint typecheck
 	$(BIN)/python -m pytest
 
 # Unit tests only: no browser, no worker.

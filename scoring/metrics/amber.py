@@ -57,7 +57,7 @@ from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .index import DeferredRefs
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
-from .tokenized import TokenizedRefs, TokenizedSlicing, tokenize_references
+from .tokenized import TokenizedRefs, tokenize_references, tokenized_slice
 
 N, M, ALPHA, THETA1, THETA2 = 4, 1, 0.9, 0.3, 0.5
 CKP_BETA, CKP_GAMMA = 3.0, 0.1
@@ -249,7 +249,7 @@ AmberIndex = TokenizedRefs  # the prepared form, shared with the other word-alig
 
 
 @register
-class Amber(TokenizedSlicing, Metric):
+class Amber(Metric):
     """AMBER(1,4): stats per item are one block of ``BLOCK`` columns per input variant."""
 
     name: ClassVar[str] = "amber"
@@ -279,6 +279,11 @@ class Amber(TokenizedSlicing, Metric):
         """Tokenize every reference once (variant 1; variant 4 is derived from it)."""
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return AmberIndex(ids, refs, self._nrefs)
+
+    def prepared_slice(self, prepared: Any, start: int, stop: int) -> TokenizedRefs:
+        part = tokenized_slice(prepared, start, stop, self.prepare)
+        self._nrefs = part.nrefs
+        return part
 
     def stats(self, hyps: Sequence[str], prepared: AmberIndex | DeferredRefs) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the

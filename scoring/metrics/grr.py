@@ -47,7 +47,7 @@ from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .index import DeferredRefs
 from .nist import TOKENIZERS, make_tokenizer
 from .registry import register
-from .tokenized import TokenizedRefs, TokenizedSlicing, tokenize_references
+from .tokenized import TokenizedRefs, tokenize_references, tokenized_slice
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
 _NEG = -np.inf
@@ -137,7 +137,7 @@ def _batch_numerators(
 
 
 @register
-class GRR(TokenizedSlicing, Metric):
+class GRR(Metric):
     """4-GRR (papers/003… §4): stats per item ``[numerator, denominator]`` of the best ref."""
 
     name: ClassVar[str] = "4grr"
@@ -172,6 +172,11 @@ class GRR(TokenizedSlicing, Metric):
         """Tokenize every reference once."""
         ids, refs, self._nrefs = tokenize_references(items, self._tok)
         return GRRIndex(ids, refs, self._nrefs)
+
+    def prepared_slice(self, prepared: Any, start: int, stop: int) -> TokenizedRefs:
+        part = tokenized_slice(prepared, start, stop, self.prepare)
+        self._nrefs = part.nrefs
+        return part
 
     def stats(self, hyps: Sequence[str], prepared: GRRIndex | DeferredRefs) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""

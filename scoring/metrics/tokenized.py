@@ -21,22 +21,18 @@ class TokenizedRefs:
         return TokenizedRefs(self.ids[start:stop], self.refs[start:stop], self.nrefs)
 
 
-class TokenizedSlicing:
-    """``prepared_slice`` for a metric whose prepared form is TokenizedRefs, or references
-    deferred (index.DeferredRefs) until a chunk is scored: those are tokenized now, for the
-    chunk's items only (each item's statistics depend on its own references only)."""
-
-    _nrefs: int | str
-
-    def prepare(self, items: Sequence[RefItem]) -> TokenizedRefs:
-        raise NotImplementedError
-
-    def prepared_slice(self, prepared: Any, start: int, stop: int) -> TokenizedRefs:
-        if isinstance(prepared, TokenizedRefs):
-            return prepared.slice(start, stop)
-        part = self.prepare(prepared.items(start, stop))
-        self._nrefs = part.nrefs = prepared.nrefs
-        return part
+def tokenized_slice(
+    prepared: Any, start: int, stop: int, prepare: Callable[[Sequence[RefItem]], TokenizedRefs]
+) -> TokenizedRefs:
+    """Items ``start:stop`` of a word-aligning metric's prepared references: a slice of
+    TokenizedRefs, or references deferred (index.DeferredRefs) until a chunk is scored, which
+    ``prepare`` tokenizes now for the chunk's items only (each item's statistics depend on its
+    own references only)."""
+    if isinstance(prepared, TokenizedRefs):
+        return prepared.slice(start, stop)
+    part = prepare(prepared.items(start, stop))
+    part.nrefs = prepared.nrefs
+    return part
 
 
 def tokenize_references(
