@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -56,6 +57,11 @@ class RunContext:
         if message:
             fields["message"] = message[:500]
         self._write(**fields)
+
+    def advance(self, steps: int = 1) -> None:
+        """Count finished steps atomically: parts of a chord, in several processes, each add
+        their own without reading what the others did."""
+        self._write(done=F("done") + steps)
 
     def check(self) -> None:
         """Raise if the run was cancelled or this attempt superseded; a cheap point to stop."""

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.core.files.storage import default_storage
 
 from core.runs.canvas import run_chord
 from core.runs.context import RunContext
@@ -108,10 +107,7 @@ def score_chunk(run: RunContext, metric_name: str, start: int, stop: int) -> str
         stats = _chunk_stats(plan, metric_name, start, stop)
     run.check()  # a superseded attempt stops before it writes
     name = save_matrix(chunk_name(plan, metric_name, start), stats)
-    done = sum(
-        default_storage.exists(chunk_name(plan, m, s)) for m in plan.metrics for s, _ in plan.bounds
-    )
-    run.progress(done, plan.steps)
+    run.advance()
     return name
 
 

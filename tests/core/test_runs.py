@@ -328,3 +328,13 @@ def test_the_runs_command_lists_retries_and_cancels(
         call_command("runs", "--retry", str(fine.pk))
     with pytest.raises(CommandError, match="No run 999999"):
         call_command("runs", "--cancel", "999999")
+
+
+def test_parts_advance_the_count_atomically(owner, sent, django_capture_on_commit_callbacks):
+    run = _new(owner, django_capture_on_commit_callbacks)
+    assert run_claim(run.pk, 1)
+    first, second = (RunContext(Run.objects.get(pk=run.pk)) for _ in range(2))
+    first.progress(0, 4)
+    first.advance()
+    second.advance(2)  # another process's part: neither overwrites the other's count
+    assert Run.objects.get(pk=run.pk).done == 3

@@ -34,4 +34,7 @@ class Command(BaseCommand):
             raise CommandError(" ".join(exc.messages)) from None
         run_execute(run_id=run.pk, attempt=run.attempt)
         run.refresh_from_db()
-        self.stdout.write(f"Run {run.pk}: {run.state}. {run.message} {run.result} {run.reason}")
+        outcome = " ".join(
+            str(part) for part in (run.message, run.result or "", run.reason) if part
+        )
+        self.stdout.write(f"Run {run.pk}: {run.state}. {outcome}")
