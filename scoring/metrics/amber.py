@@ -53,11 +53,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import __version__
-from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
-from .index import DeferredRefs
-from .nist import TOKENIZERS, make_tokenizer
+from .base import Metric, OptionSpec, RefItem, ScoreResult
+from .nist import TOKENIZERS
 from .registry import register
-from .tokenized import TokenizedRefs, tokenize_references, tokenized_slice
+from .tokenized import TokenIdRefs, hypothesis_tokens, tokenize_references
 
 N, M, ALPHA, THETA1, THETA2 = 4, 1, 0.9, 0.3, 0.5
 CKP_BETA, CKP_GAMMA = 3.0, 0.1
@@ -245,7 +244,15 @@ def variant_amber(block: np.ndarray) -> np.ndarray:
     return score * penalty
 
 
-AmberIndex = TokenizedRefs  # the prepared form, shared with the other word-aligning metric
+def closest_references(refs: TokenIdRefs, hyp_lens: np.ndarray) -> np.ndarray:
+    """Per item, the reference whose length is closest to its hypothesis's ``hyp_lens`` (ties:
+    the shorter, then the first), as a reference number of ``refs``."""
+    item, ref = refs.pairs()
+    distance = np.abs(refs.lens[ref] - hyp_lens[item])
+    # Sorted by item, then distance, length and position: the first of each item wins.
+    order = np.lexsort((ref, refs.lens[ref], distance, item))
+    first = np.r_[True, item[order][1:] != item[order][:-1]] if len(order) else order.astype(bool)
+    return ref[order[first]]
 
 
 @register
@@ -260,7 +267,6 @@ class Amber(Metric):
     )
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
-    prepares_per_item: ClassVar[bool] = True
 
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=TOKENIZERS),
@@ -272,41 +278,45 @@ class Amber(Metric):
         super().__init__(**options)
         self.tokenize = self.opts["tokenize"]
         self.lowercase = self.opts["lowercase"]
-        self._tok = make_tokenizer(self.tokenize, self.lowercase)
         self._nrefs: int | str = 1
 
-    def prepare(self, items: Sequence[RefItem]) -> AmberIndex:
+    def prepare(self, items: Sequence[RefItem]) -> TokenIdRefs:
         """Tokenize every reference once (variant 1; variant 4 is derived from it)."""
-        ids, refs, self._nrefs = tokenize_references(items, self._tok)
-        return AmberIndex(ids, refs, self._nrefs)
+        prepared = tokenize_references(items, self.tokenize, self.lowercase)
+        self._nrefs = prepared.nrefs
+        return prepared
 
-    def prepared_slice(self, prepared: Any, start: int, stop: int) -> TokenizedRefs:
-        part = tokenized_slice(prepared, start, stop, self.prepare)
-        self._nrefs = part.nrefs
-        return part
+    def accepts_prepared(self, prepared: Any) -> bool:
+        """References tokenized alike (by 4-GRR, say) serve as they are."""
+        return isinstance(prepared, TokenIdRefs) and (prepared.tokenize, prepared.lowercase) == (
+            self.tokenize, self.lowercase,
+        )  # fmt: skip
 
-    def stats(self, hyps: Sequence[str], prepared: AmberIndex | DeferredRefs) -> np.ndarray:
+    def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
+        return prepared.slice(start, stop)
+
+    def stats(self, hyps: Sequence[str], prepared: TokenIdRefs) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the
         :func:`variant_stats` of the hypothesis and its closest reference, computed for all
         items at once by :func:`amber_batch.amber_stats_batch`."""
-        if isinstance(prepared, DeferredRefs):
-            prepared = self.prepared_slice(prepared, 0, prepared.refs.n_items)
-        if len(hyps) != len(prepared.ids):
-            raise MetricInputError(
-                f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"
-            )
         # amber_batch builds on this module's column layout, so it is imported when first used.
         from .amber_batch import amber_stats_batch
 
+        return amber_stats_batch(*self.aligned_words(hyps, prepared))
+
+    def aligned_words(
+        self, hyps: Sequence[str], prepared: TokenIdRefs
+    ) -> tuple[list[list[str]], list[list[str]]]:
+        """Each hypothesis's variant-1 tokens, and those of its item's closest reference."""
+        hyp_ids, hyp_lens, new = hypothesis_tokens(hyps, prepared, extend=True)
         self._nrefs = prepared.nrefs
-        h1s, r1s = [], []
-        for k, hyp in enumerate(hyps):
-            if not isinstance(hyp, str):
-                raise MetricInputError(f"item {prepared.ids[k]!r}: hypothesis is not a string")
-            h1 = self._tok(hyp)
-            h1s.append(h1)
-            r1s.append(min(prepared.refs[k], key=lambda r: (abs(len(r) - len(h1)), len(r))))
-        return amber_stats_batch(h1s, r1s)
+        words = prepared.vocabulary() + new
+        ends = np.cumsum(hyp_lens).tolist()
+        h1s = [
+            [words[t] for t in hyp_ids[a:b].tolist()]
+            for a, b in zip([0, *ends[:-1]], ends, strict=True)
+        ]
+        return h1s, prepared.token_lists(closest_references(prepared, hyp_lens))
 
     def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
         """Mean over variants of score × penalty; ``(..., 2·BLOCK)`` → ``(...)``."""

@@ -254,10 +254,13 @@ class PackedStrings(Sequence[str]):
             raise IndexError(k)
         return self._one(k)
 
+    def decode_all(self) -> list[str]:
+        """Every string, decoded at once (for a vocabulary that is looked up often)."""
+        blob = self.blob.tobytes()
+        ends = self.ends.tolist()
+        return [blob[a:b].decode("utf-8") for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+
 
 def unpack_strings(prefix: str, arrays: Any) -> list[str]:
     """The strings stored by :func:`pack_strings` under ``prefix``, all decoded."""
-    blob = arrays[f"{prefix}.blob"].tobytes()
-    ends = arrays[f"{prefix}.ends"].tolist()
-    starts = [0, *ends[:-1]]
-    return [blob[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)]
+    return PackedStrings(arrays[f"{prefix}.blob"], arrays[f"{prefix}.ends"]).decode_all()

@@ -120,9 +120,6 @@ class Metric(ABC):
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
     options: ClassVar[tuple[OptionSpec, ...]] = ()
-    #: ``prepare(items)[k]`` depends on ``items[k]`` alone, so a loaded index may leave the
-    #: references unprepared (:class:`~.index.DeferredRefs`) until a range of items is scored.
-    prepares_per_item: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         """Store the checked options (defaults for the ones not given) in ``self.opts``."""

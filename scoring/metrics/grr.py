@@ -43,17 +43,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import __version__
-from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
-from .index import DeferredRefs
-from .nist import TOKENIZERS, make_tokenizer
+from .base import Metric, OptionSpec, RefItem, ScoreResult
+from .nist import TOKENIZERS
 from .registry import register
-from .tokenized import TokenizedRefs, tokenize_references, tokenized_slice
+from .tokenized import TokenIdRefs, hypothesis_tokens, tokenize_references
+from .tokenizers import Segments
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
 _NEG = -np.inf
-
-
-GRRIndex = TokenizedRefs  # the prepared form, shared with the other word-aligning metric
 
 
 def grr_denominator(ref_len: int | np.ndarray) -> np.ndarray:
@@ -62,35 +59,40 @@ def grr_denominator(ref_len: int | np.ndarray) -> np.ndarray:
     return sum(np.maximum(length - k + 1, 0.0) for k in range(1, 5))  # type: ignore[return-value]
 
 
-def grr_numerators(
-    cands: Sequence[Sequence[int]], refs: Sequence[Sequence[int]], alpha: float, beta: float
-) -> np.ndarray:
-    """Best path score (Σ M_k - α·I - β·D) of each (candidate, reference) pair of token ids.
-
-    ``cands[p]`` and ``refs[p]`` are sequences of non-negative ints; returns shape ``(P,)``.
-    """
-    count = len(cands)
+def grr_numerators(cands: Segments, refs: Segments, alpha: float, beta: float) -> np.ndarray:
+    """Best path score (Σ M_k - α·I - β·D) of each pair p of candidate segment p and reference
+    segment p (token ids; a negative id matches nothing). Returns shape ``(P,)``."""
+    count = len(cands.lens)
+    if len(refs.lens) != count:
+        raise ValueError(f"{count} candidates for {len(refs.lens)} references")
     out = np.empty(count)
-    c_len = np.fromiter(map(len, cands), np.int64, count)
-    r_len = np.fromiter(map(len, refs), np.int64, count)
+    c_len, r_len = cands.lens, refs.lens
     # Pairs of similar lengths share a batch, so little of the padded DP is wasted.
     order = np.lexsort((r_len, c_len))
     for start in range(0, count, _BATCH):
         batch = order[start : start + _BATCH]
         out[batch] = _batch_numerators(
-            _pad([cands[p] for p in batch], c_len[batch], -1),
-            _pad([refs[p] for p in batch], r_len[batch], -2),
-            c_len[batch], r_len[batch], alpha, beta,
+            _pad(cands, batch, -1), _pad(refs, batch, -2), c_len[batch], r_len[batch],
+            alpha, beta,
         )  # fmt: skip
     return out
 
 
-def _pad(seqs: list[Sequence[int]], lengths: np.ndarray, fill: int) -> np.ndarray:
-    """Sequences as the rows of a matrix, right-padded with ``fill``."""
-    width = int(lengths.max(initial=0))
-    arr = np.full((len(seqs), width), fill, dtype=np.int64)
-    flat = np.fromiter(chain.from_iterable(seqs), np.int64, int(lengths.sum()))
-    arr[np.arange(width) < lengths[:, None]] = flat
+def segments_of(seqs: Sequence[Sequence[int]]) -> Segments:
+    """Sequences of token ids as :class:`Segments` (for callers holding lists)."""
+    lens = np.fromiter(map(len, seqs), np.int64, len(seqs))
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    ids = np.fromiter(chain.from_iterable(seqs), np.int64, int(lens.sum()))
+    return Segments(ids, starts, lens)
+
+
+def _pad(segs: Segments, batch: np.ndarray, fill: int) -> np.ndarray:
+    """Segments ``batch`` as the rows of a matrix, right-padded with ``fill``."""
+    lens = segs.lens[batch]
+    width = int(lens.max(initial=0))
+    inside = np.arange(width) < lens[:, None]
+    arr = np.full((len(batch), width), fill, dtype=np.int64)
+    arr[inside] = segs.ids[(segs.starts[batch][:, None] + np.arange(width))[inside]]
     return arr
 
 
@@ -149,7 +151,6 @@ class GRR(Metric):
     )
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
-    prepares_per_item: ClassVar[bool] = True
 
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("alpha", float, 1.0, "reward of a matched n-gram step (the paper's α)"),
@@ -165,49 +166,41 @@ class GRR(Metric):
         self.beta = float(self.opts["beta"])
         self.tokenize = self.opts["tokenize"]
         self.lowercase = self.opts["lowercase"]
-        self._tok = make_tokenizer(self.tokenize, self.lowercase)
         self._nrefs: int | str = 1
 
-    def prepare(self, items: Sequence[RefItem]) -> GRRIndex:
+    def prepare(self, items: Sequence[RefItem]) -> TokenIdRefs:
         """Tokenize every reference once."""
-        ids, refs, self._nrefs = tokenize_references(items, self._tok)
-        return GRRIndex(ids, refs, self._nrefs)
+        prepared = tokenize_references(items, self.tokenize, self.lowercase)
+        self._nrefs = prepared.nrefs
+        return prepared
 
-    def prepared_slice(self, prepared: Any, start: int, stop: int) -> TokenizedRefs:
-        part = tokenized_slice(prepared, start, stop, self.prepare)
-        self._nrefs = part.nrefs
-        return part
+    def accepts_prepared(self, prepared: Any) -> bool:
+        """References tokenized alike (by AMBER, say) serve as they are."""
+        return isinstance(prepared, TokenIdRefs) and (prepared.tokenize, prepared.lowercase) == (
+            self.tokenize, self.lowercase,
+        )  # fmt: skip
 
-    def stats(self, hyps: Sequence[str], prepared: GRRIndex | DeferredRefs) -> np.ndarray:
+    def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
+        return prepared.slice(start, stop)
+
+    def stats(self, hyps: Sequence[str], prepared: TokenIdRefs) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""
         num, den, owner = self.pair_rows(hyps, prepared)
         return best_per_item(num, den, owner, len(hyps))
 
     def pair_rows(
-        self, hyps: Sequence[str], prepared: GRRIndex | DeferredRefs
+        self, hyps: Sequence[str], prepared: TokenIdRefs
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Numerator, denominator and item of every (hypothesis, reference) pair, item by item
         and in each item's reference order (so a caller may pick among subsets of them)."""
-        if isinstance(prepared, DeferredRefs):
-            prepared = self.prepared_slice(prepared, 0, prepared.refs.n_items)
-        if len(hyps) != len(prepared.ids):
-            raise MetricInputError(
-                f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"
-            )
+        hyp_ids, hyp_lens, _ = hypothesis_tokens(hyps, prepared)
         self._nrefs = prepared.nrefs
-        vocab: dict[str, int] = {}
-        cands, refs, owner = [], [], []
-        for k, hyp in enumerate(hyps):
-            if not isinstance(hyp, str):
-                raise MetricInputError(f"item {prepared.ids[k]!r}: hypothesis is not a string")
-            cand = [vocab.setdefault(t, len(vocab)) for t in self._tok(hyp)]
-            for ref in prepared.refs[k]:
-                cands.append(cand)
-                refs.append([vocab.setdefault(t, len(vocab)) for t in ref])
-                owner.append(k)
-        num = grr_numerators(cands, refs, self.alpha, self.beta)
-        den = grr_denominator(np.array([len(r) for r in refs]))
-        return num, den, np.array(owner, dtype=np.int64)
+        owner, refs = prepared.pairs()
+        hyp_starts = np.cumsum(hyp_lens) - hyp_lens
+        cands = Segments(hyp_ids, hyp_starts[owner], hyp_lens[owner])
+        ref_segs = Segments(prepared.tokens, prepared.starts[refs], prepared.lens[refs])
+        num = grr_numerators(cands, ref_segs, self.alpha, self.beta)
+        return num, grr_denominator(ref_segs.lens), owner
 
     def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
         """Σ numerator / Σ denominator for shape ``(..., 2)`` (0 where the denominator is 0)."""

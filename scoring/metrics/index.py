@@ -37,7 +37,7 @@ from .version import __version__
 log = logging.getLogger(__name__)
 
 INDEX_FORMAT = "deltableu-studio-index"
-INDEX_FORMAT_VERSION = 4  # 1 a pickle, 2 an npz archive, 3 arrays but NIST still dicts
+INDEX_FORMAT_VERSION = 5  # 1 a pickle, 2 an npz archive, 3 NIST as dicts, 4 no token ids
 
 
 @dataclass
@@ -239,20 +239,6 @@ def index_segments(
 
 
 @dataclass
-class DeferredRefs:
-    """References of a metric that prepares each item from its own references alone (4-GRR,
-    AMBER: token lists), left unprepared until items are scored: a worker then prepares the
-    items of its chunk only, instead of holding every item's token lists."""
-
-    refs: RefSet
-    nrefs: int | str
-
-    def items(self, start: int = 0, stop: int | None = None) -> list[RefItem]:
-        """Items ``start:stop`` as :class:`RefItem` objects."""
-        return self.refs.items(start, stop)
-
-
-@dataclass
 class IndexFile:
     """The content of an index file: what it was prepared for, the refs, the prepared object."""
 
@@ -318,8 +304,9 @@ def save_index(path: str | Path, index: IndexFile) -> None:
     The file is an :mod:`.arrayfile`: a JSON header (format, version, metric, options, library
     version, item ids, what was prepared) and plain numeric arrays that :func:`load_index`
     memory-maps, so reading a file from shared storage never runs code and the processes of a
-    machine share one copy. The BLEU family's prepared index is stored whole; other metrics'
-    prepared references are prepared again from the stored references on load.
+    machine share one copy. Prepared references are stored whole: the BLEU family's index, NIST's
+    tables, the word-aligning metrics' token ids (a metric whose prepared form has no stored
+    kind prepares again from the stored references on load).
     """
     arrays: dict[str, np.ndarray] = {}
     pack_strings("refs.texts", index.refs.texts, arrays)
@@ -389,10 +376,5 @@ def load_index(path: str | Path, verify: bool = True) -> IndexFile:
             get_metric,
         )  # here: the registry imports the metric modules, which import this one
 
-        metric = get_metric(header["metric"], **header["options"])
-        if metric.prepares_per_item:
-            counts = set(np.diff(refs.ptr).tolist())
-            prepared = DeferredRefs(refs, counts.pop() if len(counts) == 1 else "var")
-        else:
-            prepared = metric.prepare(refs.items())
+        prepared = get_metric(header["metric"], **header["options"]).prepare(refs.items())
     return IndexFile(header["metric"], header["options"], refs, prepared, header["library_version"])

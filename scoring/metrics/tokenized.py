@@ -1,50 +1,145 @@
-"""References tokenized once, for the metrics that align words (4-GRR, AMBER)."""
+"""References as token ids, for the metrics that align words (4-GRR, AMBER).
+
+Both metrics compare a hypothesis with each reference of its item word by word, so all they
+need of the references is their tokens. :class:`TokenIdRefs` keeps every reference's tokens as
+ids into one vocabulary, in flat arrays: an index file stores them (tokenized once, when the
+index is built) and a worker memory-maps them, so scoring a chunk tokenizes its hypotheses only
+and reads its own items' references, whatever the size of the test set.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+import numpy as np
+
+from .arrayfile import PackedStrings, pack_strings
 from .base import MetricInputError, RefItem
+from .index import register_prepared_kind
+from .nist.tokens import encode_nist
 
 
 @dataclass
-class TokenizedRefs:
-    """Prepared references of the word-aligning metrics: token lists per item and reference."""
+class TokenIdRefs:
+    """Tokenized references: item ``k`` (of this view) owns references ``ptr[k]:ptr[k+1]``;
+    reference ``r``'s tokens are ``tokens[starts[r]:starts[r] + lens[r]]``, ids into ``words``.
+    A slice shares the arrays and narrows ``ptr`` (so reference numbers stay those of the
+    whole set)."""
+
+    kind: ClassVar[str] = "token-ids"
 
     ids: list[str]
-    refs: list[list[list[str]]]
+    ptr: np.ndarray
+    starts: np.ndarray
+    lens: np.ndarray
+    tokens: np.ndarray
+    words: Sequence[str]  # a list, or PackedStrings over an index file
+    tokenize: str
+    lowercase: bool
     nrefs: int | str
+    _lookup: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    _decoded: list[str] | None = field(default=None, repr=False, compare=False)
 
-    def slice(self, start: int, stop: int) -> TokenizedRefs:
-        return TokenizedRefs(self.ids[start:stop], self.refs[start:stop], self.nrefs)
+    def slice(self, start: int, stop: int) -> TokenIdRefs:
+        """Items ``start:stop``, sharing this object's arrays and vocabulary caches."""
+        part = TokenIdRefs(
+            self.ids[start:stop], self.ptr[start : stop + 1], self.starts, self.lens,
+            self.tokens, self.words, self.tokenize, self.lowercase, self.nrefs,
+        )  # fmt: skip
+        part._lookup, part._decoded = self.lookup(), self._decoded
+        return part
+
+    def lookup(self) -> dict[str, int]:
+        """Token → id (built on first use, then shared by slices)."""
+        if self._lookup is None:
+            self._lookup = {word: k for k, word in enumerate(self.vocabulary())}
+        return self._lookup
+
+    def vocabulary(self) -> list[str]:
+        """Every token, by id (decoded on first use)."""
+        if self._decoded is None:
+            words = self.words
+            self._decoded = words.decode_all() if isinstance(words, PackedStrings) else list(words)
+        return self._decoded
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(item, reference) of every reference of the view, items in order, each item's
+        references in their order."""
+        counts = np.diff(self.ptr)
+        item = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        first = int(self.ptr[0]) if len(self.ptr) else 0
+        return item, np.arange(first, first + len(item), dtype=np.int64)
+
+    def token_lists(self, refs: np.ndarray) -> list[list[str]]:
+        """The tokens of references ``refs`` (reference numbers), as strings."""
+        vocab = self.vocabulary()
+        return [
+            [vocab[t] for t in self.tokens[a : a + n].tolist()]
+            for a, n in zip(self.starts[refs].tolist(), self.lens[refs].tolist(), strict=True)
+        ]
+
+    def to_arrays(self, out: dict[str, np.ndarray]) -> dict[str, Any]:
+        """Store the arrays in ``out``; returns the index file header's entry."""
+        first = int(self.ptr[0])
+        out["tokens.ptr"] = self.ptr - first
+        refs = slice(first, int(self.ptr[-1]))
+        base = int(self.starts[first]) if refs.stop > refs.start else 0
+        out["tokens.starts"] = self.starts[refs] - base
+        out["tokens.lens"], out["tokens.ids"] = self.lens[refs], self.tokens[base:]
+        pack_strings("tokens.vocab", self.words, out)
+        return {"tokenize": self.tokenize, "lowercase": self.lowercase, "nrefs": self.nrefs}
+
+    @classmethod
+    def from_arrays(cls, meta: dict[str, Any], item_ids: list[str], arrays: Any) -> TokenIdRefs:
+        """The references stored by :meth:`to_arrays` (arrays stay memory-mapped)."""
+        words = PackedStrings(arrays["tokens.vocab.blob"], arrays["tokens.vocab.ends"])
+        return cls(
+            item_ids, arrays["tokens.ptr"], arrays["tokens.starts"], arrays["tokens.lens"],
+            arrays["tokens.ids"], words, meta["tokenize"], bool(meta["lowercase"]),
+            meta["nrefs"],
+        )  # fmt: skip
 
 
-def tokenized_slice(
-    prepared: Any, start: int, stop: int, prepare: Callable[[Sequence[RefItem]], TokenizedRefs]
-) -> TokenizedRefs:
-    """Items ``start:stop`` of a word-aligning metric's prepared references: a slice of
-    TokenizedRefs, or references deferred (index.DeferredRefs) until a chunk is scored, which
-    ``prepare`` tokenizes now for the chunk's items only (each item's statistics depend on its
-    own references only)."""
-    if isinstance(prepared, TokenizedRefs):
-        return prepared.slice(start, stop)
-    part = prepare(prepared.items(start, stop))
-    part.nrefs = prepared.nrefs
-    return part
+register_prepared_kind(TokenIdRefs.kind, TokenIdRefs.from_arrays)
 
 
-def tokenize_references(
-    items: Sequence[RefItem], tokenize: Callable[[str], list[str]]
-) -> tuple[list[str], list[list[list[str]]], int | str]:
-    """Item ids, each item's tokenized references, and nrefs for the signature ("var" when
-    items have different numbers of references). An item without references is an error."""
-    refs = []
+def tokenize_references(items: Sequence[RefItem], tokenize: str, lowercase: bool) -> TokenIdRefs:
+    """Every reference of ``items`` tokenized (as :func:`..nist.make_tokenizer` does) and
+    numbered; nrefs is "var" when items have different numbers of references. An item without
+    references is an error."""
+    texts: list[str] = []
+    ptr = [0]
     for item in items:
         if not item.refs:
             raise MetricInputError(f"item {item.id!r} has no reference")
-        refs.append([tokenize(r.text) for r in item.refs])
-    counts = {len(r) for r in refs}
+        texts.extend(ref.text for ref in item.refs)
+        ptr.append(len(texts))
+    segs, vocab = encode_nist(texts, tokenize, lowercase)
+    counts = set(np.diff(ptr).tolist())
     nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
-    return [item.id for item in items], refs, nrefs
+    return TokenIdRefs(
+        [item.id for item in items], np.array(ptr, dtype=np.int64), segs.starts, segs.lens,
+        segs.ids.astype(np.int32), list(vocab), tokenize, lowercase, nrefs,
+    )  # fmt: skip
+
+
+def hypothesis_tokens(
+    hyps: Sequence[Any], refs: TokenIdRefs, extend: bool = False
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The hypotheses tokenized as the references were: flat ids, lengths, and the tokens no
+    reference has. Those get id -1 (they match nothing), or with ``extend`` ids from the size of
+    the vocabulary on, in the order of the list returned. A hypothesis that is not a string is
+    an error naming its item."""
+    if len(hyps) != len(refs.ids):
+        raise MetricInputError(
+            f"{len(hyps)} hypotheses for {len(refs.ids)} items (line count mismatch)"
+        )
+    for k, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            raise MetricInputError(f"item {refs.ids[k]!r}: hypothesis is not a string")
+    known = refs.lookup()
+    segs, lookup = encode_nist(list(hyps), refs.tokenize, refs.lowercase, known, extend=extend)
+    new = list(lookup)[len(known) :] if extend else []
+    return segs.ids, segs.lens, new

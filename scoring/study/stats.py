@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from scoring.metrics import RefItem, WeightedRef, get_metric
-from scoring.metrics.amber import AmberIndex
+from scoring.metrics.amber_batch import amber_stats_batch
 from scoring.metrics.grr import best_per_item
 from scoring.metrics.matching import MatchCounts
 from scoring.metrics.nist import NIST, ReferenceCounts
@@ -117,21 +117,19 @@ def _closest_rows(data: StudyData, configs: list[Config]) -> dict[str, Rows]:
     pair is scored once across all reference sets (AMBER costs the most of all metrics)."""
     out: dict[str, Rows] = defaultdict(dict)
     metric: Any = get_metric(configs[0].metric, **configs[0].metric_options)
-    refsets = {c.key: metric.prepare(ref_items(data, c.refset, c.theta)[0]).refs for c in configs}
+    refsets = {c.key: metric.prepare(ref_items(data, c.refset, c.theta)[0]) for c in configs}
     for system in data.systems:
         hyps = _hyps(data, system)
-        lengths = [len(metric._tok(h)) for h in hyps]  # the tokenizer AMBER itself uses
         unique: dict[tuple[int, tuple[str, ...]], int] = {}
         picks: dict[str, list[int]] = {}
-        for key, refs in refsets.items():
-            picks[key] = []
-            for k, item_refs in enumerate(refs):
-                n = lengths[k]
-                ref = min(item_refs, key=lambda r: (abs(len(r) - n), len(r)))
-                picks[key].append(unique.setdefault((k, tuple(ref)), len(unique)))
+        words: list[list[str]] = []
+        for key, prepared in refsets.items():
+            words, closest = metric.aligned_words(hyps, prepared)
+            picks[key] = [
+                unique.setdefault((k, tuple(ref)), len(unique)) for k, ref in enumerate(closest)
+            ]
         pairs = list(unique)
-        index = AmberIndex([data.item_ids[k] for k, _ in pairs], [[list(r)] for _, r in pairs], 1)
-        rows = metric.stats([hyps[k] for k, _ in pairs], index)
+        rows = amber_stats_batch([words[k] for k, _ in pairs], [list(r) for _, r in pairs])
         for key, chosen in picks.items():
             out[key][system] = rows[chosen]
     return dict(out)

@@ -13,6 +13,7 @@ from scoring.metrics import amber_batch
 from scoring.metrics.amber import BLOCK, Amber, split_type1, variant_stats
 from scoring.metrics.amber_batch import amber_stats_batch, variant_stats_batch
 from scoring.metrics.base import RefItem, WeightedRef
+from scoring.metrics.nist import make_tokenizer
 
 # Short and long words; the long ones share variant-4 pieces ("gang"+"gs", "stin"+"gs", "gang"+"er")
 # so that splitting creates new repeats and matches.
@@ -125,8 +126,9 @@ def test_metric_stats_equal_the_per_item_reference_path() -> None:
         RefItem(str(k), tuple(WeightedRef(r) for r in refs)) for k, (_, refs) in enumerate(texts)
     ]
     rows = metric.stats([h for h, _ in texts], metric.prepare(items))
+    tok = make_tokenizer(metric.tokenize, metric.lowercase)
     for row, (hyp, refs) in zip(rows, texts, strict=True):
-        h1 = metric._tok(hyp)
-        r1 = min((metric._tok(r) for r in refs), key=lambda r: (abs(len(r) - len(h1)), len(r)))
+        h1 = tok(hyp)
+        r1 = min((tok(r) for r in refs), key=lambda r: (abs(len(r) - len(h1)), len(r)))
         assert np.array_equal(row[:BLOCK], variant_stats(h1, r1))
         assert np.array_equal(row[BLOCK:], variant_stats(split_type1(h1), split_type1(r1)))

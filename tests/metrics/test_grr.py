@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 
 from scoring.metrics import __version__
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
-from scoring.metrics.grr import GRR, best_per_item, grr_denominator, grr_numerators
+from scoring.metrics.grr import (
+    GRR,
+    best_per_item,
+    grr_denominator,
+    grr_numerators,
+    segments_of,
+)
 
 
 def brute_force(cand: list[int], ref: list[int], alpha: float, beta: float) -> float:
@@ -98,7 +104,7 @@ def test_vectorized_dp_matches_brute_force(
     data: list[tuple[list[int], list[int]]], alpha: float, beta: float
 ) -> None:
     cands, refs = [c for c, _ in data], [r for _, r in data]
-    got = grr_numerators(cands, refs, alpha, beta)
+    got = grr_numerators(segments_of(cands), segments_of(refs), alpha, beta)
     expected = [brute_force(c, r, alpha, beta) for c, r in data]
     assert np.allclose(got, expected, rtol=0, atol=1e-9)
 

@@ -136,13 +136,15 @@ def test_an_index_of_an_older_format_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["4grr", "amber"])
-def test_word_aligning_metrics_prepare_a_loaded_index_item_range_by_item_range(tmp_path, name):
-    from scoring.metrics.index import DeferredRefs
+def test_word_aligning_metrics_store_token_ids_and_slice_them_in_place(tmp_path, name):
+    from scoring.metrics.tokenized import TokenIdRefs
 
     path = tmp_path / "refs.idx"
     save_index(path, build_index(name, ITEMS))
     loaded = load_index(path)
-    assert isinstance(loaded.prepared, DeferredRefs) and loaded.prepared.nrefs == 2
+    assert isinstance(loaded.prepared, TokenIdRefs) and loaded.prepared.nrefs == 2
+    assert isinstance(loaded.prepared.tokens, np.memmap)  # read from the file, not tokenized
     metric = get_metric(name)
     part = metric.prepared_slice(loaded.prepared, 1, 2)
     assert (part.ids, part.nrefs) == (["b"], 2)
+    assert part.token_lists(part.pairs()[1]) == metric.prepare(ITEMS[1:2]).token_lists(np.arange(2))
