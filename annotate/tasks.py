@@ -8,13 +8,14 @@ from django.db.models import F, Q
 from annotate.models import Dataset, OutputCampaignRater
 from annotate.models.rating import CampaignRater
 from annotate.services.assignment import leases_reclaim
-from annotate.services.datasets import dataset_compute_stats
-from annotate.services.human_eval.campaigns import output_rater_qc
+from annotate.services.datasets import STATS_TASK, dataset_compute_stats
+from annotate.services.human_eval.campaigns import OUTPUT_QC_TASK, output_rater_qc
 from annotate.services.qc import campaign_qc_evaluate, rater_qc_evaluate
+from annotate.services.ratings import RATER_QC_TASK, WEIGHTS_TASK
 from annotate.services.weights import weights_recompute_campaign
 
 
-@shared_task(name="annotate.tasks.dataset_compute_stats")
+@shared_task(name=STATS_TASK)
 def dataset_compute_stats_task(dataset_id: int) -> dict[str, object]:
     return dataset_compute_stats(dataset_id=dataset_id)
 
@@ -29,7 +30,7 @@ def datasets_refresh_stale_stats() -> int:
     return len(stale)
 
 
-@shared_task(name="annotate.tasks.campaign_weights")
+@shared_task(name=WEIGHTS_TASK)
 def campaign_weights_task(campaign_id: int) -> int:
     return weights_recompute_campaign(campaign_id=campaign_id)
 
@@ -39,7 +40,7 @@ def leases_reclaim_task() -> int:
     return leases_reclaim()
 
 
-@shared_task(name="annotate.tasks.rater_qc")
+@shared_task(name=RATER_QC_TASK)
 def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
     membership = (
         CampaignRater.objects.select_related("campaign", "rater")
@@ -51,7 +52,7 @@ def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
     return rater_qc_evaluate(campaign=membership.campaign, rater=membership.rater).qc_status
 
 
-@shared_task(name="annotate.tasks.output_rater_qc")
+@shared_task(name=OUTPUT_QC_TASK)
 def output_rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
     membership = (
         OutputCampaignRater.objects.select_related("campaign", "rater")

@@ -18,8 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.metrics.amber import split_type1, variant_stats
 from scoring.metrics.amber_batch import amber_stats_batch
+from scoring.metrics.amber_pairs import split_type1, variant_stats
 
 
 def synthetic_pairs(n_pairs: int, seed: int) -> tuple[list[list[str]], list[list[str]]]:

@@ -12,21 +12,24 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from celery import current_app
 from kombu.exceptions import OperationalError
 
 log = logging.getLogger(__name__)
 
 
 def dispatch(
-    task: Any, *args: Any, countdown: float | None = None, queue: str | None = None
+    task_name: str, *args: Any, countdown: float | None = None, queue: str | None = None
 ) -> bool:
-    """`task.apply_async(args)`; False (logged) when the broker is unreachable."""
+    """Send the task registered as ``task_name`` with ``args``; False (logged) when the broker
+    is unreachable. By name, so a service starts work without importing the tasks module that
+    runs it (tasks call services, never the reverse); each app's ``ready`` registers its tasks."""
     options: dict[str, Any] = {"countdown": countdown}
     if queue:
         options["queue"] = queue
     try:
-        task.apply_async(args=args, **options)
+        current_app.tasks[task_name].apply_async(args=args, **options)
     except OperationalError as exc:
-        log.warning("broker unreachable, %s%r waits for the sweep: %s", task.name, args, exc)
+        log.warning("broker unreachable, %s%r waits for the sweep: %s", task_name, args, exc)
         return False
     return True

@@ -9,3 +9,4 @@ class ScoringConfig(AppConfig):
         from scoring.run_kinds import register
 
         register()
+        from scoring import tasks  # noqa: F401  (registered: services send work by task name)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from celery import shared_task
 
 from core.runs.engine import run_continue
+from scoring.services.leaderboards import PREPARE_TASK
 from scoring.services.references import leaderboard_prepare
-from scoring.services.scoring import finish_chunks, score_chunk
+from scoring.services.scoring import FINISH_TASK, SCORE_CHUNK_TASK, finish_chunks, score_chunk
 
 
-@shared_task(name="scoring.tasks.score_chunk")
+@shared_task(name=SCORE_CHUNK_TASK)
 def score_chunk_task(run_id: int, attempt: int, metric: str, start: int, stop: int) -> str | None:
     return run_continue(
         run_id=run_id, attempt=attempt, ends_run=False,
@@ -21,12 +22,12 @@ def score_chunk_task(run_id: int, attempt: int, metric: str, start: int, stop: i
     )  # fmt: skip
 
 
-@shared_task(name="scoring.tasks.finish_submission")
+@shared_task(name=FINISH_TASK)
 def finish_submission_task(run_id: int, attempt: int) -> None:
     run_continue(run_id=run_id, attempt=attempt, step=finish_chunks, ends_run=True)
 
 
-@shared_task(name="scoring.tasks.prepare_leaderboard")
+@shared_task(name=PREPARE_TASK)
 def prepare_leaderboard_task(leaderboard_id: int) -> list[str]:
     """Build the reference indexes of a new leaderboard before its first submission arrives."""
     return leaderboard_prepare(leaderboard_id=leaderboard_id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,11 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from annotate.models import Role, Visibility
+from annotate.release_triggers import (
+    drop_frozen_triggers,
+    install_frozen_triggers,
+    missing_frozen_triggers,
+)
 from annotate.services.accounts import user_create
 from annotate.services.datasets import dataset_create, dataset_import_file
 
@@ -18,9 +22,6 @@ pytest_plugins = ["tests.mining_fixtures", "tests.workers"]
 
 PASSWORD = "a-long-test-password-42"
 DATA = Path(__file__).resolve().parent / "data"
-
-
-_RELEASES_MIGRATION = importlib.import_module("annotate.migrations.0005_releases")
 
 
 def _uses_db(request) -> tuple[bool, bool]:
@@ -46,17 +47,11 @@ def _sqlite_release_triggers_let_flush_work(request):
         yield
         return
     request.getfixturevalue("transactional_db" if transactional else "db")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        present = {row[0] for row in cursor.fetchall()}
-        if "annotate_release_frozen_delete" not in present:
-            for statement in _RELEASES_MIGRATION._sqlite_sql():
-                cursor.execute(statement)
+    if missing_frozen_triggers(connection):
+        install_frozen_triggers(connection)
     yield
     if transactional:
-        with connection.cursor() as cursor:
-            for statement in _RELEASES_MIGRATION._drop_sql("sqlite"):
-                cursor.execute(statement)
+        drop_frozen_triggers(connection)
 
 
 @pytest.fixture(autouse=True)

@@ -6,111 +6,6 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-# Immutability of published releases, enforced by the database so that no code path (admin,
-# shell, a buggy service) can change a citable version. Snapshot rows of a published release
-# cannot be inserted, updated or deleted; a published release cannot be deleted, unpublished, or
-# have its frozen fields changed. Allowed on a published release: revealing splits
-# (public_splits, manifest, manifest_checksum), the archive cache and campaign_id (SET_NULL).
-SNAPSHOT_TABLES = ["annotate_releaseitem", "annotate_releasereference", "annotate_releaserating"]
-FROZEN_COLUMNS = [
-    "dataset_id", "version", "status", "weight_variant", "include_ratings", "license",
-    "citation", "description", "created_by_id", "created_at", "published_at", "build_info",
-    "snapshot_checksum", "imported",
-]
-MESSAGE = "release is published: its snapshot and frozen fields cannot change"
-
-
-def _sqlite_sql():
-    sql = []
-    for table in SNAPSHOT_TABLES:
-        for op, row in (("INSERT", "NEW"), ("UPDATE", "OLD"), ("DELETE", "OLD")):
-            sql.append(
-                f"CREATE TRIGGER {table}_frozen_{op.lower()} BEFORE {op} ON {table} "
-                f"WHEN (SELECT status FROM annotate_release WHERE id = {row}.release_id) "
-                f"= 'published' BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END"
-            )
-    changed = " OR ".join(f"NEW.{c} IS NOT OLD.{c}" for c in FROZEN_COLUMNS)
-    sql.append(
-        "CREATE TRIGGER annotate_release_frozen_update BEFORE UPDATE ON annotate_release "
-        f"WHEN OLD.status = 'published' AND ({changed}) "
-        f"BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END"
-    )
-    sql.append(
-        "CREATE TRIGGER annotate_release_frozen_delete BEFORE DELETE ON annotate_release "
-        f"WHEN OLD.status = 'published' BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END"
-    )
-    return sql
-
-
-def _postgresql_sql():
-    changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in FROZEN_COLUMNS)
-    sql = [
-        f"""
-        CREATE OR REPLACE FUNCTION annotate_release_snapshot_frozen() RETURNS trigger AS $$
-        DECLARE rid bigint;
-        BEGIN
-            IF TG_OP = 'INSERT' THEN rid := NEW.release_id; ELSE rid := OLD.release_id; END IF;
-            IF EXISTS (SELECT 1 FROM annotate_release WHERE id = rid AND status = 'published')
-            THEN RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = '23000';
-            END IF;
-            IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
-            RETURN NEW;
-        END $$ LANGUAGE plpgsql
-        """,
-        f"""
-        CREATE OR REPLACE FUNCTION annotate_release_frozen() RETURNS trigger AS $$
-        BEGIN
-            IF TG_OP = 'DELETE' AND OLD.status = 'published' THEN
-                RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = '23000';
-            END IF;
-            IF TG_OP = 'UPDATE' AND OLD.status = 'published' AND ({changed}) THEN
-                RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = '23000';
-            END IF;
-            IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
-            RETURN NEW;
-        END $$ LANGUAGE plpgsql
-        """,
-        "CREATE TRIGGER annotate_release_frozen BEFORE UPDATE OR DELETE ON annotate_release "
-        "FOR EACH ROW EXECUTE FUNCTION annotate_release_frozen()",
-    ]
-    for table in SNAPSHOT_TABLES:
-        sql.append(
-            f"CREATE TRIGGER {table}_frozen BEFORE INSERT OR UPDATE OR DELETE ON {table} "
-            "FOR EACH ROW EXECUTE FUNCTION annotate_release_snapshot_frozen()"
-        )
-    return sql
-
-
-def _drop_sql(vendor):
-    if vendor == "postgresql":
-        return [
-            "DROP TRIGGER IF EXISTS annotate_release_frozen ON annotate_release",
-            *(f"DROP TRIGGER IF EXISTS {t}_frozen ON {t}" for t in SNAPSHOT_TABLES),
-            "DROP FUNCTION IF EXISTS annotate_release_frozen()",
-            "DROP FUNCTION IF EXISTS annotate_release_snapshot_frozen()",
-        ]
-    names = ["annotate_release_frozen_update", "annotate_release_frozen_delete"]
-    names += [f"{t}_frozen_{op}" for t in SNAPSHOT_TABLES for op in ("insert", "update", "delete")]
-    return [f"DROP TRIGGER IF EXISTS {name}" for name in names]
-
-
-def create_triggers(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        statements = _postgresql_sql()
-    elif vendor == "sqlite":
-        statements = _sqlite_sql()
-    else:
-        return
-    for statement in statements:
-        schema_editor.execute(statement)
-
-
-def drop_triggers(apps, schema_editor):
-    for statement in _drop_sql(schema_editor.connection.vendor):
-        schema_editor.execute(statement)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -225,5 +120,4 @@ class Migration(migrations.Migration):
             model_name='releaserating',
             index=models.Index(fields=['release', 'reference'], name='annotate_re_release_362f62_idx'),
         ),
-        migrations.RunPython(create_triggers, drop_triggers),
     ]

@@ -189,10 +189,19 @@ class OutputSlot(models.Model):
     active = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
+        # Two partial constraints, since NULLs are distinct in a plain one: a Likert slot
+        # (system_b NULL) would otherwise be allowed twice.
         constraints = [
             models.UniqueConstraint(
-                fields=["campaign", "item", "system_a", "system_b"], name="output_slot_unique"
-            )
+                fields=["campaign", "item", "system_a", "system_b"],
+                condition=models.Q(system_b__isnull=False),
+                name="output_slot_unique_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "item", "system_a"],
+                condition=models.Q(system_b__isnull=True),
+                name="output_slot_unique_single",
+            ),
         ]
         indexes = [models.Index(fields=["campaign", "active"])]
 

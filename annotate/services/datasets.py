@@ -106,10 +106,12 @@ def dataset_import(*, dataset: Dataset, records: list[ItemRecord]) -> ImportSumm
     return ImportSummary(items=len(items), references=len(references))
 
 
-def _enqueue_stats(dataset_id: int) -> None:
-    from annotate.tasks import dataset_compute_stats_task
+# The task that runs dataset_compute_stats (annotate/tasks.py registers it under this name).
+STATS_TASK = "annotate.tasks.dataset_compute_stats"
 
-    dispatch(dataset_compute_stats_task, dataset_id)
+
+def _enqueue_stats(dataset_id: int) -> None:
+    dispatch(STATS_TASK, dataset_id)
 
 
 def dataset_compute_stats(*, dataset_id: int) -> dict[str, object]:

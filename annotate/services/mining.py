@@ -40,6 +40,7 @@ from annotate.models import (
 from annotate.selectors.datasets import dataset_can_edit
 from annotate.selectors.mining import MINING_KIND, corpus_usable_by, dataset_scope
 from annotate.services.corpora import corpus_index_dir
+from annotate.services.datasets import STATS_TASK
 from core.dispatch import dispatch
 from core.runs.context import RunContext
 from core.runs.engine import run_create
@@ -165,9 +166,8 @@ def _dataset_changed(dataset_id: int) -> None:
     Dataset.objects.filter(pk=dataset_id).update(updated_at=timezone.now())
 
     def enqueue() -> None:
-        from annotate.tasks import dataset_compute_stats_task
 
-        dispatch(dataset_compute_stats_task, dataset_id)
+        dispatch(STATS_TASK, dataset_id)
 
     transaction.on_commit(enqueue)
 

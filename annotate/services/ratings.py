@@ -44,16 +44,19 @@ WEIGHTS_DEBOUNCE_SECONDS = 3
 QC_DEBOUNCE_SECONDS = 2
 
 
-def _after_commit(rating: Rating) -> None:
-    from annotate.tasks import campaign_weights_task, rater_qc_task
+# The tasks these debounced checks send (annotate/tasks.py registers them under these names).
+WEIGHTS_TASK = "annotate.tasks.campaign_weights"
+RATER_QC_TASK = "annotate.tasks.rater_qc"
 
+
+def _after_commit(rating: Rating) -> None:
     def send() -> None:
         if cache.add(f"campaign-weights-{rating.campaign_id}", 1, WEIGHTS_DEBOUNCE_SECONDS):
-            dispatch(campaign_weights_task, rating.campaign_id, countdown=WEIGHTS_DEBOUNCE_SECONDS)
+            dispatch(WEIGHTS_TASK, rating.campaign_id, countdown=WEIGHTS_DEBOUNCE_SECONDS)
         qc_key = f"rater-qc-{rating.campaign_id}-{rating.rater_id}"
         if cache.add(qc_key, 1, QC_DEBOUNCE_SECONDS):
             dispatch(
-                rater_qc_task, rating.campaign_id, rating.rater_id, countdown=QC_DEBOUNCE_SECONDS
+                RATER_QC_TASK, rating.campaign_id, rating.rater_id, countdown=QC_DEBOUNCE_SECONDS
             )
 
     transaction.on_commit(send)

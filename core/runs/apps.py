@@ -7,4 +7,7 @@ class RunsConfig(AppConfig):
     verbose_name = "Runs of long work"
 
     def ready(self) -> None:
-        from core.runs import signals  # noqa: F401  (a starting worker sweeps at once)
+        from core.runs import (
+            signals,  # noqa: F401  (a starting worker sweeps at once)
+            tasks,  # noqa: F401  (registered: work is sent by task name)
+        )

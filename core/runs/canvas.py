@@ -6,11 +6,13 @@ given-up attempt that run later are fenced out by their attempt number.
 
 from __future__ import annotations
 
-from celery import chord
+from celery import chord, signature
 from celery.canvas import Signature
 
 from core.runs.context import RunContext
 from core.runs.kinds import DEFERRED
+
+CHORD_FAILED_TASK = "runs.chord_failed"
 
 
 def run_chord(
@@ -18,8 +20,7 @@ def run_chord(
 ) -> object:
     """Start the chord and return DEFERRED (the body's answer). Nothing beats while a part
     waits in the queue, so the attempt is leased for `lease` seconds first."""
-    from core.runs.tasks import chord_failed_task
-
     context.lease(lease)
-    chord(parts)(finish.on_error(chord_failed_task.si(context.run_id, context.attempt)))
+    failed = signature(CHORD_FAILED_TASK, args=(context.run_id, context.attempt), immutable=True)
+    chord(parts)(finish.on_error(failed))
     return DEFERRED

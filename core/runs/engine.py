@@ -25,6 +25,9 @@ from core.runs.tempfiles import tmp_remove
 
 log = logging.getLogger(__name__)
 
+# The one task that executes every run (core/runs/tasks.py registers it under this name).
+EXECUTE_TASK = "runs.execute"
+
 
 def queue_for(kind: RunKind) -> str:
     if kind.weight == HEAVY_QUEUE:
@@ -58,13 +61,11 @@ def run_create(
 def run_dispatch(*, run_id: int, attempt: int, countdown: float | None = None) -> bool:
     """Send a queued attempt to the broker; mark it sent. If the broker is unreachable the run
     stays in the outbox (dispatched_at null) and the sweep sends it later."""
-    from core.runs.tasks import execute_run_task
-
     run = Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.QUEUED).first()
     if run is None:
         return False
     queue = queue_for(get_kind(run.kind))
-    if not dispatch(execute_run_task, run_id, attempt, countdown=countdown, queue=queue):
+    if not dispatch(EXECUTE_TASK, run_id, attempt, countdown=countdown, queue=queue):
         return False
     Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.QUEUED).update(
         dispatched_at=timezone.now()

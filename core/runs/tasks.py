@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from core.runs.engine import run_attempt_failed, run_execute
+from core.runs.canvas import CHORD_FAILED_TASK
+from core.runs.engine import EXECUTE_TASK, run_attempt_failed, run_execute
 from core.runs.sweep import run_sweep
-
-EXECUTE_TASK = "runs.execute"
 
 
 @shared_task(name=EXECUTE_TASK)
@@ -21,7 +20,7 @@ def sweep_runs_task() -> dict[str, int]:
     return {"dispatched": report.dispatched, "retried": report.retried}
 
 
-@shared_task(name="runs.chord_failed")
+@shared_task(name=CHORD_FAILED_TASK)
 def chord_failed_task(run_id: int, attempt: int) -> None:
     """A chord's error callback: one failed part fails the attempt (the next one, if any, starts
     from the beginning; parts of this attempt that still run are fenced out)."""

@@ -1,10 +1,10 @@
 """AMBER's per-item statistics for many (hypothesis, reference) pairs at once, with numpy.
 
-Row p of :func:`variant_stats_batch` equals ``amber.variant_stats(hyps[p], refs[p])`` exactly;
-amber.py keeps that per-pair function as the readable definition (matching strategies of
-Chen & Kuhn 2011, section 2.4; counts behind the penalties of section 2.2). Here every n-gram,
-gapped pattern and word correspondence of a batch becomes an integer key that carries its pair,
-so one ``np.unique`` per kind of pattern counts it for all pairs.
+Row p of :func:`variant_stats_batch` equals ``amber_pairs.variant_stats(hyps[p], refs[p])``
+exactly; amber_pairs.py keeps that per-pair function as the readable definition (matching
+strategies of Chen & Kuhn 2011, section 2.4; counts behind the penalties of section 2.2). Here
+every n-gram, gapped pattern and word correspondence of a batch becomes an integer key that
+carries its pair, so one ``np.unique`` per kind of pattern counts it for all pairs.
 
 Layout: the words of all hypotheses, then of all references, in one flat array of positions;
 sentence p is hypothesis p, sentence P + p is reference p.
@@ -18,7 +18,7 @@ from itertools import chain, pairwise
 
 import numpy as np
 
-from .amber import (
+from .amber_pairs import (
     BLOCK,
     FIX_H,
     FIX_M,

@@ -42,12 +42,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from . import __version__
 from .base import Metric, OptionSpec, RefItem, ScoreResult
 from .nist import TOKENIZERS
 from .registry import register
 from .tokenized import TokenIdRefs, hypothesis_tokens, tokenize_references
 from .tokenizers import Segments
+from .version import __version__
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
 _NEG = -np.inf

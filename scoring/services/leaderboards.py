@@ -68,7 +68,9 @@ def leaderboard_create(
     return leaderboard
 
 
-def _prepare(leaderboard_id: int) -> None:
-    from scoring.tasks import prepare_leaderboard_task
+# The task that builds a new board's reference indexes (scoring/tasks.py registers it).
+PREPARE_TASK = "scoring.tasks.prepare_leaderboard"
 
-    dispatch(prepare_leaderboard_task, leaderboard_id)
+
+def _prepare(leaderboard_id: int) -> None:
+    dispatch(PREPARE_TASK, leaderboard_id)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from celery import signature
 from django.conf import settings
 
 from core.runs.canvas import run_chord
@@ -33,6 +34,9 @@ from scoring.services.references import (
 log = logging.getLogger(__name__)
 
 BOOTSTRAP_RESAMPLES = 1000
+# The chord's tasks (scoring/tasks.py registers them under these names).
+SCORE_CHUNK_TASK = "scoring.tasks.score_chunk"
+FINISH_TASK = "scoring.tasks.finish_submission"
 
 
 SCORING_KIND = "scoring"
@@ -75,14 +79,12 @@ def scoring_run(run: RunContext) -> object:
     plan = submission_plan(run)
     run.progress(0, plan.steps, "Scoring")
     if len(plan.bounds) > 1:
-        from scoring.tasks import finish_submission_task, score_chunk_task
-
         parts = [
-            score_chunk_task.s(run.run_id, run.attempt, metric, start, stop)
+            signature(SCORE_CHUNK_TASK, args=(run.run_id, run.attempt, metric, start, stop))
             for metric in plan.metrics
             for start, stop in plan.bounds
         ]
-        finish = finish_submission_task.si(run.run_id, run.attempt)
+        finish = signature(FINISH_TASK, args=(run.run_id, run.attempt), immutable=True)
         return run_chord(run, parts, finish, lease=settings.SCORING_CHORD_LEASE_SECONDS)
     stats: dict[str, np.ndarray] = {}
     with run.stage("statistics"):

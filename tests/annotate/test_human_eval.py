@@ -126,3 +126,26 @@ def test_pairwise_campaign_leases_and_records_order(make_dataset, owner, make_ra
     output_rating_submit(rating_id=second.pk, rater=rater, score=3)
     assert output_rating_next(campaign=campaign, rater=rater) is None
     assert OutputRating.objects.filter(campaign=campaign, status="done").count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_likert_slot_cannot_be_created_twice(make_dataset, owner):
+    """system_b is NULL for a Likert slot: a plain unique constraint would let it repeat."""
+    from django.db import IntegrityError
+
+    from annotate.models import OutputSlot
+    from tests.annotate.output_campaign_kit import output_eval_dataset
+
+    dataset, systems = output_eval_dataset(make_dataset, owner)
+    campaign = output_campaign_create(
+        owner=owner, dataset=dataset, name="L", systems=systems, mode="likert", ratings_per_unit=1
+    )
+    slot = campaign.slots.filter(system_b__isnull=True).first()
+    with pytest.raises(IntegrityError):
+        OutputSlot.objects.create(
+            campaign=campaign, item=slot.item, system_a=slot.system_a, wanted=1
+        )
+    pair = {"campaign": campaign, "item": slot.item, "system_a": systems[0], "wanted": 1}
+    OutputSlot.objects.create(system_b=systems[1], **pair)
+    with pytest.raises(IntegrityError):
+        OutputSlot.objects.create(system_b=systems[1], **pair)

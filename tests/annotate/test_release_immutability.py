@@ -68,3 +68,23 @@ def test_revealing_a_split_and_caching_the_archive_stay_possible(release):
     Release.objects.filter(pk=release.pk).update(
         public_splits=["dev", "test"], archive_name="x.zip", manifest_checksum="0" * 64
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_rebuild_loses_no_guard_once_migrate_has_run(release):
+    """SQLite rebuilds a table to alter it and drops its triggers; PostgreSQL keeps them. Either
+    way the next `migrate` installs them again, and the database check names what is missing."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from annotate.apps import _check_release_triggers
+    from annotate.release_triggers import drop_frozen_triggers, missing_frozen_triggers
+
+    publish(release)
+    drop_frozen_triggers(connection)  # what a table rebuild does to a table's triggers
+    assert missing_frozen_triggers(connection)
+    assert [e.id for e in _check_release_triggers(databases=["default"])] == ["annotate.E001"]
+    call_command("migrate", verbosity=0)
+    assert missing_frozen_triggers(connection) == []
+    assert _check_release_triggers(databases=["default"]) == []
+    refused(lambda: ReleaseReference.objects.filter(release=release).update(weight=0))

@@ -53,7 +53,7 @@ def test_heavy_runs_are_sent_to_the_heavy_queue(
     sent = []
 
     def dispatch(task, *args, countdown=None, queue=None):
-        sent.append((task.name, args, queue))
+        sent.append((task, args, queue))
         return True
 
     monkeypatch.setattr(engine, "dispatch", dispatch)

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from scoring.metrics import __version__
-from scoring.metrics.amber import (
+from scoring.metrics.amber import Amber, variant_amber, variant_parts
+from scoring.metrics.amber_pairs import (
     BLOCK,
     FIX_H,
     FIX_M,
@@ -20,12 +21,9 @@ from scoring.metrics.amber import (
     MATCH,
     PENALTY_WEIGHTS,
     SEGS,
-    Amber,
     rank_correlations,
     rank_vector_correlations,
     split_type1,
-    variant_amber,
-    variant_parts,
     variant_stats,
 )
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef

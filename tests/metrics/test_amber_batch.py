@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.metrics import amber_batch
-from scoring.metrics.amber import BLOCK, Amber, split_type1, variant_stats
+from scoring.metrics.amber import Amber
 from scoring.metrics.amber_batch import amber_stats_batch, variant_stats_batch
+from scoring.metrics.amber_pairs import BLOCK, split_type1, variant_stats
 from scoring.metrics.base import RefItem, WeightedRef
 from scoring.metrics.nist import make_tokenizer
 

@@ -171,14 +171,16 @@ def output_rating_submit(*, rating_id: int, rater: User, score: int) -> OutputRa
 QC_DEBOUNCE_SECONDS = 2
 
 
-def _qc_after_commit(rating: OutputRating) -> None:
-    from annotate.tasks import output_rater_qc_task
+# The task that runs output_rater_qc (annotate/tasks.py registers it under this name).
+OUTPUT_QC_TASK = "annotate.tasks.output_rater_qc"
 
+
+def _qc_after_commit(rating: OutputRating) -> None:
     def send() -> None:
         key = f"output-rater-qc-{rating.campaign_id}-{rating.rater_id}"
         if cache.add(key, 1, QC_DEBOUNCE_SECONDS):
             dispatch(
-                output_rater_qc_task, rating.campaign_id, rating.rater_id,
+                OUTPUT_QC_TASK, rating.campaign_id, rating.rater_id,
                 countdown=QC_DEBOUNCE_SECONDS,
             )  # fmt: skip
 

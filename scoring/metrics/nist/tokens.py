@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import Any
 
-from .. import tokenizers
 from ..base import MetricInputError
 from ..tokenizers import Segments, encode
+from ..tokenizers import clear_token_cache as clear_line_cache
 
 _SACREBLEU_TOKENIZERS = {
     "13a": "tokenizer_13a.Tokenizer13a",
@@ -65,7 +65,7 @@ def clear_token_cache() -> None:
     """Forget every tokenized string (a benchmark times each metric from cold)."""
     for tokenize in _TOKENIZER_CACHES.values():
         tokenize.cache_clear()
-    tokenizers.clear_token_cache()
+    clear_line_cache()
 
 
 _TOKENIZER_CACHES: dict[tuple[str, bool], Any] = {}
