@@ -46,7 +46,7 @@ Choices where the paper leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -80,10 +80,10 @@ from .amber_pairs import (
     M,
     N,
 )
-from .base import Metric, OptionSpec, RefItem, ScoreResult
+from .base import OptionSpec, ScoreResult
 from .nist import TOKENIZERS
 from .registry import register
-from .tokenized import TokenIdRefs, hypothesis_tokens, tokenize_references
+from .tokenized import TokenIdMetric, TokenIdRefs, hypothesis_tokens
 from .version import __version__
 
 
@@ -152,7 +152,7 @@ def closest_references(refs: TokenIdRefs, hyp_lens: np.ndarray) -> np.ndarray:
 
 
 @register
-class Amber(Metric):
+class Amber(TokenIdMetric):
     """AMBER(1,4): stats per item are one block of ``BLOCK`` columns per input variant."""
 
     name: ClassVar[str] = "amber"
@@ -168,28 +168,6 @@ class Amber(Metric):
         OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=TOKENIZERS),
         OptionSpec("lowercase", bool, True, "lowercase (variant 1 is normalized text)"),
     )
-
-    def __init__(self, **options: Any) -> None:
-        """Options: tokenizer for variant 1 (normalized = tokenized and lowercased)."""
-        super().__init__(**options)
-        self.tokenize = self.opts["tokenize"]
-        self.lowercase = self.opts["lowercase"]
-        self._nrefs: int | str = 1
-
-    def prepare(self, items: Sequence[RefItem]) -> TokenIdRefs:
-        """Tokenize every reference once (variant 1; variant 4 is derived from it)."""
-        prepared = tokenize_references(items, self.tokenize, self.lowercase)
-        self._nrefs = prepared.nrefs
-        return prepared
-
-    def accepts_prepared(self, prepared: Any) -> bool:
-        """References tokenized alike (by 4-GRR, say) serve as they are."""
-        return isinstance(prepared, TokenIdRefs) and (prepared.tokenize, prepared.lowercase) == (
-            self.tokenize, self.lowercase,
-        )  # fmt: skip
-
-    def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
-        return prepared.slice(start, stop)
 
     def stats(self, hyps: Sequence[str], prepared: TokenIdRefs) -> np.ndarray:
         """Rows of ``len(VARIANTS) · BLOCK`` sum-able statistics per item: per variant, the

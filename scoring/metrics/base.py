@@ -86,6 +86,17 @@ class MetricInputError(ValueError):
     """Bad input (line count mismatch, weight out of range, …); the message names the item."""
 
 
+def check_hypotheses(hyps: Sequence[object], item_ids: Sequence[str]) -> None:
+    """One hypothesis per item, each a string; else MetricInputError naming the item."""
+    if len(hyps) != len(item_ids):
+        raise MetricInputError(
+            f"{len(hyps)} hypotheses for {len(item_ids)} items (line count mismatch)"
+        )
+    for k, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            raise MetricInputError(f"item {item_ids[k]!r}: hypothesis is not a string")
+
+
 @dataclass(frozen=True)
 class WeightedRef:
     """One candidate reference with its weight in [-1, +1] (1 for plain multi-reference BLEU)."""

@@ -42,10 +42,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .base import Metric, OptionSpec, RefItem, ScoreResult
+from .base import OptionSpec, ScoreResult
 from .nist import TOKENIZERS
 from .registry import register
-from .tokenized import TokenIdRefs, hypothesis_tokens, tokenize_references
+from .tokenized import TokenIdMetric, TokenIdRefs, hypothesis_tokens
 from .tokenizers import Segments
 from .version import __version__
 
@@ -139,7 +139,7 @@ def _batch_numerators(
 
 
 @register
-class GRR(Metric):
+class GRR(TokenIdMetric):
     """4-GRR (papers/003… §4): stats per item ``[numerator, denominator]`` of the best ref."""
 
     name: ClassVar[str] = "4grr"
@@ -164,24 +164,6 @@ class GRR(Metric):
         super().__init__(**options)
         self.alpha = float(self.opts["alpha"])
         self.beta = float(self.opts["beta"])
-        self.tokenize = self.opts["tokenize"]
-        self.lowercase = self.opts["lowercase"]
-        self._nrefs: int | str = 1
-
-    def prepare(self, items: Sequence[RefItem]) -> TokenIdRefs:
-        """Tokenize every reference once."""
-        prepared = tokenize_references(items, self.tokenize, self.lowercase)
-        self._nrefs = prepared.nrefs
-        return prepared
-
-    def accepts_prepared(self, prepared: Any) -> bool:
-        """References tokenized alike (by AMBER, say) serve as they are."""
-        return isinstance(prepared, TokenIdRefs) and (prepared.tokenize, prepared.lowercase) == (
-            self.tokenize, self.lowercase,
-        )  # fmt: skip
-
-    def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
-        return prepared.slice(start, stop)
 
     def stats(self, hyps: Sequence[str], prepared: TokenIdRefs) -> np.ndarray:
         """Rows ``[numerator, denominator]`` of each item's best-scoring reference."""

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .arrayfile import PackedStrings, pack_strings
-from .base import MetricInputError, RefItem
+from .base import Metric, MetricInputError, RefItem, check_hypotheses
 from .index import register_prepared_kind
 from .nist.tokens import encode_nist
 
@@ -132,14 +132,35 @@ def hypothesis_tokens(
     reference has. Those get id -1 (they match nothing), or with ``extend`` ids from the size of
     the vocabulary on, in the order of the list returned. A hypothesis that is not a string is
     an error naming its item."""
-    if len(hyps) != len(refs.ids):
-        raise MetricInputError(
-            f"{len(hyps)} hypotheses for {len(refs.ids)} items (line count mismatch)"
-        )
-    for k, hyp in enumerate(hyps):
-        if not isinstance(hyp, str):
-            raise MetricInputError(f"item {refs.ids[k]!r}: hypothesis is not a string")
+    check_hypotheses(hyps, refs.ids)
     known = refs.lookup()
     segs, lookup = encode_nist(list(hyps), refs.tokenize, refs.lowercase, known, extend=extend)
     new = list(lookup)[len(known) :] if extend else []
     return segs.ids, segs.lens, new
+
+
+class TokenIdMetric(Metric):
+    """What the word-aligning metrics share: options ``tokenize`` and ``lowercase``, references
+    prepared as :class:`TokenIdRefs`, usable by any metric that tokenizes alike, sliced in
+    place."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.tokenize = self.opts["tokenize"]
+        self.lowercase = self.opts["lowercase"]
+        self._nrefs: int | str = 1
+
+    def prepare(self, items: Sequence[RefItem]) -> TokenIdRefs:
+        """Tokenize every reference once."""
+        prepared = tokenize_references(items, self.tokenize, self.lowercase)
+        self._nrefs = prepared.nrefs
+        return prepared
+
+    def accepts_prepared(self, prepared: Any) -> bool:
+        """References tokenized alike (by the other word-aligning metric, say) serve as is."""
+        return isinstance(prepared, TokenIdRefs) and (prepared.tokenize, prepared.lowercase) == (
+            self.tokenize, self.lowercase,
+        )  # fmt: skip
+
+    def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
+        return prepared.slice(start, stop)

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
+from ..base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult, check_hypotheses
 from ..index import BleuIndex, OrderTable
 from ..ngrams import Positions, lookup
 from ..registry import register
@@ -105,13 +105,7 @@ class NIST(Metric):
         ``num_n`` is Σ over the item's distinct hypothesis n-grams found in its references of
         Info(g) · matched(g) (Doddington 2002, sec. 3; ΔNIST: weighted, see the package doc);
         ``den_n`` the number of hypothesis n-grams times the item's largest weight."""
-        if len(hyps) != len(prepared.ids):
-            raise MetricInputError(
-                f"{len(hyps)} hypotheses for {len(prepared.ids)} items (line count mismatch)"
-            )
-        for k, hyp in enumerate(hyps):
-            if not isinstance(hyp, str):
-                raise MetricInputError(f"item {prepared.ids[k]!r}: hypothesis is not a string")
+        check_hypotheses(hyps, prepared.ids)
         self._nrefs = prepared.nrefs
         tables, order, n = prepared.tables, self.order, len(hyps)
         segs, _ = encode_nist(hyps, self.tokenize, self.lowercase, vocab=tables.vocab)
