@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 
 from annotate.agreement_math import Triple, alpha, consensus_agreement, value_counts
 from annotate.models.rating import Campaign, Rating, RatingKind, RatingStatus
-from annotate.services.weights import counted_ratings
+from annotate.selectors.campaigns import counted_ratings
 
 
 @dataclass(frozen=True)

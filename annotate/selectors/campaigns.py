@@ -16,7 +16,9 @@ from annotate.models.rating import (
     RatingStatus,
     ReferenceSlot,
 )
-from annotate.services.assignment import FINISHED
+
+# A rater's answers that use up their share: a skip or a flag is an answer too.
+FINISHED = (RatingStatus.DONE, RatingStatus.SKIPPED, RatingStatus.FLAGGED)
 
 
 def campaign_can_manage(*, user: User | AnonymousUser, campaign: Campaign) -> bool:
@@ -62,8 +64,12 @@ class RaterProgress:
     campaign_total: int
 
 
+def rater_finished_count(*, campaign: Campaign, rater: User) -> int:
+    return Rating.objects.filter(campaign=campaign, rater=rater, status__in=FINISHED).count()
+
+
 def rater_progress(*, campaign: Campaign, rater: User) -> RaterProgress:
-    done = Rating.objects.filter(campaign=campaign, rater=rater, status__in=FINISHED).count()
+    done = rater_finished_count(campaign=campaign, rater=rater)
     membership = CampaignRater.objects.filter(campaign=campaign, rater=rater).first()
     quota = campaign.ratings_per_rater if membership and membership.crowd_id else None
     overall = campaign_progress(campaign=campaign)
@@ -84,14 +90,20 @@ class CampaignProgress:
         return int(100 * self.done / self.total) if self.total else 0
 
 
+def counted_ratings(*, campaign: Campaign) -> QuerySet[Rating]:
+    """The ratings that make weights: normal, done, and not excluded by quality control."""
+    return Rating.objects.filter(
+        campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
+    )
+
+
 def campaign_progress(*, campaign: Campaign) -> CampaignProgress:
     slots = ReferenceSlot.objects.filter(campaign=campaign).aggregate(
         total=Sum("wanted"), references=Count("pk")
     )
-    counted = Rating.objects.filter(
-        campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
+    per_reference = (
+        counted_ratings(campaign=campaign).values("reference_id").annotate(n=Count("pk"))
     )
-    per_reference = counted.values("reference_id").annotate(n=Count("pk"))
     wanted = dict(
         ReferenceSlot.objects.filter(campaign=campaign).values_list("reference_id", "wanted")
     )

@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 
 from annotate.models import Release
+from annotate.selectors.release_content import release_content
 from annotate.selectors.releases import release_can_see_hidden
-from annotate.services.releases.content import release_content
 
 Key = tuple[str, str]  # (split, item id)
 

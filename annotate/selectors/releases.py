@@ -15,7 +15,7 @@ from django.http import Http404
 
 from annotate.models import Dataset, Release, ReleaseItem, ReleaseReference, ReleaseStatus
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
-from annotate.services.releases.content import release_content, scoring_refs
+from annotate.selectors.release_content import release_content, scoring_refs
 from annotate.visibility import release_splits_hidden_from
 from scoring.metrics.base import RefItem, WeightedRef
 

@@ -23,9 +23,8 @@ from annotate.models.rating import (
     RatingStatus,
     ReferenceSlot,
 )
+from annotate.selectors.campaigns import rater_finished_count
 from annotate.services.controls import control_create, control_kind_due
-
-FINISHED = (RatingStatus.DONE, RatingStatus.SKIPPED, RatingStatus.FLAGGED)
 
 
 class NotAMember(Exception):
@@ -74,10 +73,6 @@ def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | No
         started_at=now,
         lease_expires_at=now + timedelta(minutes=campaign.lease_minutes),
     )
-
-
-def rater_finished_count(*, campaign: Campaign, rater: User) -> int:
-    return Rating.objects.filter(campaign=campaign, rater=rater, status__in=FINISHED).count()
 
 
 @transaction.atomic

@@ -7,15 +7,9 @@ from collections import defaultdict
 import numpy as np
 from django.db import transaction
 
-from annotate.models.rating import Campaign, Rating, RatingKind, RatingStatus, Weight
+from annotate.models.rating import Campaign, Weight
+from annotate.selectors.campaigns import counted_ratings
 from annotate.weights_math import summarise, weight_of, z_rescaled
-
-
-def counted_ratings(*, campaign: Campaign):
-    """The ratings that make weights: normal, done, and not excluded by quality control."""
-    return Rating.objects.filter(
-        campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
-    )
 
 
 def weight_recompute(*, campaign: Campaign, reference_id: int) -> Weight:

@@ -15,6 +15,7 @@ from annotate.http import AuthenticatedRequest
 from annotate.models import Release, SplitName
 from annotate.release_forms import ReleaseForm
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
+from annotate.selectors.release_content import release_content
 from annotate.selectors.release_diff import release_diff
 from annotate.selectors.releases import (
     release_can_see_hidden,
@@ -29,7 +30,6 @@ from annotate.services.releases import (
     release_publish,
 )
 from annotate.services.releases.archive import release_archive_job, release_archive_ready
-from annotate.services.releases.content import release_content
 from annotate.services.releases.datasheet import datasheet_markdown
 from annotate.services.releases.publish import release_meta
 from annotate.services.reveal import release_reveal

@@ -35,9 +35,10 @@ from scoring.selectors.leaderboard_table import (
 from scoring.selectors.leaderboards import (
     leaderboard_can_manage,
     leaderboard_entries,
+    leaderboard_metric,
     release_scoring_items,
 )
-from scoring.services.references import leaderboard_metric, load_matrix, submission_hypotheses
+from scoring.selectors.stored import load_matrix, submission_hypotheses
 
 BOOTSTRAP_RESAMPLES = 1000
 # sacrebleu's default for approximate randomization; above LARGE_ITEMS a tenth of it keeps a

@@ -19,9 +19,10 @@ from scoring.models import Leaderboard, Score, Submission
 from scoring.selectors.leaderboards import (
     latest_per_team,
     leaderboard_entries,
+    leaderboard_metric,
     release_scoring_items,
 )
-from scoring.services.references import leaderboard_metric, load_matrix
+from scoring.selectors.stored import load_matrix
 
 SIGNIFICANCE_LEVEL = 0.05
 # Paired bootstrap resamples per test in the rank grouping (sacrebleu's default); the result is

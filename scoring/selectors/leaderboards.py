@@ -8,7 +8,7 @@ from django.http import Http404
 
 from annotate.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus, Visibility
 from annotate.visibility import release_references_visible
-from scoring.metrics import RefItem, WeightedRef
+from scoring.metrics import Metric, RefItem, WeightedRef, get_metric
 from scoring.models import Leaderboard, Submission, SubmissionStatus
 
 
@@ -43,6 +43,12 @@ def references_visible(*, user: User | AnonymousUser, leaderboard: Leaderboard) 
     return release_references_visible(
         user=user, release=leaderboard.release, split=leaderboard.split
     ) or leaderboard_can_manage(user=user, leaderboard=leaderboard)
+
+
+def leaderboard_metric(leaderboard: Leaderboard, name: str) -> Metric:
+    """One of the board's metrics; the primary one with the options the owner chose."""
+    options = leaderboard.metric_options if name == leaderboard.primary_metric else {}
+    return get_metric(name, **options)
 
 
 def _weight(reference, variant: str) -> float | None:

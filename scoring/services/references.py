@@ -27,7 +27,6 @@ from scoring.metrics import (
     IndexFile,
     Metric,
     MetricInputError,
-    get_metric,
     load_index,
     prepared_for,
     stats_slice,
@@ -36,8 +35,8 @@ from scoring.metrics import (
 from scoring.metrics.api import index_nrefs
 from scoring.metrics.index import INDEX_FORMAT_VERSION
 from scoring.models import Leaderboard, Submission
-from scoring.selectors.leaderboards import release_scoring_items
-from scoring.submission_files import parse_submission, submission_slice
+from scoring.selectors.leaderboards import leaderboard_metric, release_scoring_items
+from scoring.submission_files import submission_slice
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +52,6 @@ class PreparedReferences:
     prepared: Any
     nrefs: int | str
     item_ids: list[str]
-
-
-def leaderboard_metric(leaderboard: Leaderboard, name: str) -> Metric:
-    options = leaderboard.metric_options if name == leaderboard.primary_metric else {}
-    return get_metric(name, **options)
 
 
 def _index_name(leaderboard: Leaderboard, metric: Metric) -> str:
@@ -165,12 +159,6 @@ def leaderboard_prepare(*, leaderboard_id: int) -> list[str]:
     return leaderboard.metrics
 
 
-def submission_hypotheses(submission: Submission, item_ids: list[str]) -> list[str]:
-    with submission.file.open("rb") as handle:
-        hyps, _ = parse_submission(handle, item_ids, submission.format)
-    return hyps
-
-
 # Items tokenized and scored at once inside a chunk: about 10 MB of token lists per 1,000 items
 # with 16 references, so slices of 5,000 keep a worker's working set near 50 MB.
 STREAM_ITEMS = 5_000
@@ -217,8 +205,3 @@ def save_matrix(name: str, matrix: np.ndarray) -> str:
     if default_storage.exists(name):
         default_storage.delete(name)
     return default_storage.save(name, ContentFile(buffer.getvalue()))
-
-
-def load_matrix(name: str) -> np.ndarray:
-    with default_storage.open(name, "rb") as handle:
-        return np.load(io.BytesIO(handle.read()), allow_pickle=False)

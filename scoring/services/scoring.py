@@ -23,9 +23,9 @@ from core.runs.engine import run_succeed
 from core.runs.tempfiles import run_storage_folder
 from scoring.metrics import bootstrap_ci, result_with_nrefs
 from scoring.models import Score, Submission
+from scoring.selectors.stored import load_matrix
 from scoring.services.references import (
     chunk_bounds,
-    load_matrix,
     reference_index,
     save_matrix,
     submission_chunk_stats,

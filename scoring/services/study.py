@@ -31,7 +31,7 @@ from core.strict_json import json_safe
 from core.tabular import csv_text
 from scoring.models import CorrelationStudy, Submission
 from scoring.selectors.leaderboards import leaderboard_item_ids
-from scoring.services.references import submission_hypotheses
+from scoring.selectors.stored import submission_hypotheses
 from scoring.study.configs import StudyOptions
 from scoring.study.data import StudyData, StudyRef
 from scoring.study.engine import run_study

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 
 from annotate.models import Dataset, Release
-from annotate.services.releases.content import dumps, sha256
+from annotate.selectors.release_content import dumps, sha256
 from tests.annotate.release_kit import archive_bytes, published, rated
 
 

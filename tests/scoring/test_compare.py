@@ -6,7 +6,8 @@ import pytest
 from scoring.metrics import paired_approximate_randomization, paired_bootstrap
 from scoring.models import Team
 from scoring.selectors.compare import compare_submissions, stat_labels
-from scoring.services.references import leaderboard_metric, load_matrix
+from scoring.selectors.leaderboards import leaderboard_metric
+from scoring.selectors.stored import load_matrix
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db

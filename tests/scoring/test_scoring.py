@@ -14,6 +14,7 @@ from core.runs.models import Run
 from core.runs.sweep import run_sweep
 from scoring.models import Score, Submission, SubmissionStatus
 from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
+from scoring.selectors.stored import load_matrix
 from scoring.services import references as references_service
 from scoring.services import scoring as scoring_service
 from scoring.services.submissions import submission_create
@@ -61,7 +62,7 @@ def test_a_submission_is_scored_for_every_metric(
         primary.signature.startswith("dbleu|def:paper")
         and primary.ci_low <= primary.score <= primary.ci_high
     )
-    stats = references_service.load_matrix(primary.stats_file)
+    stats = load_matrix(primary.stats_file)
     assert stats.shape[0] == 4
 
 

@@ -12,7 +12,7 @@ import zipfile
 from django.core.files.storage import default_storage
 
 from annotate.models import Release
-from annotate.services.releases.content import sha256
+from annotate.selectors.release_content import sha256
 from annotate.services.releases.files import MANIFEST
 from core.filesets import fileset_delete, fileset_write
 from core.paths import safe_relative, storage_join

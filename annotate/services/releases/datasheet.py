@@ -10,7 +10,7 @@ from collections import Counter
 from statistics import fmean
 from typing import Any
 
-from annotate.services.releases.content import scoring_refs
+from annotate.selectors.release_content import scoring_refs
 
 HISTOGRAM_BINS = 10  # of width 0.2 over [-1, +1]
 HISTOGRAM_WIDTH = 40  # characters of the longest bar

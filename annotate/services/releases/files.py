@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from annotate.models import SplitName
-from annotate.services.releases.content import dumps, scoring_refs, sha256
+from annotate.selectors.release_content import dumps, scoring_refs, sha256
 from annotate.services.releases.datasheet import datasheet_markdown
 from core.tabular import tsv_bytes
 

@@ -25,8 +25,8 @@ from annotate.models import (
     WeightVariant,
 )
 from annotate.models.releases import semantic_version
+from annotate.selectors.release_content import content_checksum, release_content
 from annotate.services.releases.buildinfo import build_info_collect
-from annotate.services.releases.content import content_checksum, release_content
 
 BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
 MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32

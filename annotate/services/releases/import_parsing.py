@@ -16,8 +16,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 
 from annotate.models import Origin, SplitName
+from annotate.selectors.release_content import REFERENCE_FIELDS
 from annotate.services.releases.archive_reading import ArchiveFiles, json_loads
-from annotate.services.releases.content import REFERENCE_FIELDS
 from annotate.services.releases.freeze import release_version_check
 from annotate.services.releases.publish import FORMAT
 from core.tabular import restore

@@ -27,8 +27,8 @@ from annotate.models import (
     ReleaseStatus,
     Visibility,
 )
+from annotate.selectors.release_content import REFERENCE_FIELDS, sha256
 from annotate.services.releases.archive_reading import archive_read
-from annotate.services.releases.content import REFERENCE_FIELDS, sha256
 from annotate.services.releases.import_parsing import (
     release_items_checked,
     release_meta_checked,

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotate.models import Release, ReleaseRating, ReleaseStatus, SplitName
-from annotate.services.releases.content import release_content, sha256
+from annotate.selectors.release_content import release_content, sha256
 from annotate.services.releases.files import MANIFEST, release_files, scorable_splits
 from core.filesets import fileset_delete, fileset_staged
 from core.paths import storage_join
