@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.core.handlers.exception import response_for_exception
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+
+from core.errors import NotFound
 
 
 def _bad(text: str) -> bool:
@@ -76,6 +79,23 @@ class CharsetMiddleware:
         if kind.startswith(TEXT_TYPES) and "charset=" not in kind.lower():
             response["Content-Type"] = f"{kind}; charset=utf-8"
         return response
+
+
+class NotFoundMiddleware:
+    """Selectors raise `core.errors.NotFound`, knowing nothing of HTTP; a page answers it
+    exactly as Django answers its own Http404 (the debug page, or `not_found` below). The API
+    answers it in its exception handler (deltableu.api), before it reaches here."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, NotFound):
+            return None
+        return response_for_exception(request, Http404(*exception.args))
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.bounded import LimitExceeded
+from core.errors import NotFound
 
 
 def drf_validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
@@ -25,13 +26,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """Services raise Django's exceptions; the API answers them like DRF's own, message kept.
 
     (DRF alone turns Django's PermissionDenied into a generic 403 and does not know Django's
-    ValidationError at all, which would be a 500.) Input over a size limit is a 413 whose body
+    ValidationError at all, which would be a 500.) Selectors' `core.errors.NotFound` is the 404
+    Django's Http404 was, message kept. Input over a size limit is a 413 whose body
     names the limit, so a client can tell "too big" from "wrong".
     """
     if isinstance(exc, LimitExceeded):
         body = {"detail": exc.messages[0], "limit": exc.limit.setting, "value": exc.limit.value}
         return Response(body, status=413)
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, NotFound):
+        exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, DjangoValidationError):
         exc = drf_validation_error(exc)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)

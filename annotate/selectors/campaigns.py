@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet, Sum
-from django.http import Http404
 
 from annotate.models.rating import (
     Campaign,
@@ -16,6 +15,7 @@ from annotate.models.rating import (
     RatingStatus,
     ReferenceSlot,
 )
+from core.errors import NotFound
 
 # A rater's answers that use up their share: a skip or a flag is an answer too.
 FINISHED = (RatingStatus.DONE, RatingStatus.SKIPPED, RatingStatus.FLAGGED)
@@ -29,21 +29,21 @@ def campaign_get_managed(*, user: User | AnonymousUser, campaign_id: int) -> Cam
     """The campaign if the user owns it (or is staff); others get a 404, not a hint."""
     campaign = Campaign.objects.select_related("dataset", "split").filter(pk=campaign_id).first()
     if campaign is None or not campaign_can_manage(user=user, campaign=campaign):
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     return campaign
 
 
 def campaign_get_for_rater(*, user: User | AnonymousUser, campaign_id: int) -> Campaign:
     """The campaign if the user has joined it as a rater."""
     if not user.is_authenticated:
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     membership = (
         CampaignRater.objects.select_related("campaign__dataset")
         .filter(campaign_id=campaign_id, rater=user)
         .first()
     )
     if membership is None:
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     return membership.campaign
 
 

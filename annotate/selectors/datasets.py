@@ -6,10 +6,10 @@ from collections.abc import Collection, Iterator
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
-from django.http import Http404
 
 from annotate.formats import item_to_json
 from annotate.models import Dataset, Item, Reference, Role, Visibility
+from core.errors import NotFound
 
 EXPORT_BATCH = 500  # items per query: bounded memory, few round trips
 
@@ -42,7 +42,7 @@ def dataset_get_visible(*, user: User | AnonymousUser, slug: str) -> Dataset:
     try:
         return dataset_list_visible(user=user).get(slug=slug)
     except Dataset.DoesNotExist:
-        raise Http404("No such dataset.") from None
+        raise NotFound("No such dataset.") from None
 
 
 def dataset_can_edit(*, user: User | AnonymousUser, dataset: Dataset) -> bool:

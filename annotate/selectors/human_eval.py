@@ -6,7 +6,6 @@ from collections import defaultdict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet, Sum
-from django.http import Http404
 
 from annotate.models import (
     Dataset,
@@ -20,6 +19,7 @@ from annotate.models import (
     RatingStatus,
     SystemOutput,
 )
+from core.errors import NotFound
 
 
 def _manages(user: User | AnonymousUser, owner_id: int) -> bool:
@@ -29,7 +29,7 @@ def _manages(user: User | AnonymousUser, owner_id: int) -> bool:
 def judgment_set_get_managed(*, user: User | AnonymousUser, pk: int) -> JudgmentSet:
     found = JudgmentSet.objects.select_related("dataset").filter(pk=pk).first()
     if found is None or not _manages(user, found.dataset.owner_id):
-        raise Http404("No such set of judgments.")
+        raise NotFound("No such set of judgments.")
     return found
 
 
@@ -43,7 +43,7 @@ def judgment_sets_managed(*, user: User, dataset: Dataset | None = None) -> Quer
 def output_campaign_get_managed(*, user: User | AnonymousUser, pk: int) -> OutputCampaign:
     found = OutputCampaign.objects.select_related("dataset").filter(pk=pk).first()
     if found is None or not _manages(user, found.owner_id):
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     return found
 
 
@@ -54,10 +54,10 @@ def output_campaigns_managed(*, user: User) -> QuerySet[OutputCampaign]:
 
 def output_campaign_get_for_rater(*, user: User | AnonymousUser, pk: int) -> OutputCampaign:
     if not user.is_authenticated:
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     membership = OutputCampaignRater.objects.filter(campaign_id=pk, rater=user).first()
     if membership is None:
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     return membership.campaign
 
 
@@ -118,7 +118,7 @@ def campaign_means(*, campaign: OutputCampaign) -> dict[tuple, float]:
 def output_campaign_get_by_token(*, token: str) -> OutputCampaign:
     found = OutputCampaign.objects.select_related("dataset").filter(token=token).first()
     if found is None:
-        raise Http404("No such campaign.")
+        raise NotFound("No such campaign.")
     return found
 
 

@@ -6,9 +6,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, FloatField, Q, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.http import Http404
 
 from annotate.models import Corpus, CorpusStatus, Dataset, Origin, Reference
+from core.errors import NotFound
 from core.runs.models import Run
 from core.runs.selectors import runs_latest
 
@@ -35,7 +35,7 @@ def corpus_get_usable(*, user: User | AnonymousUser, corpus_id: int) -> Corpus:
     try:
         return corpus_list_usable(user=user).get(pk=corpus_id)
     except Corpus.DoesNotExist:
-        raise Http404("No such corpus.") from None
+        raise NotFound("No such corpus.") from None
 
 
 def corpus_list_ready(*, user: User | AnonymousUser) -> QuerySet[Corpus]:

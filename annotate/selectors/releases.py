@@ -11,12 +11,12 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404
 
 from annotate.models import Dataset, Release, ReleaseItem, ReleaseReference, ReleaseStatus
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
 from annotate.selectors.release_content import release_content, scoring_refs
 from annotate.visibility import release_splits_hidden_from
+from core.errors import NotFound
 from scoring.metrics.base import RefItem, WeightedRef
 
 
@@ -32,7 +32,7 @@ def release_get_visible(*, user: User | AnonymousUser, slug: str, version: str) 
     try:
         return release_list_visible(user=user, dataset=dataset).get(version=version)
     except Release.DoesNotExist:
-        raise Http404("No such release.") from None
+        raise NotFound("No such release.") from None
 
 
 def release_can_see_hidden(*, user: User | AnonymousUser, release: Release) -> bool:

@@ -15,9 +15,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
-from django.http import Http404
 
 from annotate.models import ReleaseItem
+from core.errors import NotFound
 from scoring.metrics import (
     Metric,
     RefItem,
@@ -103,10 +103,10 @@ def comparison_submission(
     try:
         pk = int(str(submission_id))
     except ValueError:
-        raise Http404("No such submission.") from None
+        raise NotFound("No such submission.") from None
     submission = comparable_submissions(leaderboard=leaderboard, user=user).filter(pk=pk).first()
     if submission is None:
-        raise Http404("No such submission.")
+        raise NotFound("No such submission.")
     return submission
 
 

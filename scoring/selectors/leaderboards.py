@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import Http404
 
 from annotate.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus, Visibility
 from annotate.visibility import release_references_visible
+from core.errors import NotFound
 from scoring.metrics import Metric, RefItem, WeightedRef, get_metric
 from scoring.models import Leaderboard, Submission, SubmissionStatus
 
@@ -34,7 +34,7 @@ def leaderboards_visible(*, user: User | AnonymousUser) -> QuerySet[Leaderboard]
 def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderboard:
     board = leaderboards_visible(user=user).filter(slug=slug).first()
     if board is None:
-        raise Http404("No such leaderboard.")
+        raise NotFound("No such leaderboard.")
     return board
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
-from django.http import Http404
 
 from annotate.models import JudgmentSet, OutputCampaign, Release
 from annotate.plots import line_svg
+from core.errors import NotFound
 from scoring.models import CorrelationStudy
 
 
@@ -16,9 +16,9 @@ def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStud
     study = CorrelationStudy.objects.select_related("release__dataset", "run").filter(pk=pk)
     found = study.first()
     if found is None or not user.is_authenticated:
-        raise Http404("No such study.")
+        raise NotFound("No such study.")
     if not (user.is_staff or found.owner_id == user.pk):
-        raise Http404("No such study.")
+        raise NotFound("No such study.")
     return found
 
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
-from django.http import Http404
 
+from core.errors import NotFound
 from scoring.models import Leaderboard, Submission
 from scoring.selectors.leaderboards import leaderboard_can_manage
 
@@ -18,12 +18,12 @@ def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -
         .first()
     )
     if submission is None or not user.is_authenticated:
-        raise Http404("No such submission.")
+        raise NotFound("No such submission.")
     if submission.team.members.filter(pk=user.pk).exists():
         return submission
     if leaderboard_can_manage(user=user, leaderboard=submission.leaderboard):
         return submission
-    raise Http404("No such submission.")
+    raise NotFound("No such submission.")
 
 
 def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
