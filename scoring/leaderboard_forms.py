@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 
-from annotate.models import Release, ReleaseStatus, SplitName
+from annotate.models import Release, SplitName
 from scoring.metrics import entries
+from scoring.selectors.leaderboards import releases_for_leaderboards
 
 # Paths under /leaderboards/ that a leaderboard's slug would shadow.
 RESERVED_SLUGS = frozenset({"new", "submissions"})
-
-
-def releases_for_leaderboards(*, user: User) -> QuerySet[Release]:
-    """Published releases the user may open a leaderboard on (their datasets'; staff: all)."""
-    releases = Release.objects.filter(status=ReleaseStatus.PUBLISHED).select_related("dataset")
-    return releases if user.is_staff else releases.filter(dataset__owner=user)
 
 
 class LeaderboardForm(forms.Form):

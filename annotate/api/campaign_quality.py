@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from annotate.models.rating import Weight
 from annotate.selectors.agreement import campaign_agreement
 from annotate.selectors.campaigns import campaign_get_managed
-from annotate.selectors.dashboard import raters_overview
+from annotate.selectors.dashboard import campaign_weights, raters_overview
 from annotate.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
 from deltableu.api import paginated
 
@@ -148,11 +148,7 @@ class CampaignWeightsApi(APIView):
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
-        weights = (
-            Weight.objects.filter(campaign=campaign)
-            .select_related("reference__item")
-            .order_by("reference_id")
-        )
+        weights = campaign_weights(campaign=campaign)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(weights, request)
         return paginator.get_paginated_response(WeightSerializer(page, many=True).data)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -13,17 +12,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotate.models import Campaign, Flag, Rating, Split, SplitName
+from annotate.models import Campaign, Flag, SplitName
 from annotate.selectors.campaigns import (
     campaign_can_manage,
+    campaign_get_by_token,
     campaign_get_for_rater,
     campaign_get_managed,
     campaign_progress,
-    campaigns_joined,
-    campaigns_managed,
+    campaigns_of_user,
+    rater_owns_rating,
     rater_progress,
 )
-from annotate.selectors.datasets import dataset_get_visible
+from annotate.selectors.datasets import dataset_get_visible, dataset_split_get
 from annotate.services.assignment import rating_next
 from annotate.services.campaigns import campaign_create, campaign_join
 from annotate.services.ratings import rating_pass, rating_submit
@@ -75,7 +75,7 @@ class CampaignListApi(APIView):
     @extend_schema(responses=CampaignSerializer(many=True), summary="Campaigns you run or rate in")
     def get(self, request: Request) -> Response:
         user = cast(User, request.user)
-        campaigns = (campaigns_managed(user=user) | campaigns_joined(user=user)).distinct()
+        campaigns = campaigns_of_user(user=user)
         data = CampaignSerializer(campaigns, many=True, context={"request": request}).data
         return Response(data)
 
@@ -91,7 +91,7 @@ class CampaignListApi(APIView):
         dataset = dataset_get_visible(user=request.user, slug=fields.pop("dataset"))
         split_name = fields.pop("split", None)
         if split_name:
-            fields["split"] = get_object_or_404(Split, dataset=dataset, name=split_name)
+            fields["split"] = dataset_split_get(dataset=dataset, name=split_name)
         campaign = campaign_create(owner=cast(User, request.user), dataset=dataset, **fields)
         body = CampaignSerializer(campaign, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -108,7 +108,7 @@ class CampaignJoinApi(APIView):
     def post(self, request: Request) -> Response:
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        campaign = get_object_or_404(Campaign, token=data.validated_data["token"])
+        campaign = campaign_get_by_token(token=data.validated_data["token"])
         campaign_join(campaign=campaign, rater=cast(User, request.user))
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
@@ -206,7 +206,7 @@ class RatingAnswerApi(APIView):
         data = AnswerSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = cast(User, request.user)
-        if not Rating.objects.filter(pk=rating_id, rater=user).exists():
+        if not rater_owns_rating(rater=user, rating_id=rating_id):
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
         if data.validated_data.get("score") is not None:
             rating = rating_submit(

@@ -8,7 +8,7 @@ from typing import Any, cast
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +20,7 @@ from annotate.selectors.human_eval import (
     eval_systems,
     output_campaign_get_by_token,
     output_campaign_get_for_rater,
+    output_campaign_get_managed,
     output_campaign_progress,
     output_campaigns_managed,
     output_rater_progress,
@@ -127,7 +128,7 @@ class OutputCampaignListApi(APIView):
     @extend_schema(responses=OutputCampaignOwnerSerializer(many=True), summary="Your campaigns")
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
-        mine = output_campaigns_managed(user=cast(User, request.user)).filter(dataset=dataset)
+        mine = output_campaigns_managed(user=cast(User, request.user), dataset=dataset)
         return Response(OutputCampaignOwnerSerializer(mine, many=True).data)
 
     @extend_schema(
@@ -217,12 +218,9 @@ class OutputCampaignProgressApi(APIView):
         summary="The owner's view: ratings done, and each rater's count and QC verdict",
     )
     def get(self, request: Request, campaign_id: int) -> Response:
-        campaign = output_campaigns_managed(user=cast(User, request.user)).filter(pk=campaign_id)
-        found = campaign.first()
-        if found is None:
-            raise NotFound("No such campaign.")
+        campaign = output_campaign_get_managed(user=request.user, pk=campaign_id)
         return Response(
-            OutputCampaignProgressSerializer(output_campaign_progress(campaign=found)).data
+            OutputCampaignProgressSerializer(output_campaign_progress(campaign=campaign)).data
         )
 
 

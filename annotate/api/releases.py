@@ -19,12 +19,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.api.serializers import RevealInputSerializer
-from annotate.models import Campaign, Release, SplitName, WeightVariant
+from annotate.models import Release, SplitName, WeightVariant
 from annotate.models.releases import semantic_version
+from annotate.selectors.campaigns import campaign_of_dataset
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible, user_is_researcher
 from annotate.selectors.release_diff import release_diff
 from annotate.selectors.releases import (
     release_file_names,
+    release_find_visible,
     release_get_visible,
     release_list_visible,
 )
@@ -106,7 +108,7 @@ class ReleaseListApi(APIView):
         data = ReleaseInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        campaign = Campaign.objects.filter(pk=fields.pop("campaign"), dataset=dataset).first()
+        campaign = campaign_of_dataset(dataset=dataset, campaign_id=fields.pop("campaign"))
         if campaign is None:
             raise ValidationError({"campaign": "No such campaign on this dataset."})
         release = release_freeze(
@@ -237,9 +239,12 @@ class ReleaseDiffApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
-        releases = release_list_visible(user=request.user, dataset=dataset)
-        old = releases.filter(version=request.query_params.get("old", "")).first()
-        new = releases.filter(version=request.query_params.get("new", "")).first()
+        old, new = (
+            release_find_visible(
+                user=request.user, dataset=dataset, version=request.query_params.get(key, "")
+            )
+            for key in ("old", "new")
+        )
         if old is None or new is None:
             raise Http404("Name two releases you can see with ?old= and ?new=.")
         return Response(release_diff(user=request.user, old=old, new=new))

@@ -31,6 +31,7 @@ from annotate.selectors.datasets import (
 from annotate.services.accounts import profile_ensure
 from annotate.services.datasets import (
     dataset_create,
+    dataset_delete,
     dataset_import_file,
     dataset_update,
     import_format_for,
@@ -101,7 +102,7 @@ class DatasetDetailApi(APIView):
     )
     def delete(self, request: Request, slug: str) -> Response:
         try:
-            _editable_dataset(request, slug).delete()
+            dataset_delete(dataset=_editable_dataset(request, slug))
         except ProtectedError:
             # Releases are citable: a dataset that has any cannot disappear under them.
             body = {"detail": "The dataset has releases; it cannot be deleted."}

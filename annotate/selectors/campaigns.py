@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet, Sum
 
+from annotate.models import Dataset
 from annotate.models.rating import (
     Campaign,
     CampaignRater,
@@ -47,6 +48,23 @@ def campaign_get_for_rater(*, user: User | AnonymousUser, campaign_id: int) -> C
     return membership.campaign
 
 
+def campaign_get_by_token(*, token: str) -> Campaign:
+    """The campaign of a link /r/<token>/, whoever opens it."""
+    campaign = Campaign.objects.filter(token=token).first()
+    if campaign is None:
+        # The wording of Django's get_object_or_404, which the API answered before.
+        raise NotFound("No Campaign matches the given query.")
+    return campaign
+
+
+def campaign_of_dataset(*, dataset: Dataset, campaign_id: int) -> Campaign | None:
+    return Campaign.objects.filter(pk=campaign_id, dataset=dataset).first()
+
+
+def campaigns_of_dataset(*, dataset: Dataset) -> QuerySet[Campaign]:
+    return Campaign.objects.filter(dataset=dataset)
+
+
 def campaigns_managed(*, user: User) -> QuerySet[Campaign]:
     campaigns = Campaign.objects.select_related("dataset")
     return campaigns if user.is_staff else campaigns.filter(owner=user)
@@ -54,6 +72,20 @@ def campaigns_managed(*, user: User) -> QuerySet[Campaign]:
 
 def campaigns_joined(*, user: User) -> QuerySet[Campaign]:
     return Campaign.objects.filter(raters__rater=user).select_related("dataset")
+
+
+def campaigns_of_user(*, user: User) -> QuerySet[Campaign]:
+    """The campaigns the user runs and those they rate in, each once."""
+    return (campaigns_managed(user=user) | campaigns_joined(user=user)).distinct()
+
+
+def campaign_membership(*, campaign: Campaign, rater: User) -> CampaignRater:
+    """The rater's membership of a campaign they joined (see campaign_get_for_rater)."""
+    return CampaignRater.objects.get(campaign=campaign, rater=rater)
+
+
+def rater_owns_rating(*, rater: User, rating_id: int) -> bool:
+    return Rating.objects.filter(pk=rating_id, rater=rater).exists()
 
 
 @dataclass(frozen=True)
@@ -90,7 +122,7 @@ class CampaignProgress:
         return int(100 * self.done / self.total) if self.total else 0
 
 
-def counted_ratings(*, campaign: Campaign) -> QuerySet[Rating]:
+def counted_ratings(*, campaign: Campaign):
     """The ratings that make weights: normal, done, and not excluded by quality control."""
     return Rating.objects.filter(
         campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True

@@ -103,6 +103,15 @@ def raters_overview(*, campaign: Campaign, agreement: Agreement) -> list[RaterRo
     return rows
 
 
+def campaign_weights(*, campaign: Campaign) -> QuerySet[Weight]:
+    """Every weight of the campaign with its reference and item, in reference order."""
+    return (
+        Weight.objects.filter(campaign=campaign)
+        .select_related("reference__item")
+        .order_by("reference_id")
+    )
+
+
 def weight_values(*, campaign: Campaign) -> list[float]:
     weights = Weight.objects.filter(campaign=campaign, weight__isnull=False)
     return [w for w in weights.values_list("weight", flat=True) if w is not None]

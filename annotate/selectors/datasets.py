@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from annotate.formats import item_to_json
-from annotate.models import Dataset, Item, Reference, Role, Visibility
+from annotate.models import Dataset, Item, Reference, Role, Split, Visibility
 from core.errors import NotFound
 
 EXPORT_BATCH = 500  # items per query: bounded memory, few round trips
@@ -43,6 +43,14 @@ def dataset_get_visible(*, user: User | AnonymousUser, slug: str) -> Dataset:
         return dataset_list_visible(user=user).get(slug=slug)
     except Dataset.DoesNotExist:
         raise NotFound("No such dataset.") from None
+
+
+def dataset_split_get(*, dataset: Dataset, name: str) -> Split:
+    split = Split.objects.filter(dataset=dataset, name=name).first()
+    if split is None:
+        # The wording of Django's get_object_or_404, which the API answered before.
+        raise NotFound("No Split matches the given query.")
+    return split
 
 
 def dataset_can_edit(*, user: User | AnonymousUser, dataset: Dataset) -> bool:

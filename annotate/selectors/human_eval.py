@@ -47,8 +47,12 @@ def output_campaign_get_managed(*, user: User | AnonymousUser, pk: int) -> Outpu
     return found
 
 
-def output_campaigns_managed(*, user: User) -> QuerySet[OutputCampaign]:
+def output_campaigns_managed(
+    *, user: User, dataset: Dataset | None = None
+) -> QuerySet[OutputCampaign]:
     campaigns = OutputCampaign.objects.select_related("dataset")
+    if dataset is not None:
+        campaigns = campaigns.filter(dataset=dataset)
     return campaigns if user.is_staff else campaigns.filter(owner=user)
 
 

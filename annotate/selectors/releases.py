@@ -35,6 +35,17 @@ def release_get_visible(*, user: User | AnonymousUser, slug: str, version: str) 
         raise NotFound("No such release.") from None
 
 
+def release_find_visible(
+    *, user: User | AnonymousUser, dataset: Dataset, version: str
+) -> Release | None:
+    return release_list_visible(user=user, dataset=dataset).filter(version=version).first()
+
+
+def release_list_others(*, user: User | AnonymousUser, release: Release) -> QuerySet[Release]:
+    """The other releases of the dataset that the user may see."""
+    return release_list_visible(user=user, dataset=release.dataset).exclude(pk=release.pk)
+
+
 def release_can_see_hidden(*, user: User | AnonymousUser, release: Release) -> bool:
     """Whether every split of the release is visible to the user (see annotate.visibility)."""
     return not release_splits_hidden_from(user=user, release=release)

@@ -39,6 +39,11 @@ def dataset_update(*, dataset: Dataset, **fields: object) -> Dataset:
     return dataset
 
 
+def dataset_delete(*, dataset: Dataset) -> None:
+    """Delete a dataset with its items; raises ProtectedError when it has releases (citable)."""
+    dataset.delete()
+
+
 def import_format_for(filename: str, requested: str = "") -> str:
     """The format named by the user, or guessed from the file's extension."""
     if requested:

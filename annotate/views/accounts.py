@@ -9,11 +9,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.authtoken.models import Token
 
 from annotate.forms import InvitationForm, SignupForm
 from annotate.http import AuthenticatedRequest
-from annotate.models import Invitation
+from annotate.selectors.accounts import api_token_of, invitation_get_by_token, invitations_sent
 from annotate.selectors.campaigns import campaigns_joined
 from annotate.selectors.datasets import user_is_researcher
 from annotate.services.accounts import (
@@ -31,7 +30,7 @@ def signup(request: HttpRequest, token: str) -> HttpResponse:
     if guess_locked_out(request, INVITATION):
         context = {"message": LOCKED_OUT}
         return render(request, "registration/invitation_invalid.html", context, status=429)
-    invitation = Invitation.objects.filter(token=token).first()
+    invitation = invitation_get_by_token(token=token)
     if invitation is None or not invitation.is_usable:
         if invitation is None:  # a guess; a used-up link is not
             guess_failed(request, INVITATION)
@@ -56,12 +55,12 @@ def signup(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def account(request: AuthenticatedRequest) -> HttpResponse:
     profile = profile_ensure(user=request.user)
-    token = Token.objects.filter(user=request.user).first()
+    token = api_token_of(user=request.user)
     context = {
         "profile": profile,
         "token": token,
         "can_invite": user_is_researcher(request.user),
-        "invitations": request.user.invitations_sent.all()[:50],
+        "invitations": invitations_sent(user=request.user),
         "invitation_form": InvitationForm(),
         "rating_campaigns": campaigns_joined(user=request.user),
     }

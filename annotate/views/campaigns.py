@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from annotate.forms import CampaignForm
 from annotate.http import AuthenticatedRequest
 from annotate.models import Campaign, CampaignStatus
+from annotate.selectors.campaigns import campaign_get_by_token
 from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
 from annotate.services.campaigns import (
     campaign_create,
@@ -54,7 +55,7 @@ def _crowd_id(request: HttpRequest) -> str:
 
 def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
     """A campaign's link: crowd participants arrive with an id, raters with their login."""
-    campaign = get_object_or_404(Campaign, token=token)
+    campaign = campaign_get_by_token(token=token)
     if campaign.status == CampaignStatus.CLOSED:
         return render(request, "annotate/campaigns/closed.html", {"campaign": campaign}, status=410)
     crowd_id = _crowd_id(request)

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annotate.formats import FileProblems
 from annotate.forms import DatasetForm, ImportForm
 from annotate.http import AuthenticatedRequest
-from annotate.models import Campaign, SplitName
+from annotate.models import SplitName
+from annotate.selectors.campaigns import campaigns_of_dataset
 from annotate.selectors.datasets import (
     dataset_can_edit,
     dataset_export_jsonl,
@@ -57,7 +58,7 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "hidden_splits": sorted(hidden),
         "revealable": sorted(dataset_hidden_splits(dataset=dataset)) if can_edit else [],
         "releases": release_list_visible(user=request.user, dataset=dataset),
-        "campaigns": Campaign.objects.filter(dataset=dataset) if can_edit else [],
+        "campaigns": campaigns_of_dataset(dataset=dataset) if can_edit else [],
     }
     return render(request, "annotate/dataset_detail.html", context)
 

@@ -10,8 +10,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from annotate.http import AuthenticatedRequest
-from annotate.models import CampaignRater, Flag, QCStatus
-from annotate.selectors.campaigns import campaign_get_for_rater, rater_progress
+from annotate.models import Flag, QCStatus
+from annotate.selectors.campaigns import (
+    campaign_get_for_rater,
+    campaign_membership,
+    rater_progress,
+)
 from annotate.selectors.completion import completion_code_for
 from annotate.services.assignment import rating_next
 from annotate.services.qc import rater_qc_evaluate
@@ -58,7 +62,7 @@ def campaign_answer(
 @login_required
 def campaign_done(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
-    membership = CampaignRater.objects.get(campaign=campaign, rater=request.user)
+    membership = campaign_membership(campaign=campaign, rater=request.user)
     if membership.crowd_id and membership.qc_status == QCStatus.PENDING:
         # The code depends on the verdict: check now rather than wait for the queued check.
         membership = rater_qc_evaluate(campaign=campaign, rater=request.user)

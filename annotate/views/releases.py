@@ -20,8 +20,10 @@ from annotate.selectors.release_diff import release_diff
 from annotate.selectors.releases import (
     release_can_see_hidden,
     release_file_names,
+    release_find_visible,
     release_get_visible,
     release_items,
+    release_list_others,
     release_list_visible,
 )
 from annotate.services.releases import (
@@ -87,9 +89,7 @@ def release_detail(request: HttpRequest, slug: str, version: str) -> HttpRespons
         "split": split,
         "archive_ready": release_archive_ready(release=release),
         "archive_job": release_archive_job(release=release) if can_edit else None,
-        "others": release_list_visible(user=request.user, dataset=release.dataset).exclude(
-            pk=release.pk
-        ),
+        "others": release_list_others(user=request.user, release=release),
     }
     return render(request, "annotate/releases/detail.html", context)
 
@@ -159,8 +159,10 @@ def release_archive(request: HttpRequest, slug: str, version: str) -> FileRespon
 def release_diff_view(request: HttpRequest, slug: str) -> HttpResponse:
     dataset = dataset_get_visible(user=request.user, slug=slug)
     releases = release_list_visible(user=request.user, dataset=dataset)
-    old = releases.filter(version=request.GET.get("old", "")).first()
-    new = releases.filter(version=request.GET.get("new", "")).first()
+    old, new = (
+        release_find_visible(user=request.user, dataset=dataset, version=request.GET.get(key, ""))
+        for key in ("old", "new")
+    )
     diff = release_diff(user=request.user, old=old, new=new) if old and new else None
     context = {"dataset": dataset, "releases": releases, "diff": diff, "old": old, "new": new}
     return render(request, "annotate/releases/diff.html", context)

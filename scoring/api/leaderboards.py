@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.models import Release
-from annotate.selectors.datasets import dataset_list_visible, user_is_researcher
+from annotate.selectors.datasets import user_is_researcher
 from scoring.api.leaderboard_serializers import (
     LeaderboardComparisonSerializer,
     LeaderboardCreateSerializer,
@@ -31,20 +31,13 @@ from scoring.selectors.leaderboards import (
     leaderboard_get_visible,
     leaderboards_visible,
     references_visible,
+    release_named,
 )
 from scoring.services.leaderboards import leaderboard_create
 
 
 def _release_named(*, user: User, name: str) -> Release:
-    """A release by id or `<dataset-slug>@<version>`, among those of datasets the user sees."""
-    releases = Release.objects.filter(dataset__in=dataset_list_visible(user=user))
-    if name.isdigit():
-        found = releases.filter(pk=int(name)).first()
-    elif "@" in name:
-        slug, version = name.split("@", 1)
-        found = releases.filter(dataset__slug=slug, version=version).first()
-    else:
-        found = None
+    found = release_named(user=user, name=name)
     if found is None:
         raise ValidationError({"release": [f"No release {name!r}."]})
     return found
@@ -55,7 +48,7 @@ class LeaderboardListApi(APIView):
 
     @extend_schema(responses=LeaderboardSummarySerializer(many=True), summary="Leaderboards")
     def get(self, request: Request) -> Response:
-        boards: QuerySet = leaderboards_visible(user=request.user).select_related("owner")
+        boards: QuerySet = leaderboards_visible(user=request.user)
         return Response(LeaderboardSummarySerializer(boards, many=True).data)
 
     @extend_schema(

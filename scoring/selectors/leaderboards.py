@@ -6,6 +6,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotate.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus, Visibility
+from annotate.selectors.datasets import dataset_list_visible
 from annotate.visibility import release_references_visible
 from core.errors import NotFound
 from scoring.metrics import Metric, RefItem, WeightedRef, get_metric
@@ -18,7 +19,7 @@ def leaderboard_can_manage(*, user: User | AnonymousUser, leaderboard: Leaderboa
 
 def leaderboards_visible(*, user: User | AnonymousUser) -> QuerySet[Leaderboard]:
     """Public leaderboards of published releases of public datasets, plus the user's own."""
-    boards = Leaderboard.objects.select_related("release__dataset")
+    boards = Leaderboard.objects.select_related("release__dataset", "owner")
     public = Q(
         is_public=True,
         release__status=ReleaseStatus.PUBLISHED,
@@ -36,6 +37,36 @@ def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderb
     if board is None:
         raise NotFound("No such leaderboard.")
     return board
+
+
+def releases_for_leaderboards(*, user: User) -> QuerySet[Release]:
+    """Published releases the user may open a leaderboard on (their datasets'; staff: all)."""
+    releases = Release.objects.filter(status=ReleaseStatus.PUBLISHED).select_related("dataset")
+    return releases if user.is_staff else releases.filter(dataset__owner=user)
+
+
+def user_may_open_leaderboard(*, user: User) -> bool:
+    return releases_for_leaderboards(user=user).exists()
+
+
+def release_for_leaderboard(*, user: User, release_id: str) -> Release:
+    """A release named in a link to the new-leaderboard form, if the user may open one on it."""
+    pk = int(release_id) if release_id.isdigit() else 0
+    found = releases_for_leaderboards(user=user).filter(pk=pk).first()
+    if found is None:
+        raise NotFound("No such release.")
+    return found
+
+
+def release_named(*, user: User | AnonymousUser, name: str) -> Release | None:
+    """A release by id or `<dataset-slug>@<version>`, among those of datasets the user sees."""
+    releases = Release.objects.filter(dataset__in=dataset_list_visible(user=user))
+    if name.isdigit():
+        return releases.filter(pk=int(name)).first()
+    if "@" in name:
+        slug, version = name.split("@", 1)
+        return releases.filter(dataset__slug=slug, version=version).first()
+    return None
 
 
 def references_visible(*, user: User | AnonymousUser, leaderboard: Leaderboard) -> bool:

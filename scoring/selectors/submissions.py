@@ -26,6 +26,14 @@ def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -
     raise NotFound("No such submission.")
 
 
+def submissions_live_of_user(
+    *, user: User, leaderboard: Leaderboard, limit: int = 10
+) -> list[Submission]:
+    """The user's submissions still queued or being scored, for the page to follow."""
+    mine = submissions_of_user(user=user, leaderboard=leaderboard)
+    return list(mine.filter(status__in=Submission.ACTIVE)[:limit])
+
+
 def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
     return (
         Submission.objects.filter(leaderboard=leaderboard, team__members=user)

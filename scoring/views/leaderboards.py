@@ -8,14 +8,14 @@ from collections.abc import Iterator
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
 from annotate.selectors.datasets import user_is_researcher
 from deltableu.forms import form_add_service_errors
 from scoring.exports import payload_csv, table_payload
-from scoring.leaderboard_forms import LeaderboardForm, releases_for_leaderboards
+from scoring.leaderboard_forms import LeaderboardForm
 from scoring.models import Leaderboard, Submission
 from scoring.plots import IntervalPoint, interval_plot
 from scoring.selectors.leaderboard_table import LeaderboardTable, leaderboard_table
@@ -24,17 +24,17 @@ from scoring.selectors.leaderboards import (
     leaderboard_get_visible,
     leaderboards_visible,
     references_visible,
+    release_for_leaderboard,
     release_scoring_items,
+    user_may_open_leaderboard,
 )
-from scoring.selectors.submissions import submissions_of_user
+from scoring.selectors.submissions import submissions_live_of_user
 from scoring.services.leaderboards import leaderboard_create
 
 
 def leaderboard_list(request: HttpRequest) -> HttpResponse:
     boards = leaderboards_visible(user=request.user)
-    can_open = (
-        request.user.is_authenticated and releases_for_leaderboards(user=request.user).exists()
-    )
+    can_open = request.user.is_authenticated and user_may_open_leaderboard(user=request.user)
     return render(
         request, "scoring/leaderboard_list.html", {"boards": boards, "can_open": can_open}
     )
@@ -58,8 +58,7 @@ def table_plot(table: LeaderboardTable):
 def _live_submissions(request: HttpRequest, board: Leaderboard) -> list[Submission]:
     if not request.user.is_authenticated:
         return []
-    mine = submissions_of_user(user=request.user, leaderboard=board)
-    return list(mine.filter(status__in=Submission.ACTIVE)[:10])
+    return submissions_live_of_user(user=request.user, leaderboard=board)
 
 
 def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -132,12 +131,10 @@ def leaderboard_references(request: HttpRequest, slug: str) -> StreamingHttpResp
 def leaderboard_new(request: AuthenticatedRequest) -> HttpResponse:
     if not user_is_researcher(request.user):
         raise PermissionDenied("Only researchers open leaderboards.")
-    releases = releases_for_leaderboards(user=request.user)
     initial = {}
     if request.GET.get("release"):
-        release_id = request.GET["release"]
-        initial["release"] = get_object_or_404(
-            releases, pk=int(release_id) if release_id.isdigit() else 0
+        initial["release"] = release_for_leaderboard(
+            user=request.user, release_id=request.GET["release"]
         )
     form = LeaderboardForm(request.POST or None, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -148,5 +145,7 @@ def leaderboard_new(request: AuthenticatedRequest) -> HttpResponse:
         else:
             return redirect("leaderboard-detail", slug=board.slug)
     return render(
-        request, "scoring/leaderboard_new.html", {"form": form, "has_releases": releases.exists()}
+        request,
+        "scoring/leaderboard_new.html",
+        {"form": form, "has_releases": user_may_open_leaderboard(user=request.user)},
     )
