@@ -1,0 +1,195 @@
+"""The layers hold: selectors only read, views query nothing themselves.
+
+Read from the source with `ast`, so a violation fails here before any review has to spot it:
+- a selector imports no service, writes nothing, and knows nothing of HTTP (no Http404, no
+  get_object_or_404: it raises core.errors.NotFound, which pages and the API answer as a 404);
+- a view or API module reaches no model manager (`Model.objects…`) and calls no
+  get_object_or_404: its queries live in selectors, its writes in services. The one exception
+  is `Model.objects.none()`, the empty placeholder a form or serializer field declares before
+  its real queryset is set, which never queries.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SELECTOR_DIRS = ("annotate/selectors", "scoring/selectors")
+VIEW_DIRS = ("annotate/views", "annotate/api", "scoring/views", "scoring/api")
+SERVICE_PACKAGES = ("annotate.services", "scoring.services")
+HTTP_NOT_FOUND = {"Http404", "get_object_or_404"}
+# Methods that write whatever they are called on (a queryset, a manager, a model instance).
+WRITES = {
+    "save", "create", "delete", "get_or_create", "update_or_create", "bulk_create",
+    "bulk_update", "select_for_update",
+}  # fmt: skip
+
+
+def _modules(folders: tuple[str, ...]) -> list[Path]:
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py"))
+
+
+def _imported_modules(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module:
+        # `from annotate import services` imports the package as surely as `import` does.
+        return [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    return []
+
+
+def _is_service(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in SERVICE_PACKAGES)
+
+
+def _names_used(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Attribute):
+        return {node.attr}
+    if isinstance(node, ast.ImportFrom):
+        return {alias.name for alias in node.names}
+    return set()
+
+
+def _is_queryset_update(node: ast.Call) -> bool:
+    """`….objects.update(…)` or `….filter(…).update(…)`; not `digest.update` or `dict.update`."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "update"):
+        return False
+    receiver = func.value
+    return isinstance(receiver, ast.Call) or (
+        isinstance(receiver, ast.Attribute) and receiver.attr == "objects"
+    )
+
+
+def _write_method(node: ast.AST) -> str:
+    """The name of the writing method that `node` calls, or "" when it writes nothing."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return ""
+    writes = node.func.attr in WRITES or _is_queryset_update(node)
+    return node.func.attr if writes else ""
+
+
+def selector_problems(source: str) -> list[str]:
+    """What a selector module does that a selector must not, one line per offence."""
+    problems = []
+    for node in ast.walk(ast.parse(source)):
+        line = getattr(node, "lineno", 0)
+        services = [m for m in _imported_modules(node) if _is_service(m)]
+        if services:
+            problems.append(f"line {line}: imports {services[0]}")
+        if "django.db.transaction" in _imported_modules(node):
+            problems.append(f"line {line}: imports django.db.transaction")
+        http = _names_used(node) & HTTP_NOT_FOUND
+        if http:
+            problems.append(f"line {line}: uses {sorted(http)[0]} (raise core.errors.NotFound)")
+        write = _write_method(node)
+        if write:
+            problems.append(f"line {line}: writes with .{write}()")
+    return problems
+
+
+def _is_none_placeholder(node: ast.Attribute, parents: dict[ast.AST, ast.AST]) -> bool:
+    """`X.objects.none()`: the attribute `none` of `X.objects`, called without arguments."""
+    parent = parents.get(node)
+    call = parents.get(parent) if parent is not None else None
+    return (
+        isinstance(parent, ast.Attribute)
+        and parent.attr == "none"
+        and isinstance(call, ast.Call)
+        and call.func is parent
+        and not call.args
+    )
+
+
+def view_problems(source: str) -> list[str]:
+    """Where a view or API module queries the ORM itself, one line per offence."""
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    problems = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        is_manager = isinstance(node, ast.Attribute) and node.attr == "objects"
+        if is_manager and not _is_none_placeholder(node, parents):
+            problems.append(f"line {line}: uses .objects (query through a selector)")
+        if "get_object_or_404" in _names_used(node):
+            problems.append(f"line {line}: uses get_object_or_404 (query through a selector)")
+    return problems
+
+
+def _relative(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", _modules(SELECTOR_DIRS), ids=_relative)
+def test_a_selector_only_reads(path):
+    problems = selector_problems(path.read_text())
+    assert not problems, f"{_relative(path)}: {'; '.join(problems)}"
+
+
+@pytest.mark.parametrize("path", _modules(VIEW_DIRS), ids=_relative)
+def test_a_view_queries_through_selectors(path):
+    problems = view_problems(path.read_text())
+    assert not problems, f"{_relative(path)}: {'; '.join(problems)}"
+
+
+def test_every_layer_is_checked():
+    # A moved folder must not make the checks above pass by checking nothing.
+    assert len(_modules(SELECTOR_DIRS)) >= 10 and len(_modules(VIEW_DIRS)) >= 10
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from annotate.services.weights import counted_ratings",
+        "from scoring.services import references",
+        "import annotate.services.releases.content",
+        "from annotate import services",
+        "from django.http import Http404",
+        "import django.http\nraise django.http.Http404('No such thing.')",
+        "from django.shortcuts import get_object_or_404",
+        "from django.db import transaction",
+        "def f(c):\n    c.save()",
+        "def f(M):\n    M.objects.create(name='x')",
+        "def f(M):\n    M.objects.filter(pk=1).update(name='x')",
+        "def f(M):\n    M.objects.filter(pk=1).delete()",
+        "def f(M):\n    return M.objects.select_for_update().get(pk=1)",
+    ],
+)
+def test_the_selector_rule_catches(source):
+    assert selector_problems(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import hashlib\nd = hashlib.sha256()\nd.update(b'x')",
+        "def f(context):\n    context.update(a=1)",
+        "from core.errors import NotFound\nraise NotFound('No such thing.')",
+        "from annotate.selectors.campaigns import FINISHED",
+    ],
+)
+def test_the_selector_rule_lets_reads_be(source):
+    assert selector_problems(source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def v(r):\n    return Campaign.objects.filter(owner=r.user)",
+        "def v(r):\n    return Campaign.objects.none().union(Campaign.objects.all())",
+        "from django.shortcuts import get_object_or_404",
+        "def v(r, shortcuts):\n    return shortcuts.get_object_or_404(Campaign, pk=1)",
+    ],
+)
+def test_the_view_rule_catches(source):
+    assert view_problems(source)
+
+
+def test_the_view_rule_lets_a_field_declare_an_empty_queryset():
+    source = "class F:\n    corpus = ModelChoiceField(queryset=Corpus.objects.none())"
+    assert view_problems(source) == []
