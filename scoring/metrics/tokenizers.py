@@ -232,16 +232,8 @@ def encode(
 ENCODE_LINES = 50_000
 
 
-def encode_nist(
-    lines: Sequence[str],
-    name: str,
-    lowercase: bool,
-    vocab: dict[str, int] | None = None,
-    extend: bool = False,
-) -> tuple[Segments, dict[str, int]]:
-    """``lines`` as token ids (see :func:`encode`, ``extend`` too), tokenized as
-    :func:`make_tokenizer` does, as NIST, 4-GRR and AMBER read text: trailing whitespace kept."""
-    return encode(lines, name, lowercase, vocab, rstrip=False, extend=extend)
+# NIST, 4-GRR and AMBER read text as :func:`make_tokenizer` does: trailing whitespace kept.
+encode_nist = functools.partial(encode, rstrip=False)
 
 
 def _tokenize_block(
