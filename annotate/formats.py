@@ -18,34 +18,21 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from annotate.models.datasets import Origin, SplitName
 from core import strict_json
+from core.lines import LineProblem, LineProblems, read_lines
 from core.tabular import restore
 
 CONTEXT_SEPARATOR = " ||| "
-MAX_REPORTED_PROBLEMS = 200
 MAX_ID_LENGTH = 200
 JSONL_KEYS = ("id", "split", "context", "message", "references")
 REFERENCE_KEYS = ("text", "origin", "provenance")
 TSV_REQUIRED = ("id", "message", "reference")
 TSV_OPTIONAL = ("split", "context", "origin", "provenance")
-
-
-@dataclass(frozen=True)
-class Problem:
-    line: int
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "file"
-        return (
-            f"{where}, {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
-        )
 
 
 @dataclass
@@ -68,107 +55,79 @@ class ItemRecord:
 class FileProblems(Exception):
     """The file cannot be imported; `problems` says every place that is wrong."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[LineProblem]):
         self.problems = problems
         super().__init__("; ".join(str(p) for p in problems[:5]))
 
 
-class _Collector:
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-        self.truncated = 0
-
-    def add(self, line: int, field_name: str, message: str) -> None:
-        if len(self.problems) < MAX_REPORTED_PROBLEMS:
-            self.problems.append(Problem(line, field_name, message))
-        else:
-            self.truncated += 1
-
-    def raise_if_any(self) -> None:
-        if self.truncated:
-            self.problems.append(Problem(0, "", f"{self.truncated} more problems not shown"))
-        if self.problems:
-            raise FileProblems(self.problems)
+def _raise_if_any(problems: LineProblems) -> None:
+    if problems.problems:
+        raise FileProblems(problems.reported())
 
 
-def _decoded_lines(raw_lines: Iterable[bytes], problems: _Collector) -> Iterator[tuple[int, str]]:
-    for number, raw in enumerate(raw_lines, start=1):
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.add(number, "", f"not valid UTF-8 (byte {exc.start + 1} of the line)")
-            continue
-        if "\x00" in text:  # no database text column can hold it
-            problems.add(number, "", f"a NUL byte (byte {raw.index(0) + 1} of the line)")
-            continue
-        yield number, text.rstrip("\r\n")
-
-
-def _check_text(value: Any, line: int, name: str, problems: _Collector) -> str | None:
+def _check_text(value: Any, line: int, name: str, problems: LineProblems) -> str | None:
     if not isinstance(value, str) or not value.strip():
-        problems.add(line, name, "must be a non-empty string")
+        problems.add(line, "must be a non-empty string", name)
         return None
     return value
 
 
-def _check_id(value: Any, line: int, name: str, problems: _Collector) -> str | None:
+def _check_id(value: Any, line: int, name: str, problems: LineProblems) -> str | None:
     text = _check_text(value, line, name, problems)
     if text is not None and len(text) > MAX_ID_LENGTH:
-        problems.add(line, name, f"is longer than {MAX_ID_LENGTH} characters")
+        problems.add(line, f"is longer than {MAX_ID_LENGTH} characters", name)
         return None
     return text
 
 
-def _check_split(value: Any, line: int, problems: _Collector) -> str | None:
+def _check_split(value: Any, line: int, problems: LineProblems) -> str | None:
     if value not in SplitName.values:
-        problems.add(line, "split", f"must be one of {', '.join(SplitName.values)}, not {value!r}")
+        problems.add(line, f"must be one of {', '.join(SplitName.values)}, not {value!r}", "split")
         return None
     return str(value)
 
 
-def _check_origin(value: Any, line: int, name: str, problems: _Collector) -> str | None:
+def _check_origin(value: Any, line: int, name: str, problems: LineProblems) -> str | None:
     if value not in Origin.values:
-        problems.add(line, name, f"must be one of {', '.join(Origin.values)}, not {value!r}")
+        problems.add(line, f"must be one of {', '.join(Origin.values)}, not {value!r}", name)
         return None
     return str(value)
 
 
-def _check_context(value: Any, line: int, problems: _Collector) -> list[str] | None:
+def _check_context(value: Any, line: int, problems: LineProblems) -> list[str] | None:
     if not isinstance(value, list) or not all(isinstance(turn, str) for turn in value):
-        problems.add(line, "context", "must be a list of strings")
+        problems.add(line, "must be a list of strings", "context")
         return None
     return value
 
 
-def _parse_reference(value: Any, line: int, index: int, problems: _Collector):
+def _parse_reference(value: Any, line: int, index: int, problems: LineProblems):
     where = f"references[{index}]"
     if not isinstance(value, dict):
-        problems.add(line, where, "must be an object with a text")
+        problems.add(line, "must be an object with a text", where)
         return None
     for key in value.keys() - set(REFERENCE_KEYS):
-        problems.add(line, f"{where}.{key}", "is not a known field")
+        problems.add(line, "is not a known field", f"{where}.{key}")
     text = _check_text(value.get("text"), line, f"{where}.text", problems)
     origin = _check_origin(value.get("origin", "original"), line, f"{where}.origin", problems)
     provenance = value.get("provenance", {})
     if not isinstance(provenance, dict):
-        problems.add(line, f"{where}.provenance", "must be an object")
+        problems.add(line, "must be an object", f"{where}.provenance")
     if text is None or origin is None or not isinstance(provenance, dict):
         return None
     return ReferenceRecord(text=text, origin=origin, provenance=provenance)
 
 
-def _parse_json_object(obj: dict[str, Any], line: int, problems: _Collector) -> ItemRecord | None:
+def _parse_json_object(obj: dict[str, Any], line: int, problems: LineProblems) -> ItemRecord | None:
     for key in obj.keys() - set(JSONL_KEYS):
-        problems.add(line, key, "is not a known field")
+        problems.add(line, "is not a known field", key)
     external_id = _check_id(obj.get("id"), line, "id", problems)
     split = _check_split(obj.get("split", "dev"), line, problems)
     context = _check_context(obj.get("context", []), line, problems)
     message = _check_text(obj.get("message"), line, "message", problems)
     raw_refs = obj.get("references")
     if not isinstance(raw_refs, list) or not raw_refs:
-        problems.add(line, "references", "must be a non-empty list")
+        problems.add(line, "must be a non-empty list", "references")
         return None
     refs = [_parse_reference(ref, line, i, problems) for i, ref in enumerate(raw_refs)]
     if None in (external_id, split, context, message) or None in refs:
@@ -178,54 +137,54 @@ def _parse_json_object(obj: dict[str, Any], line: int, problems: _Collector) -> 
 
 def parse_jsonl(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     """Parse a JSONL dataset file; raise FileProblems naming every bad line and field."""
-    problems = _Collector()
+    problems = LineProblems()
     records: list[ItemRecord] = []
-    for line, text in _decoded_lines(raw_lines, problems):
+    for line, text in read_lines(raw_lines, problems):
         if not text.strip():
             continue
         try:
             obj = strict_json.loads(text)
         except strict_json.StrictJSONError as exc:
-            problems.add(line, exc.path, f"not valid JSON ({exc.describe()})")
+            problems.add(line, f"not valid JSON ({exc.describe()})", exc.path)
             continue
         if not isinstance(obj, dict):
-            problems.add(line, "", "must be a JSON object")
+            problems.add(line, "must be a JSON object")
             continue
         record = _parse_json_object(obj, line, problems)
         if record is not None:
             records.append(record)
     _check_unique_ids(records, problems)
     if not records and not problems.problems:
-        problems.add(0, "", "the file holds no items")
-    problems.raise_if_any()
+        problems.add(0, "the file holds no items")
+    _raise_if_any(problems)
     return records
 
 
-def _check_unique_ids(records: list[ItemRecord], problems: _Collector) -> None:
+def _check_unique_ids(records: list[ItemRecord], problems: LineProblems) -> None:
     first_line: dict[tuple[str, str], int] = {}
     for record in records:
         key = (record.split, record.external_id)
         if key in first_line:
             problems.add(
-                record.line, "id", f"{record.external_id!r} already used on line {first_line[key]}"
+                record.line, f"{record.external_id!r} already used on line {first_line[key]}", "id"
             )
         else:
             first_line[key] = record.line
 
 
-def _tsv_header(line: int, cells: list[str], problems: _Collector) -> list[str] | None:
+def _tsv_header(line: int, cells: list[str], problems: LineProblems) -> list[str] | None:
     unknown = [c for c in cells if c not in TSV_REQUIRED + TSV_OPTIONAL]
     missing = [c for c in TSV_REQUIRED if c not in cells]
     for name in unknown:
-        problems.add(line, name, "is not a known column")
+        problems.add(line, "is not a known column", name)
     for name in missing:
-        problems.add(line, name, "required column is missing from the header")
+        problems.add(line, "required column is missing from the header", name)
     if len(set(cells)) != len(cells):
-        problems.add(line, "", "a column name appears twice in the header")
+        problems.add(line, "a column name appears twice in the header")
     return None if unknown or missing or len(set(cells)) != len(cells) else cells
 
 
-def _tsv_provenance(cell: str, line: int, problems: _Collector) -> dict[str, Any] | None:
+def _tsv_provenance(cell: str, line: int, problems: LineProblems) -> dict[str, Any] | None:
     if not cell:
         return {}
     try:
@@ -233,12 +192,12 @@ def _tsv_provenance(cell: str, line: int, problems: _Collector) -> dict[str, Any
     except strict_json.StrictJSONError:
         value = None
     if not isinstance(value, dict):
-        problems.add(line, "provenance", "must be a JSON object")
+        problems.add(line, "must be a JSON object", "provenance")
         return None
     return value
 
 
-def _tsv_row(row: dict[str, str], line: int, problems: _Collector) -> ItemRecord | None:
+def _tsv_row(row: dict[str, str], line: int, problems: LineProblems) -> ItemRecord | None:
     external_id = _check_id(row["id"], line, "id", problems)
     split = _check_split(row.get("split") or "dev", line, problems)
     context = row["context"].split(CONTEXT_SEPARATOR) if row.get("context") else []
@@ -252,7 +211,9 @@ def _tsv_row(row: dict[str, str], line: int, problems: _Collector) -> ItemRecord
     return ItemRecord(line, external_id, split, context, message, [reference])  # type: ignore[arg-type]
 
 
-def _merge_tsv_row(items: dict[tuple[str, str], ItemRecord], row: ItemRecord, problems: _Collector):
+def _merge_tsv_row(
+    items: dict[tuple[str, str], ItemRecord], row: ItemRecord, problems: LineProblems
+):
     key = (row.split, row.external_id)
     known = items.get(key)
     if known is None:
@@ -260,16 +221,16 @@ def _merge_tsv_row(items: dict[tuple[str, str], ItemRecord], row: ItemRecord, pr
         return
     for name in ("context", "message"):
         if getattr(known, name) != getattr(row, name):
-            problems.add(row.line, name, f"differs from line {known.line} of the same item")
+            problems.add(row.line, f"differs from line {known.line} of the same item", name)
     known.references.extend(row.references)
 
 
 def parse_tsv(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     """Parse a TSV dataset file (one reference a row); raise FileProblems naming each problem."""
-    problems = _Collector()
+    problems = LineProblems()
     header: list[str] | None = None
     items: dict[tuple[str, str], ItemRecord] = {}
-    for line, text in _decoded_lines(raw_lines, problems):
+    for line, text in read_lines(raw_lines, problems):
         if not text.strip():
             continue
         # Cells of our own exports come back without their formula guard (core.tabular).
@@ -282,16 +243,16 @@ def parse_tsv(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
                 break
             continue
         if len(cells) != len(header):
-            problems.add(line, "", f"has {len(cells)} columns, the header has {len(header)}")
+            problems.add(line, f"has {len(cells)} columns, the header has {len(header)}")
             continue
         row = _tsv_row(dict(zip(header, cells, strict=True)), line, problems)
         if row is not None:
             _merge_tsv_row(items, row, problems)
     if header is not None and not items and not problems.problems:
-        problems.add(0, "", "the file holds no rows after the header")
+        problems.add(0, "the file holds no rows after the header")
     if header is None and not problems.problems:
-        problems.add(0, "", "the file is empty")
-    problems.raise_if_any()
+        problems.add(0, "the file is empty")
+    _raise_if_any(problems)
     return list(items.values())
 
 

@@ -4,7 +4,7 @@ Four layouts, after the ΔBLEU release: contexts (id, depth, context), reference
 ref2, … — as many as the item has), system responses (system, id, response) and per-judge
 judgments (judge, id, system, one or more criterion scores), as TSV, CSV or JSONL. Real files
 have byte-order marks, stray quote characters inside unquoted fields and ragged rows; every
-oddity becomes a `Problem` with its file and line, and a bad row is skipped, never fatal.
+oddity becomes a `LineProblem` with its file and line, and a bad row is skipped, never fatal.
 """
 
 from __future__ import annotations
@@ -14,57 +14,32 @@ import io
 from dataclasses import dataclass, field
 
 from core import strict_json
+from core.lines import BOM, LineProblem, LineProblems, read_lines
 
 CONTEXT_SEPARATORS = (" EOS ", " ||| ", "\t")
 JUDGMENT_KEYS = ("judge", "id", "system")
 
 
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    line: int
-    message: str
-    level: str = "warning"  # "error": the row was skipped
-
-    def as_dict(self) -> dict:
-        return {"file": self.file, "line": self.line, "message": self.message, "level": self.level}
-
-    def __str__(self) -> str:
-        return f"{self.file}, line {self.line}: {self.message}"
-
-
 @dataclass
 class Parsed:
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[LineProblem] = field(default_factory=list)
 
     def error(self, file: str, line: int, message: str) -> None:
-        self.problems.append(Problem(file, line, message, "error"))
+        self.problems.append(LineProblem(line, message, file=file))
 
     def warn(self, file: str, line: int, message: str) -> None:
-        self.problems.append(Problem(file, line, message))
+        self.problems.append(LineProblem(line, message, file=file, level="warning"))
 
 
-def decode(data: bytes, name: str, parsed: Parsed) -> str:
-    """Text without a byte-order mark; undecodable UTF-8 falls back to Latin-1 (reported)."""
-    if data.startswith(b"\xef\xbb\xbf"):
+def _lines(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, str]]:
+    """Every line, numbered: one holding a NUL is left empty (an error: the row is skipped), one
+    that is not UTF-8 is read as Latin-1 (a warning)."""
+    if data.startswith(BOM):
         parsed.warn(name, 1, "byte-order mark removed")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        parsed.warn(name, data[: exc.start].count(b"\n") + 1, "not UTF-8: read as Latin-1")
-        return data.decode("latin-1")
-
-
-def _without_nul_lines(text: str, name: str, parsed: Parsed) -> str:
-    """Lines holding a NUL (which no database text column stores) are reported and left empty."""
-    if "\x00" not in text:
-        return text
-    lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        if "\x00" in line:
-            parsed.error(name, number, "a NUL byte: the line is skipped")
-            lines[number - 1] = ""
-    return "\n".join(lines)
+    found = LineProblems(file=name)
+    lines = list(read_lines(io.BytesIO(data), found, keep_bad=True, latin1=True))
+    parsed.problems += found.reported()
+    return lines
 
 
 def _format_of(text: str, name: str) -> str:
@@ -82,16 +57,17 @@ def rows_of(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, list[str]
 
     TSV is split on tabs only, so quote characters are kept as written; CSV uses the csv
     module leniently (a quote inside an unquoted field is text)."""
-    text = _without_nul_lines(decode(data, name, parsed), name, parsed)
+    lines = _lines(data, name, parsed)
+    text = "\n".join(line for _, line in lines)
     fmt = _format_of(text, name)
     out: list[tuple[int, list[str] | dict]] = []
-    if fmt == "csv":
+    if fmt == "csv":  # a quoted field may span lines: the csv module reads the whole text
         reader = csv.reader(io.StringIO(text), strict=False, skipinitialspace=False)
         for fields in reader:
             if any(f.strip() for f in fields):
                 out.append((reader.line_num, fields))
         return out
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in lines:
         if not line.strip():
             continue
         if fmt == "jsonl":

@@ -88,12 +88,13 @@ def peak_mb() -> float:
 
 
 def run_index(corpus: Path, directory: Path) -> dict:
-    from annotate.mining.corpus import RowProblems, read_triples
+    from annotate.mining.corpus import read_triples
     from annotate.mining.index import build_index
+    from core.lines import LineProblems
 
     started = time.perf_counter()
     with corpus.open("rb") as raw:
-        meta = build_index(read_triples(raw, "jsonl", RowProblems()), directory)
+        meta = build_index(read_triples(raw, "jsonl", LineProblems()), directory)
     return {
         "index_s": time.perf_counter() - started,
         "index_peak_mb": peak_mb(),

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from celery import current_app
+from django.core.cache import cache
 from kombu.exceptions import OperationalError
 
 log = logging.getLogger(__name__)
@@ -33,3 +34,12 @@ def dispatch(
         log.warning("broker unreachable, %s%r waits for the sweep: %s", task_name, args, exc)
         return False
     return True
+
+
+def dispatch_debounced(key: str, seconds: float, task_name: str, *args: Any) -> bool:
+    """Send ``task_name`` with ``args`` in ``seconds``, unless a call with the same ``key`` did in
+    the last ``seconds``: a burst of answers shares one recomputation, which runs after the burst
+    and so sees all of it. False when this call sent nothing (debounced or broker unreachable)."""
+    if not cache.add(f"debounce-{key}", 1, seconds):
+        return False
+    return dispatch(task_name, *args, countdown=seconds)

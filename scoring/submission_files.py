@@ -8,41 +8,22 @@ participant fixes the file in one round. A byte-order mark is tolerated; NUL byt
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from core import strict_json
+from core.lines import LineProblem, LineProblems, read_lines
 
 MAX_PROBLEMS = 100
 
 
-@dataclass(frozen=True)
-class UploadProblem:
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}" if self.line else self.message
-
-
 class UploadRejected(Exception):
-    def __init__(self, problems: list[UploadProblem]):
+    def __init__(self, problems: list[LineProblem]):
         self.problems = problems
         super().__init__("; ".join(str(p) for p in problems[:5]))
 
 
-def _lines(raw_lines: Iterable[bytes], problems: list[UploadProblem]) -> list[str]:
-    texts = []
-    for number, raw in enumerate(raw_lines, start=1):
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        if b"\x00" in raw:
-            problems.append(UploadProblem(number, "contains a NUL byte"))
-        try:
-            texts.append(raw.decode("utf-8").rstrip("\r\n"))
-        except UnicodeDecodeError as exc:
-            problems.append(UploadProblem(number, f"not valid UTF-8 (byte {exc.start + 1})"))
-            texts.append("")
-    return texts
+def _lines(raw_lines: Iterable[bytes], problems: LineProblems) -> list[str]:
+    # A bad line stays as "": the plain layout matches lines to items by position.
+    return [text for _, text in read_lines(raw_lines, problems, keep_bad=True)]
 
 
 def _looks_like_jsonl(texts: list[str]) -> bool:
@@ -50,7 +31,7 @@ def _looks_like_jsonl(texts: list[str]) -> bool:
     return first.lstrip().startswith("{") and '"hyp"' in first
 
 
-def _by_id(texts: list[str], item_ids: Sequence[str], problems: list[UploadProblem]) -> list[str]:
+def _by_id(texts: list[str], item_ids: Sequence[str], problems: LineProblems) -> list[str]:
     known = set(item_ids)
     found: dict[str, tuple[int, str]] = {}
     for number, text in enumerate(texts, start=1):
@@ -59,37 +40,31 @@ def _by_id(texts: list[str], item_ids: Sequence[str], problems: list[UploadProbl
         try:
             obj = strict_json.loads(text)
         except strict_json.StrictJSONError as exc:
-            problems.append(UploadProblem(number, f"not valid JSON ({exc.describe()})"))
+            problems.error(number, f"not valid JSON ({exc.describe()})")
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("hyp"), str):
-            problems.append(UploadProblem(number, 'needs an object with a string "hyp"'))
+            problems.error(number, 'needs an object with a string "hyp"')
             continue
         item_id = str(obj.get("id", ""))
         if item_id not in known:
-            problems.append(UploadProblem(number, f"unknown item id {item_id!r}"))
+            problems.error(number, f"unknown item id {item_id!r}")
         elif item_id in found:
-            problems.append(
-                UploadProblem(number, f"item {item_id!r} already given on line {found[item_id][0]}")
-            )
+            problems.error(number, f"item {item_id!r} already given on line {found[item_id][0]}")
         else:
             found[item_id] = (number, obj["hyp"])
     missing = [i for i in item_ids if i not in found]
-    if missing and len(problems) < MAX_PROBLEMS:
+    if missing:
         shown = ", ".join(repr(i) for i in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-        problems.append(UploadProblem(0, f"{len(missing)} items have no hypothesis: {shown}{more}"))
+        problems.error(0, f"{len(missing)} items have no hypothesis: {shown}{more}")
     return [found[i][1] if i in found else "" for i in item_ids]
 
 
-def _plain(texts: list[str], n_items: int, problems: list[UploadProblem]) -> list[str]:
+def _plain(texts: list[str], n_items: int, problems: LineProblems) -> list[str]:
     if texts and texts[-1] == "" and len(texts) == n_items + 1:
         texts = texts[:-1]  # a trailing empty line after the final newline
     if len(texts) != n_items:
-        problems.append(
-            UploadProblem(
-                0, f"the file has {len(texts)} lines; the leaderboard has {n_items} items"
-            )
-        )
+        problems.error(0, f"the file has {len(texts)} lines; the leaderboard has {n_items} items")
     return texts
 
 
@@ -97,7 +72,7 @@ def parse_submission(
     raw_lines: Iterable[bytes], item_ids: Sequence[str], fmt: str = ""
 ) -> tuple[list[str], str]:
     """The hypotheses in item order and the layout found; raise UploadRejected otherwise."""
-    problems: list[UploadProblem] = []
+    problems = LineProblems(limit=MAX_PROBLEMS)
     texts = _lines(raw_lines, problems)
     layout = fmt or ("jsonl" if _looks_like_jsonl(texts) else "text")
     if layout == "jsonl":
@@ -105,16 +80,10 @@ def parse_submission(
     else:
         hyps = _plain(texts, len(item_ids), problems)
     if not texts:
-        problems.append(UploadProblem(0, "the file is empty"))
-    if problems:
-        raise UploadRejected(problems[:MAX_PROBLEMS])
+        problems.error(0, "the file is empty")
+    if problems.problems:
+        raise UploadRejected(problems.reported())
     return hyps, layout
-
-
-def _decoded(number: int, raw: bytes) -> str:
-    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    return raw.decode("utf-8").rstrip("\r\n")
 
 
 def submission_slice(
@@ -126,27 +95,34 @@ def submission_slice(
     ``fmt`` is the layout found at upload ("text" or "jsonl"). A file that no longer matches
     (it was checked at upload) raises :class:`UploadRejected`.
     """
+    problems = LineProblems(limit=MAX_PROBLEMS)
+    lines = read_lines(raw_lines, problems, keep_bad=True)
     if fmt == "jsonl":
         wanted = {item_id: k for k, item_id in enumerate(item_ids[start:stop])}
         found = [""] * (stop - start)
-        for number, raw in enumerate(raw_lines, start=1):
-            text = _decoded(number, raw)
+        for _, text in lines:
             if not text.strip():
                 continue
             obj = strict_json.loads(text)
             k = wanted.get(str(obj.get("id", ""))) if isinstance(obj, dict) else None
             if k is not None:
                 found[k] = obj["hyp"]
-        return found
+        return _unchanged(found, problems)
     if fmt != "text":
         raise ValueError(f"unknown submission layout {fmt!r}")
     hyps: list[str] = []
     if stop > start:
-        for number, raw in enumerate(raw_lines, start=1):
+        for number, text in lines:
             if number > start:
-                hyps.append(_decoded(number, raw))
+                hyps.append(text)
             if number == stop:
                 break  # the rest of the file is never read
     if len(hyps) != stop - start:
-        raise UploadRejected([UploadProblem(0, f"the file has fewer than {stop} lines")])
+        problems.error(0, f"the file has fewer than {stop} lines")
+    return _unchanged(hyps, problems)
+
+
+def _unchanged(hyps: list[str], problems: LineProblems) -> list[str]:
+    if problems.problems:  # the file changed since it was accepted
+        raise UploadRejected(problems.problems)
     return hyps

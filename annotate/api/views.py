@@ -150,9 +150,7 @@ class DatasetImportApi(APIView):
             fmt = import_format_for(upload.name, data.validated_data.get("format", ""))
             summary = dataset_import_file(dataset=dataset, lines=upload, fmt=fmt)
         except FileProblems as exc:
-            problems = [
-                {"line": p.line, "field": p.field, "message": p.message} for p in exc.problems
-            ]
+            problems = [p.as_dict("line", "field", "message") for p in exc.problems]
             body = {
                 "detail": "The file was not imported; nothing was written.",
                 "problems": problems,

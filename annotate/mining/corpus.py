@@ -17,12 +17,13 @@ as the dataset importer does.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
-from annotate.formats import CONTEXT_SEPARATOR, MAX_REPORTED_PROBLEMS, Problem, _decoded_lines
+from annotate.formats import CONTEXT_SEPARATOR
 from core import strict_json
 from core.bounded import Limits, lines, open_maybe_gzip
+from core.lines import LineProblems, read_lines
 
 FORMATS = ("jsonl", "tsv")
 TSV_COLUMNS = ("context", "message", "response", "conversation")
@@ -37,25 +38,6 @@ class Triple:
     message: str
     response: str
     conversation: str = ""
-
-
-@dataclass
-class RowProblems:
-    """Bad rows seen so far: the first few hundred in full, the rest counted."""
-
-    problems: list[Problem] = field(default_factory=list)
-    bad_rows: int = 0
-    _last_line: int = 0
-
-    def add(self, line: int, field_name: str, message: str) -> None:
-        if line != self._last_line or line == 0:
-            self.bad_rows += 1
-            self._last_line = line
-        if len(self.problems) < MAX_REPORTED_PROBLEMS:
-            self.problems.append(Problem(line, field_name, message))
-
-    def as_json(self) -> list[dict[str, Any]]:
-        return [{"line": p.line, "field": p.field, "message": p.message} for p in self.problems]
 
 
 def format_for(filename: str) -> str:
@@ -77,34 +59,34 @@ def open_binary_lines(raw: IO[bytes]) -> Iterator[bytes]:
     return lines(open_maybe_gzip(raw, label="The corpus", limits=Limits.for_corpora()))
 
 
-def _text(value: Any, line: int, name: str, problems: RowProblems) -> str | None:
+def _text(value: Any, line: int, name: str, problems: LineProblems) -> str | None:
     if not isinstance(value, str) or not value.strip():
-        problems.add(line, name, "must be a non-empty string")
+        problems.add(line, "must be a non-empty string", name)
         return None
     if len(value) > MAX_TEXT_LENGTH:
-        problems.add(line, name, f"is longer than {MAX_TEXT_LENGTH} characters")
+        problems.add(line, f"is longer than {MAX_TEXT_LENGTH} characters", name)
         return None
     return value
 
 
-def _context(value: Any, line: int, problems: RowProblems) -> list[str] | None:
+def _context(value: Any, line: int, problems: LineProblems) -> list[str] | None:
     if value is None or value == "":
         return []
     if isinstance(value, str):
         return value.split(CONTEXT_SEPARATOR)
     if isinstance(value, list) and all(isinstance(turn, str) for turn in value):
         return value
-    problems.add(line, "context", "must be a list of strings")
+    problems.add(line, "must be a list of strings", "context")
     return None
 
 
-def _triple(line: int, row: dict[str, Any], problems: RowProblems) -> Triple | None:
+def _triple(line: int, row: dict[str, Any], problems: LineProblems) -> Triple | None:
     context = _context(row.get("context"), line, problems)
     message = _text(row.get("message"), line, "message", problems)
     response = _text(row.get("response"), line, "response", problems)
     conversation = row.get("conversation")
     if conversation is not None and not isinstance(conversation, str | int):
-        problems.add(line, "conversation", "must be a string or a number")
+        problems.add(line, "must be a string or a number", "conversation")
         return None
     if context is None or message is None or response is None:
         return None
@@ -112,15 +94,15 @@ def _triple(line: int, row: dict[str, Any], problems: RowProblems) -> Triple | N
     return Triple(line, context, message, response, name)
 
 
-def _jsonl_rows(lines: Iterator[tuple[int, str]], problems: RowProblems) -> Iterator[Triple]:
+def _jsonl_rows(lines: Iterator[tuple[int, str]], problems: LineProblems) -> Iterator[Triple]:
     for line, text in lines:
         try:
             row = strict_json.loads(text)
         except strict_json.StrictJSONError as exc:
-            problems.add(line, exc.path, f"not valid JSON ({exc.describe()})")
+            problems.add(line, f"not valid JSON ({exc.describe()})", exc.path)
             continue
         if not isinstance(row, dict):
-            problems.add(line, "", "must be a JSON object")
+            problems.add(line, "must be a JSON object")
             continue
         triple = _triple(line, row, problems)
         if triple is not None:
@@ -134,7 +116,7 @@ def _tsv_header(cells: list[str]) -> tuple[str, ...] | None:
     return None
 
 
-def _tsv_rows(lines: Iterator[tuple[int, str]], problems: RowProblems) -> Iterator[Triple]:
+def _tsv_rows(lines: Iterator[tuple[int, str]], problems: LineProblems) -> Iterator[Triple]:
     header: tuple[str, ...] | None = None
     for line, text in lines:
         cells = text.split("\t")
@@ -144,32 +126,19 @@ def _tsv_rows(lines: Iterator[tuple[int, str]], problems: RowProblems) -> Iterat
                 continue
             header = TSV_HEADERLESS
         if len(cells) != len(header):
-            problems.add(line, "", f"has {len(cells)} columns, expected {len(header)}")
+            problems.add(line, f"has {len(cells)} columns, expected {len(header)}")
             continue
         triple = _triple(line, dict(zip(header, cells, strict=True)), problems)
         if triple is not None:
             yield triple
 
 
-def read_triples(raw: IO[bytes], fmt: str, problems: RowProblems) -> Iterator[Triple]:
+def read_triples(raw: IO[bytes], fmt: str, problems: LineProblems) -> Iterator[Triple]:
     """Yield the good triples of a corpus file in order; bad rows go to `problems`."""
     if fmt not in FORMATS:
         raise ValueError(f"Unknown corpus format {fmt!r}; use jsonl or tsv.")
-    collector = _LineProblems(problems)
     lines = (
-        (line, text)
-        for line, text in _decoded_lines(open_binary_lines(raw), collector)  # type: ignore[arg-type]
-        if text.strip()
+        (line, text) for line, text in read_lines(open_binary_lines(raw), problems) if text.strip()
     )
     rows = _jsonl_rows if fmt == "jsonl" else _tsv_rows
     yield from rows(lines, problems)
-
-
-class _LineProblems:
-    """Adapter so the dataset importer's line decoder reports into RowProblems."""
-
-    def __init__(self, problems: RowProblems) -> None:
-        self.target = problems
-
-    def add(self, line: int, field_name: str, message: str) -> None:
-        self.target.add(line, field_name, message)

@@ -21,11 +21,12 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
-from annotate.mining.corpus import RowProblems, format_for, read_triples
+from annotate.mining.corpus import format_for, read_triples
 from annotate.mining.index import META, EmptyCorpus, build_index
 from annotate.models import Corpus, CorpusStatus
 from annotate.selectors.mining import CORPUS_INDEX_KIND
 from core.bounded import MIB, Limits, drain, open_maybe_gzip
+from core.lines import LineProblems
 from core.runs.context import RunContext
 from core.runs.engine import run_create
 from core.runs.models import Run
@@ -97,7 +98,7 @@ def corpus_build_index(
 ) -> Corpus:
     """Stream `raw` into a new index and store it; raise CorpusInvalid (recorded) if refused."""
     Corpus.objects.filter(pk=corpus.pk).update(status=CorpusStatus.INDEXING)
-    problems = RowProblems()
+    problems = LineProblems()
     with tempfile.TemporaryDirectory(prefix="corpus-index-") as tmp:
         folder = Path(tmp) / "index"
         try:
@@ -107,14 +108,14 @@ def corpus_build_index(
             _refuse(corpus, problems, "The corpus holds no usable triple.")
         except ValidationError as exc:  # over a limit (LimitExceeded), or a damaged gzip
             _refuse(corpus, problems, " ".join(exc.messages))
-        if problems.bad_rows and not corpus.skip_bad_rows:
-            _refuse(corpus, problems, f"{problems.bad_rows} bad rows; nothing was indexed.")
+        if problems.bad_lines and not corpus.skip_bad_rows:
+            _refuse(corpus, problems, f"{problems.bad_lines} bad rows; nothing was indexed.")
         prefix = _store_index(corpus, folder)
     Corpus.objects.filter(pk=corpus.pk).update(
         status=CorpusStatus.READY,
         rows=meta["rows"],
-        bad_rows=problems.bad_rows,
-        problems=problems.as_json(),
+        bad_rows=problems.bad_lines,
+        problems=[p.as_dict("line", "field", "message") for p in problems.problems],
         index_path=prefix,
         index_meta=meta,
         indexed_at=timezone.now(),
@@ -123,9 +124,11 @@ def corpus_build_index(
     return corpus
 
 
-def _refuse(corpus: Corpus, problems: RowProblems, message: str) -> NoReturn:
+def _refuse(corpus: Corpus, problems: LineProblems, message: str) -> NoReturn:
     Corpus.objects.filter(pk=corpus.pk).update(
-        status=CorpusStatus.FAILED, bad_rows=problems.bad_rows, problems=problems.as_json()
+        status=CorpusStatus.FAILED,
+        bad_rows=problems.bad_lines,
+        problems=[p.as_dict("line", "field", "message") for p in problems.problems],
     )
     first = f" First: {problems.problems[0]}." if problems.problems else ""
     raise CorpusInvalid(message + first)

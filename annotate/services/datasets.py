@@ -11,9 +11,10 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from annotate.formats import FileProblems, ItemRecord, Problem, parse_jsonl, parse_tsv
+from annotate.formats import FileProblems, ItemRecord, parse_jsonl, parse_tsv
 from annotate.models import Dataset, Item, Reference, Split
 from core.dispatch import dispatch
+from core.lines import LineProblem
 
 PARSERS = {"jsonl": parse_jsonl, "tsv": parse_tsv}
 
@@ -63,13 +64,13 @@ def dataset_import_file(*, dataset: Dataset, lines: Iterable[bytes], fmt: str) -
     return dataset_import(dataset=dataset, records=PARSERS[fmt](lines))
 
 
-def _existing_conflicts(dataset: Dataset, records: list[ItemRecord]) -> list[Problem]:
+def _existing_conflicts(dataset: Dataset, records: list[ItemRecord]) -> list[LineProblem]:
     wanted = {(r.split, r.external_id) for r in records}
     taken = set(
         Item.objects.filter(split__dataset=dataset).values_list("split__name", "external_id")
     )
     return [
-        Problem(r.line, "id", f"{r.external_id!r} already exists in the {r.split} split")
+        LineProblem(r.line, f"{r.external_id!r} already exists in the {r.split} split", "id")
         for r in records
         if (r.split, r.external_id) in taken & wanted
     ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -18,7 +17,7 @@ from annotate.models.rating import (
     Weight,
 )
 from annotate.services.weights import weight_recompute
-from core.dispatch import dispatch
+from core.dispatch import dispatch_debounced
 
 
 def _locked_lease(rating_id: int, rater: User) -> Rating:
@@ -51,13 +50,13 @@ RATER_QC_TASK = "annotate.tasks.rater_qc"
 
 def _after_commit(rating: Rating) -> None:
     def send() -> None:
-        if cache.add(f"campaign-weights-{rating.campaign_id}", 1, WEIGHTS_DEBOUNCE_SECONDS):
-            dispatch(WEIGHTS_TASK, rating.campaign_id, countdown=WEIGHTS_DEBOUNCE_SECONDS)
-        qc_key = f"rater-qc-{rating.campaign_id}-{rating.rater_id}"
-        if cache.add(qc_key, 1, QC_DEBOUNCE_SECONDS):
-            dispatch(
-                RATER_QC_TASK, rating.campaign_id, rating.rater_id, countdown=QC_DEBOUNCE_SECONDS
-            )
+        campaign, rater = rating.campaign_id, rating.rater_id
+        dispatch_debounced(
+            f"campaign-weights-{campaign}", WEIGHTS_DEBOUNCE_SECONDS, WEIGHTS_TASK, campaign
+        )
+        dispatch_debounced(
+            f"rater-qc-{campaign}-{rater}", QC_DEBOUNCE_SECONDS, RATER_QC_TASK, campaign, rater
+        )
 
     transaction.on_commit(send)
 

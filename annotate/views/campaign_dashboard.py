@@ -12,7 +12,6 @@ from django.utils.http import urlencode
 
 from annotate.http import AuthenticatedRequest
 from annotate.models.rating import Campaign
-from annotate.plots import histogram_svg, line_svg
 from annotate.selectors.agreement import campaign_agreement
 from annotate.selectors.campaigns import campaign_get_managed, campaign_progress
 from annotate.selectors.dashboard import (
@@ -23,19 +22,21 @@ from annotate.selectors.dashboard import (
     widest_disagreement,
 )
 from annotate.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
+from core.plots import histogram_svg, line_svg
 
 WEIGHT_BINS = 20
 
 
 def _charts(campaign: Campaign) -> dict[str, str]:
     hourly = ratings_per_hour(campaign=campaign)
-    ends = (f"{hourly[0][0]:%d %b %H:00}", f"{hourly[-1][0]:%d %b %H:00}") if hourly else None
+    hours = [f"{hour:%d %b %H:00}" for hour, _ in hourly]
     return {
         "hourly_svg": line_svg(
             [(i, n) for i, (_, n) in enumerate(hourly)],
             title="Ratings per hour",
-            x_labels=ends,
-            point_labels=[f"{hour:%d %b %H:00}: {n}" for hour, n in hourly],
+            # x is the hour's index: a tick between two hours has no label.
+            x_format=lambda i: hours[int(i)] if i == int(i) and 0 <= i < len(hours) else "",
+            point_labels=[f"{hour}: {n}" for hour, (_, n) in zip(hours, hourly, strict=True)],
         ),
         "weights_svg": histogram_svg(
             weight_values(campaign=campaign), WEIGHT_BINS, -1.0, 1.0, title="Weights of references"

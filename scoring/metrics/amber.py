@@ -81,9 +81,9 @@ from .amber_pairs import (
     N,
 )
 from .base import OptionSpec, ScoreResult
-from .nist import TOKENIZERS
 from .registry import register
 from .tokenized import TokenIdMetric, TokenIdRefs, hypothesis_tokens
+from .tokenizers import ALL_TOKENIZERS
 from .version import __version__
 
 
@@ -165,7 +165,7 @@ class Amber(TokenIdMetric):
     uses_weights: ClassVar[bool] = False
 
     options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=TOKENIZERS),
+        OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=ALL_TOKENIZERS),
         OptionSpec("lowercase", bool, True, "lowercase (variant 1 is normalized text)"),
     )
 

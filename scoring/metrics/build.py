@@ -36,8 +36,7 @@ from .ngrams import check_key_range
 from .nist import NIST, DeltaNIST
 from .nist.counts import TestSetCounts
 from .nist.tables import check_delta_weights
-from .nist.tokens import encode_nist
-from .tokenizers import Segments, encode
+from .tokenizers import Segments, encode, encode_nist
 
 log = logging.getLogger(__name__)
 

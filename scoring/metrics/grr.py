@@ -43,10 +43,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .base import OptionSpec, ScoreResult
-from .nist import TOKENIZERS
 from .registry import register
 from .tokenized import TokenIdMetric, TokenIdRefs, hypothesis_tokens
-from .tokenizers import Segments
+from .tokenizers import ALL_TOKENIZERS, Segments
 from .version import __version__
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
@@ -155,7 +154,7 @@ class GRR(TokenIdMetric):
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("alpha", float, 1.0, "reward of a matched n-gram step (the paper's α)"),
         OptionSpec("beta", float, 0.0, "penalty weight of an unmatched word (the paper's β)"),
-        OptionSpec("tokenize", str, "13a", "tokenizer", choices=TOKENIZERS),
+        OptionSpec("tokenize", str, "13a", "tokenizer", choices=ALL_TOKENIZERS),
         OptionSpec("lowercase", bool, False, "lowercase before scoring"),
     )
 

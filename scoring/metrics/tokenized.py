@@ -18,7 +18,7 @@ import numpy as np
 from .arrayfile import PackedStrings, pack_strings
 from .base import Metric, MetricInputError, RefItem, check_hypotheses
 from .index import register_prepared_kind
-from .nist.tokens import encode_nist
+from .tokenizers import encode_nist
 
 
 @dataclass

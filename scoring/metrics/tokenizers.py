@@ -1,10 +1,16 @@
-"""Tokenization through sacrebleu's own tokenizers (``13a``, ``intl``, ``none``, ``char``).
+"""Every metric's tokenization: one registry of sacrebleu's tokenizers and one token cache.
 
-The tokenizers are sacrebleu's (a dependency, never re-implemented). What this module adds is
-throughput: each distinct string is tokenized once, and for ``13a`` and ``none`` many lines are
-joined with a separator that no tokenizer rule touches and tokenized in one call, which gives
-exactly the per-line result (the rules look at most one character left and right, and every line
-is padded by spaces on both sides of the separator) at a fraction of the per-call overhead.
+The tokenizers are sacrebleu's (a dependency, never re-implemented), found by name
+(:data:`ALL_TOKENIZERS`; ``mteval`` is NIST's folding of ASCII A–Z before 13a). Two views of the
+same tokens: :func:`make_tokenizer` (``text -> tokens``) and :func:`encode` (many lines to
+integer token ids at once; :func:`encode_nist` keeps trailing whitespace as NIST, 4-GRR and
+AMBER do), both through one cache of recent results.
+
+What this module adds is throughput: each distinct string is tokenized once, and for ``13a`` and
+``none`` many lines are joined with a separator that no tokenizer rule touches and tokenized in
+one call, which gives exactly the per-line result (the rules look at most one character left and
+right, and every line is padded by spaces on both sides of the separator) at a fraction of the
+per-call overhead.
 ``tests/metrics/test_tokenizers.py`` checks the equivalence against per-line sacrebleu.
 """
 
@@ -27,25 +33,39 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from .base import MetricInputError
 
-TOKENIZERS = ("13a", "intl", "none", "char")
+# The one registry of tokenizers, by the name a metric's ``tokenize`` option takes: sacrebleu's
+# own classes, and "mteval", mteval-v13a's default normalization (ASCII A–Z folded to a–z, then
+# the 13a rules, as mteval runs without ``-c``).
+_SACREBLEU = {
+    "13a": Tokenizer13a,
+    "intl": TokenizerV14International,
+    "char": TokenizerChar,
+    "zh": TokenizerZh,
+    "none": NoneTokenizer,
+}
+_FOLDED = {"mteval": "13a"}
+TOKENIZERS = ("13a", "intl", "none", "char")  # the BLEU family's choices (sacrebleu's BLEU)
+ALL_TOKENIZERS = (*_SACREBLEU, *_FOLDED)  # NIST, ΔNIST, 4-GRR and AMBER take every name
 # Control characters that are neither whitespace for str.split() nor touched by 13a's rules.
 _SEPARATORS = ("\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07", "\x08", "\x0e", "\x0f")
 _CHUNK_LINES = 2000  # lines per joined 13a call: large enough to amortise, small for memory
 
 
+def _resolve(name: str) -> tuple[str, bool]:
+    """(sacrebleu tokenizer name, fold ASCII A–Z first) for a name of :data:`ALL_TOKENIZERS`."""
+    if name in _SACREBLEU:
+        return name, False
+    if name in _FOLDED:
+        return _FOLDED[name], True
+    raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(ALL_TOKENIZERS)}")
+
+
 @functools.cache
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
-    """The sacrebleu tokenizer object called ``name`` (one of :data:`TOKENIZERS`)."""
-    classes = {
-        "13a": Tokenizer13a,
-        "intl": TokenizerV14International,
-        "none": NoneTokenizer,
-        "char": TokenizerChar,
-        "zh": TokenizerZh,  # NIST only: not one of the BLEU family's TOKENIZERS
-    }
-    if name not in classes:
-        raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
-    return classes[name]()
+    """The sacrebleu tokenizer object called ``name`` (no folding: ``mteval`` is refused)."""
+    if name not in _SACREBLEU:
+        raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(_SACREBLEU)}")
+    return _SACREBLEU[name]()
 
 
 def _uncached_13a() -> Callable[[str], str]:
@@ -71,6 +91,26 @@ def preprocess(
     if fold_ascii:
         out = [s.translate(_ASCII_LOWER) for s in out]
     return [s.rstrip() for s in out] if rstrip else out
+
+
+def make_tokenizer(name: str, lowercase: bool) -> Callable[[str], list[str]]:
+    """Return ``text -> tokens`` for a name of :data:`ALL_TOKENIZERS`, as NIST, 4-GRR and AMBER
+    tokenize (trailing whitespace kept); ``lowercase`` applies ``str.lower()`` first, as
+    sacrebleu does. Raises ``MetricInputError`` for an unknown name. Every call returns a new
+    list (callers may change it; the cached one is shared)."""
+    base, fold = _resolve(name)
+    tok = sacrebleu_tokenizer(base)
+
+    def tokenize(text: str) -> list[str]:
+        def compute() -> tuple[list[str], str]:
+            line = preprocess([text], lowercase, rstrip=False, fold_ascii=fold)[0]
+            return tok(line).split(), ""
+
+        # A 3-tuple key with a string: never one of encode's 4-tuple keys of line lists.
+        tokens, _ = _JOINED.get((name, lowercase, text), compute)
+        return list(tokens)
+
+    return tokenize
 
 
 def _pick_separator(text: str) -> str | None:
@@ -148,7 +188,6 @@ def encode(
     vocab: dict[str, int] | None = None,
     *,
     rstrip: bool = True,
-    fold_ascii: bool = False,
     extend: bool = False,
 ) -> tuple[Segments, dict[str, int]]:
     """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
@@ -158,11 +197,13 @@ def encode(
     unless ``extend``: then a copy of ``vocab`` with the new tokens added is returned. Ids go by
     first occurrence, so encoding consecutive parts of a list, each extending the vocabulary of
     the parts before, gives the ids of encoding the whole list at once.
-    ``rstrip`` and ``fold_ascii`` are passed to :func:`preprocess`.
+    ``name`` is one of :data:`ALL_TOKENIZERS` (``mteval`` folds ASCII A–Z, then 13a);
+    ``rstrip`` is passed to :func:`preprocess`.
     """
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
         return Segments(empty, empty, empty), (vocab if vocab is not None else {})
+    _resolve(name)  # an unknown name fails before any work
     distinct = list(dict.fromkeys(lines))
     grow = vocab is None or extend
     # Built here: the caller's vocabulary is never changed (several threads may share it).
@@ -170,11 +211,11 @@ def encode(
     blocks = []
     for a in range(0, len(distinct), ENCODE_LINES):
         block = distinct[a : a + ENCODE_LINES]
-        compute = functools.partial(_tokenize_block, block, name, lowercase, rstrip, fold_ascii)
+        compute = functools.partial(_tokenize_block, block, name, lowercase, rstrip)
         # Only a one-block input is cached: a larger one (a big reference set) is tokenized
         # once, and caching its blocks would only hold the last ones in memory.
         tokens, sep = (
-            _JOINED.get((name, lowercase, rstrip, fold_ascii, tuple(block)), compute)
+            _JOINED.get((name, lowercase, rstrip, tuple(block)), compute)
             if len(distinct) <= ENCODE_LINES
             else compute()
         )
@@ -191,10 +232,15 @@ def encode(
 ENCODE_LINES = 50_000
 
 
+# NIST, 4-GRR and AMBER read text as :func:`make_tokenizer` does: trailing whitespace kept.
+encode_nist = functools.partial(encode, rstrip=False)
+
+
 def _tokenize_block(
-    block: list[str], name: str, lowercase: bool, rstrip: bool, fold_ascii: bool
+    block: list[str], name: str, lowercase: bool, rstrip: bool
 ) -> tuple[list[str], str]:
-    return tokenize_joined(preprocess(block, lowercase, rstrip=rstrip, fold_ascii=fold_ascii), name)
+    base, fold = _resolve(name)
+    return tokenize_joined(preprocess(block, lowercase, rstrip=rstrip, fold_ascii=fold), base)
 
 
 def _block_ids(
@@ -227,11 +273,12 @@ def _concat(blocks: list[Segments]) -> Segments:
 
 
 class _TokenCache:
-    """Recently tokenized line lists, least recently used dropped past `limit` tokens in all.
+    """Recently tokenized line lists (and single lines of :func:`make_tokenizer`), least
+    recently used dropped past `limit` tokens in all.
 
-    The same outputs are scored by several metrics of the BLEU family (and in a correlation
-    study against several reference sets), and tokenizing is most of their cost. Entries are
-    shared: callers must not change the token lists they get."""
+    The same outputs are scored by several metrics (and in a correlation study against several
+    reference sets), and tokenizing is most of their cost. Entries are shared: callers must not
+    change the token lists they get."""
 
     def __init__(self, limit: int):
         self.limit = limit
@@ -252,10 +299,10 @@ class _TokenCache:
         with self.lock:
             if key not in self.entries:
                 self.entries[key] = value
-                self.tokens += len(value[0])
+                self.tokens += _charge(value[0])
             while self.tokens > self.limit:
                 _, (dropped, _) = self.entries.popitem(last=False)
-                self.tokens -= len(dropped)
+                self.tokens -= _charge(dropped)
         return value
 
     def clear(self) -> None:
@@ -264,11 +311,16 @@ class _TokenCache:
             self.tokens = 0
 
 
+def _charge(tokens: list[str]) -> int:
+    # An empty line costs one: a flood of blank strings must not fill the cache for free.
+    return max(len(tokens), 1)
+
+
 _JOINED = _TokenCache(limit=2_000_000)
 
 
 def clear_token_cache() -> None:
-    """Forget every tokenized line list (a benchmark times each run from cold)."""
+    """Forget every tokenized line and line list (a benchmark times each run from cold)."""
     _JOINED.clear()
 
 

@@ -6,8 +6,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from annotate.models import JudgmentSet, OutputCampaign, Release
-from annotate.plots import line_svg
 from core.errors import NotFound
+from core.plots import line_svg
 from scoring.models import CorrelationStudy
 
 
@@ -38,9 +38,9 @@ def study_choices(*, user: User) -> dict[str, QuerySet]:
 
 
 SWEEP_TITLES = {
-    "theta": ("(A) Spearman's ρ by reference-weight threshold θ", ("θ high", "θ low")),
-    "unit_size": ("(B) Spearman's ρ by unit size M", ("M small", "M large")),
-    "order": ("(C) Spearman's ρ by n-gram order", ("order 1", "order 4")),
+    "theta": "(A) Spearman's ρ by reference-weight threshold θ",
+    "unit_size": "(B) Spearman's ρ by unit size M",
+    "order": "(C) Spearman's ρ by n-gram order",
 }
 
 
@@ -48,17 +48,16 @@ def study_plots(*, study: CorrelationStudy) -> list[dict]:
     """One SVG line chart per sweep and metric (Figure 2 of the paper)."""
     plots = []
     for sweep, series in (study.result.get("sweeps") or {}).items():
-        title, ends = SWEEP_TITLES.get(sweep, (sweep, None))
+        title = SWEEP_TITLES.get(sweep, sweep)
         for metric, points in series.items():
             # An undefined coefficient (stored as null) has no point to draw.
             points = [(x, y) for x, y in points if y is not None and y == y]
             clean = [(float(x), max(float(y), 0.0)) for x, y in points]
-            if sweep == "theta":  # θ decreases to the right, as in the paper
-                clean = [(-x, y) for x, y in clean]
             labels = [f"{x:g}: ρ = {y:.3f}" for x, y in points]
             plots.append({
                 "sweep": sweep, "metric": metric, "title": f"{title} — {metric}",
-                "svg": line_svg(clean, title=f"{title} — {metric}", x_labels=ends,
-                                point_labels=labels),
+                # θ decreases to the right, as in the paper.
+                "svg": line_svg(clean, title=f"{title} — {metric}", point_labels=labels,
+                                x_descending=sweep == "theta"),
             })  # fmt: skip
     return plots

@@ -12,12 +12,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.lines import LineProblem
 from core.runs.engine import run_cancel, run_create
 from core.runs.models import Run, RunState
 from scoring.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
 from scoring.services.scoring import SCORING_KIND, submission_scope
-from scoring.submission_files import UploadProblem, UploadRejected, parse_submission
+from scoring.submission_files import UploadRejected, parse_submission
 
 
 def team_for(*, user: User, name: str = "") -> Team:
@@ -75,7 +76,7 @@ def submission_create(
         raise ValidationError("This leaderboard does not accept submissions.")
     if size > leaderboard.max_upload_bytes:
         limit = leaderboard.max_upload_bytes // (1024 * 1024)
-        raise UploadRejected([UploadProblem(0, f"the file is larger than {limit} MB")])
+        raise UploadRejected([LineProblem(0, f"the file is larger than {limit} MB")])
     if not method.strip():
         raise ValidationError({"method": "Name the method."})
     item_ids = leaderboard_item_ids(leaderboard=leaderboard)
@@ -185,4 +186,4 @@ def _mark_cancelled(submission: Submission) -> None:
 
 
 def upload_problems_as_dicts(exc: UploadRejected) -> list[dict[str, object]]:
-    return [{"line": p.line, "message": p.message} for p in exc.problems]
+    return [p.as_dict("line", "message") for p in exc.problems]

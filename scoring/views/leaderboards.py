@@ -13,11 +13,11 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
 from annotate.selectors.datasets import user_is_researcher
+from core.plots import IntervalPoint, interval_plot
 from deltableu.forms import form_add_service_errors
 from scoring.exports import payload_csv, table_payload
 from scoring.leaderboard_forms import LeaderboardForm
 from scoring.models import Leaderboard, Submission
-from scoring.plots import IntervalPoint, interval_plot
 from scoring.selectors.leaderboard_table import LeaderboardTable, leaderboard_table
 from scoring.selectors.leaderboards import (
     leaderboard_can_manage,

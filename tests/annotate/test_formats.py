@@ -75,8 +75,8 @@ def test_jsonl_field_rules(line, field):
 
 
 def test_empty_files_are_refused():
-    assert problems_of(parse_jsonl, b"")[1] == ["file: the file holds no items"]
-    assert problems_of(parse_tsv, b"")[1] == ["file: the file is empty"]
+    assert problems_of(parse_jsonl, b"")[1] == ["the file holds no items"]
+    assert problems_of(parse_tsv, b"")[1] == ["the file is empty"]
 
 
 def test_tsv_groups_rows_into_items():

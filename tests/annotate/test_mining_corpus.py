@@ -5,12 +5,13 @@ import io
 
 import pytest
 
-from annotate.mining.corpus import RowProblems, Triple, format_for, read_triples
+from annotate.mining.corpus import Triple, format_for, read_triples
+from core.lines import LineProblems
 from tests.conftest import DATA
 
 
 def read(data: bytes, fmt: str = "jsonl"):
-    problems = RowProblems()
+    problems = LineProblems()
     return list(read_triples(io.BytesIO(data), fmt, problems)), problems
 
 
@@ -35,12 +36,12 @@ def test_bad_rows_are_reported_by_line_and_field():
         "line 4, context: must be a list of strings",
         "line 6: must be a JSON object",
     ]
-    assert problems.bad_rows == 4
+    assert problems.bad_lines == 4
 
 
 def test_a_row_with_two_problems_counts_once():
     _, problems = read(b'{"message": "", "response": ""}\n')
-    assert len(problems.problems) == 2 and problems.bad_rows == 1
+    assert len(problems.problems) == 2 and problems.bad_lines == 1
 
 
 def test_gzip_is_recognised_by_its_bytes_not_its_name():
@@ -68,7 +69,7 @@ def test_invalid_utf8_is_a_problem_of_its_line():
 def test_rows_are_read_one_at_a_time():
     # A generator over the file: the first row comes before the rest is read.
     stream = io.BytesIO((DATA / "mining_corpus.jsonl").read_bytes() * 1000)
-    first = next(read_triples(stream, "jsonl", RowProblems()))
+    first = next(read_triples(stream, "jsonl", LineProblems()))
     assert first.line == 1 and stream.tell() < len(stream.getvalue())
 
 

@@ -11,9 +11,10 @@ minute", reference "the keeper had no chance on that goal"):
 import pytest
 
 from annotate.mining.candidates import Seed, choose_candidates, same_thread, seed_query, text_key
-from annotate.mining.corpus import RowProblems, Triple, read_triples
+from annotate.mining.corpus import Triple, read_triples
 from annotate.mining.index import CorpusIndex, EmptyCorpus, build_index
 from annotate.mining.text import is_near_duplicate, normalize, tokens
+from core.lines import LineProblems
 from tests.conftest import DATA
 
 S1 = Seed(
@@ -30,7 +31,7 @@ SOURCE = {"corpus": "test corpus", "corpus_id": 7, "run": 3}
 def index(tmp_path_factory):
     folder = tmp_path_factory.mktemp("index") / "i"
     with (DATA / "mining_corpus.jsonl").open("rb") as raw:
-        build_index(read_triples(raw, "jsonl", RowProblems()), folder)
+        build_index(read_triples(raw, "jsonl", LineProblems()), folder)
     with CorpusIndex(folder) as opened:
         yield opened
 

@@ -39,7 +39,7 @@ def test_a_bad_file_gets_every_problem_by_line(make_leaderboard, client_for, oth
     response = post(client_for(other), board, content=b"one\ntwo \xff\n")
     assert response.status_code == 400
     assert response.json()["problems"] == [
-        {"line": 2, "message": "not valid UTF-8 (byte 5)"},
+        {"line": 2, "message": "not valid UTF-8 (byte 5 of the line)"},
         {"line": 0, "message": "the file has 2 lines; the leaderboard has 4 items"},
     ]
     assert not Submission.objects.exists()

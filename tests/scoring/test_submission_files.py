@@ -21,8 +21,8 @@ def test_a_byte_order_mark_is_tolerated():
 
 def test_wrong_line_count_nul_and_bad_utf8_are_all_reported():
     assert problems(b"x\nbad \xff\nnul \x00 here\nextra\n") == [
-        "line 2: not valid UTF-8 (byte 5)",
-        "line 3: contains a NUL byte",
+        "line 2: not valid UTF-8 (byte 5 of the line)",
+        "line 3: contains a NUL byte (byte 5 of the line)",
         "the file has 4 lines; the leaderboard has 3 items",
     ]
 

@@ -13,7 +13,6 @@ from datetime import timedelta
 from itertools import combinations
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
@@ -31,7 +30,7 @@ from annotate.models import (
     SystemOutput,
 )
 from annotate.qc_math import Answer, Thresholds, assess
-from core.dispatch import dispatch
+from core.dispatch import dispatch_debounced
 
 
 @transaction.atomic
@@ -177,12 +176,11 @@ OUTPUT_QC_TASK = "annotate.tasks.output_rater_qc"
 
 def _qc_after_commit(rating: OutputRating) -> None:
     def send() -> None:
-        key = f"output-rater-qc-{rating.campaign_id}-{rating.rater_id}"
-        if cache.add(key, 1, QC_DEBOUNCE_SECONDS):
-            dispatch(
-                OUTPUT_QC_TASK, rating.campaign_id, rating.rater_id,
-                countdown=QC_DEBOUNCE_SECONDS,
-            )  # fmt: skip
+        campaign, rater = rating.campaign_id, rating.rater_id
+        dispatch_debounced(
+            f"output-rater-qc-{campaign}-{rater}", QC_DEBOUNCE_SECONDS, OUTPUT_QC_TASK, campaign,
+            rater,
+        )  # fmt: skip
 
     transaction.on_commit(send)
 

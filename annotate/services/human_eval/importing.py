@@ -21,7 +21,6 @@ from annotate.judgments import (
     Judgments,
     Outputs,
     Parsed,
-    Problem,
     References,
     parse_contexts,
     parse_judgments,
@@ -30,6 +29,7 @@ from annotate.judgments import (
 )
 from annotate.models import Dataset, EvalSystem, Item, Judgment, JudgmentSet, Reference, Split
 from annotate.services.human_eval.systems import eval_system_set_outputs
+from core.lines import LineProblem
 
 MAX_LISTED_PROBLEMS = 500
 BUNDLE_FILES = ("contexts", "references", "systems", "judgments")
@@ -38,7 +38,7 @@ BUNDLE_FILES = ("contexts", "references", "systems", "judgments")
 class JudgmentsRejected(ValidationError):
     """No judgment survived parsing: nothing was written; `problems` says why, by file and line."""
 
-    def __init__(self, message: str, problems: list[Problem]):
+    def __init__(self, message: str, problems: list[LineProblem]):
         super().__init__(message)
         self.problems = problems
 
@@ -67,8 +67,8 @@ def bundle_parse(
     )
 
 
-def _cross_checks(bundle: Bundle, known_items: set[str], judgments_name: str) -> list[Problem]:
-    problems: list[Problem] = []
+def _cross_checks(bundle: Bundle, known_items: set[str], judgments_name: str) -> list[LineProblem]:
+    found = Parsed()
     items = set(known_items)
     if bundle.contexts is not None:
         items |= set(bundle.contexts.items)
@@ -81,17 +81,15 @@ def _cross_checks(bundle: Bundle, known_items: set[str], judgments_name: str) ->
         if outputs is not None and row.item not in outputs.get(row.system, {}):
             no_output.setdefault(row.system, row.line)
     for item_id, line in missing_items.items():
-        problems.append(Problem(judgments_name, line, f"item {item_id!r} is in no context file"))
+        found.warn(judgments_name, line, f"item {item_id!r} is in no context file")
     for system, line in no_output.items():
         what = "has no outputs" if outputs and system not in outputs else "lacks some outputs"
-        problems.append(
-            Problem(judgments_name, line, f"judged system {system!r} {what} in the system file")
-        )
+        found.warn(judgments_name, line, f"judged system {system!r} {what} in the system file")
     if bundle.contexts is not None and bundle.references is not None:
         for item_id in bundle.contexts.items:
             if not bundle.references.items.get(item_id):
-                problems.append(Problem("references", 0, f"item {item_id!r} has no references"))
-    return problems
+                found.warn("references", 0, f"item {item_id!r} has no references")
+    return found.problems
 
 
 def _create_items(dataset: Dataset, split: Split, bundle: Bundle) -> int:
@@ -117,7 +115,7 @@ def _create_items(dataset: Dataset, split: Split, bundle: Bundle) -> int:
     return created
 
 
-def _all_problems(bundle: Bundle) -> list[Problem]:
+def _all_problems(bundle: Bundle) -> list[LineProblem]:
     parts: list[Parsed | None] = [bundle.contexts, bundle.references, bundle.outputs]
     return [p for part in (*parts, bundle.judgments) if part for p in part.problems]
 

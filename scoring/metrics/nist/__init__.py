@@ -42,13 +42,15 @@ Choices where the sources leave room (documented here as STYLE.md asks):
   an order with no hypothesis n-grams contributes 0 (mteval: division by max(count, 1)).
 * ΔNIST needs one reference with w > 0 per item, like ΔBLEU, and weights in [-1, 1].
 
-Layout: :mod:`.tokens` (tokenizers), :mod:`.tables` (the prepared references as arrays: n-gram
-tables shared with the BLEU family's index and per-entry information weights), :mod:`.metric`.
+Layout: :mod:`.tables` (the prepared references as arrays: n-gram tables shared with the BLEU
+family's index and per-entry information weights), :mod:`.metric`; the tokenizers are every
+metric's (:mod:`..tokenizers`, re-exported here).
 """
 
+from ..tokenizers import ALL_TOKENIZERS as TOKENIZERS
+from ..tokenizers import clear_token_cache, encode_nist, make_tokenizer
 from .metric import BETA, NIST, DeltaNIST
 from .tables import InfoWeights, NISTIndex, ReferenceCounts, entry_info, reference_counts
-from .tokens import TOKENIZERS, clear_token_cache, encode_nist, make_tokenizer
 
 __all__ = [
     "BETA", "NIST", "TOKENIZERS", "DeltaNIST", "InfoWeights", "NISTIndex", "ReferenceCounts",

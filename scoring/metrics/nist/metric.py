@@ -16,6 +16,7 @@ from ..base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult, c
 from ..index import BleuIndex, OrderTable
 from ..ngrams import Positions, lookup
 from ..registry import register
+from ..tokenizers import ALL_TOKENIZERS, encode_nist
 from ..version import __version__
 from .tables import (
     NISTIndex,
@@ -24,7 +25,6 @@ from .tables import (
     check_delta_weights,
     reference_counts,
 )
-from .tokens import TOKENIZERS, encode_nist
 
 #: BP = exp(-BETA · ln² ratio) is 0.5 at ratio 2/3 (mteval: -log(0.5) / log(1.5)²).
 BETA = -math.log(0.5) / math.log(2.0 / 3.0) ** 2
@@ -45,7 +45,11 @@ class NIST(Metric):
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("max_order", int, 5, "largest n-gram order", minimum=1, maximum=9),
         OptionSpec(
-            "tokenize", str, "13a", "tokenizer (mteval: lowercase, then 13a)", choices=TOKENIZERS
+            "tokenize",
+            str,
+            "13a",
+            "tokenizer (mteval: lowercase, then 13a)",
+            choices=ALL_TOKENIZERS,
         ),
         OptionSpec("lowercase", bool, False, "lowercase before scoring"),
         OptionSpec(

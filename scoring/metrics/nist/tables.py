@@ -37,7 +37,7 @@ from ..index import (
     register_prepared_kind,
 )
 from ..ngrams import check_key_range, unique_inverse
-from .tokens import encode_nist
+from ..tokenizers import encode_nist
 
 Ngram = tuple[str, ...]
 _LOG2 = math.log(2)

@@ -1,0 +1,110 @@
+"""What is wrong at which line of an uploaded file, and the one reader of an upload's lines.
+
+Every importer (dataset files, mining corpora, human-evaluation files, system outputs) reports
+a problem with its line — and its field or file when it has one — and collects every problem
+instead of stopping at the first, so a user fixes a file in one round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+BOM = b"\xef\xbb\xbf"
+MAX_REPORTED_PROBLEMS = 200
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    line: int  # from 1; 0 when the problem is the whole file's
+    message: str
+    field: str = ""  # e.g. "references[0].text"
+    file: str = ""  # for uploads of several files
+    level: str = "error"  # "warning": the line was read anyway, nothing was lost
+
+    def __str__(self) -> str:
+        where = ", ".join(
+            part
+            for part in (self.file, f"line {self.line}" if self.line else "", self.field)
+            if part
+        )
+        return f"{where}: {self.message}" if where else self.message
+
+    def as_dict(self, *keys: str) -> dict[str, Any]:
+        """The problem as JSON, with only `keys` (each caller's documented shape) if given."""
+        every = {
+            "file": self.file, "line": self.line, "field": self.field, "message": self.message,
+            "level": self.level,
+        }  # fmt: skip
+        return {key: every[key] for key in keys} if keys else every
+
+
+@dataclass
+class LineProblems:
+    """The problems of one file: the first `limit` in full, the rest counted in `more`;
+    `bad_lines` counts the lines with at least one error."""
+
+    file: str = ""
+    limit: int = MAX_REPORTED_PROBLEMS
+    problems: list[LineProblem] = field(default_factory=list)
+    more: int = 0
+    bad_lines: int = 0
+    _last_bad: int = 0
+
+    def add(self, line: int, message: str, field: str = "", *, level: str = "error") -> None:
+        if level == "error" and (line != self._last_bad or line == 0):
+            self.bad_lines += 1
+            self._last_bad = line
+        if len(self.problems) < self.limit:
+            self.problems.append(LineProblem(line, message, field, self.file, level))
+        else:
+            self.more += 1
+
+    def error(self, line: int, message: str, field: str = "") -> None:
+        self.add(line, message, field)
+
+    def warn(self, line: int, message: str, field: str = "") -> None:
+        self.add(line, message, field, level="warning")
+
+    def reported(self) -> list[LineProblem]:
+        """Every kept problem, and one saying how many more were not kept."""
+        if not self.more:
+            return list(self.problems)
+        return [
+            *self.problems,
+            LineProblem(0, f"{self.more} more problems not shown", "", self.file),
+        ]
+
+
+def read_lines(
+    raw_lines: Iterable[bytes], problems: LineProblems, *, keep_bad: bool = False,
+    latin1: bool = False,
+) -> Iterator[tuple[int, str]]:  # fmt: skip
+    """(number from 1, text without its line end) of each line of an upload.
+
+    A byte-order mark before the first line is dropped. A line that is not UTF-8, or that holds
+    a NUL byte (which no database text column stores), is an error in `problems`: the line is
+    skipped, or given as "" with `keep_bad` (so that counts and numbers stay the file's). With
+    `latin1`, a line that is not UTF-8 is read as Latin-1 instead, with a warning (files from
+    the field, written by old tools)."""
+    for number, raw in enumerate(raw_lines, start=1):
+        if number == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM) :]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            where = f"byte {exc.start + 1} of the line"
+            if latin1:
+                problems.warn(number, f"not UTF-8 ({where}): read as Latin-1")
+                text = raw.decode("latin-1")
+            else:
+                problems.error(number, f"not valid UTF-8 ({where})")
+                text = None
+        if text is not None and "\x00" in text:
+            problems.error(number, f"contains a NUL byte (byte {raw.index(0) + 1} of the line)")
+            text = None
+        if text is not None:
+            yield number, text.rstrip("\r\n")
+        elif keep_bad:
+            yield number, ""

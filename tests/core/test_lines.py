@@ -1,0 +1,50 @@
+"""The one line reader and problem type: numbering, BOM, bad bytes, and how a problem reads."""
+
+from core.lines import LineProblem, LineProblems, read_lines
+
+
+def read(data: bytes, **options):
+    problems = LineProblems(file="f.tsv")
+    return list(read_lines(data.splitlines(keepends=True), problems, **options)), problems
+
+
+def test_lines_are_numbered_from_one_without_their_ends_or_a_byte_order_mark():
+    lines, problems = read(b"\xef\xbb\xbfa\r\nb\n\nc")
+    assert lines == [(1, "a"), (2, "b"), (3, ""), (4, "c")] and not problems.problems
+
+
+def test_bad_lines_are_reported_and_skipped_or_kept_empty():
+    data = b"ok\nbad \xff\nnul \x00\n"
+    skipped, problems = read(data)
+    assert skipped == [(1, "ok")]
+    assert [str(p) for p in problems.problems] == [
+        "f.tsv, line 2: not valid UTF-8 (byte 5 of the line)",
+        "f.tsv, line 3: contains a NUL byte (byte 5 of the line)",
+    ]
+    assert problems.bad_lines == 2
+    kept, _ = read(data, keep_bad=True)
+    assert kept == [(1, "ok"), (2, ""), (3, "")]
+
+
+def test_latin1_reads_a_line_that_is_not_utf8_with_a_warning():
+    lines, problems = read("café\n".encode("latin-1"), latin1=True)
+    assert lines == [(1, "café")]
+    assert [(p.level, p.message) for p in problems.problems] == [
+        ("warning", "not UTF-8 (byte 4 of the line): read as Latin-1")
+    ]
+    assert problems.bad_lines == 0
+
+
+def test_a_problem_names_its_file_line_and_field_when_it_has_them():
+    assert str(LineProblem(3, "must be a string", "id")) == "line 3, id: must be a string"
+    assert str(LineProblem(0, "the file is empty")) == "the file is empty"
+    assert str(LineProblem(2, "bad", file="refs.tsv")) == "refs.tsv, line 2: bad"
+    assert LineProblem(2, "bad", "id").as_dict("line", "message") == {"line": 2, "message": "bad"}
+
+
+def test_past_the_limit_problems_are_counted_and_summarised():
+    problems = LineProblems(limit=2)
+    for line in (1, 1, 2, 3):
+        problems.error(line, "wrong")
+    assert problems.bad_lines == 3 and problems.more == 2
+    assert [str(p) for p in problems.reported()][-1] == "2 more problems not shown"
