@@ -7,9 +7,11 @@ For each size: a published release of N items × R weighted references (~15 toke
 leaderboard (ΔBLEU with BLEU and sBLEU beside it, or with every metric of the registry with
 ``--companions all``; its reference indexes are built when it opens, as in production), then one
 submission of N lines. Printed: seconds from the upload call to the submission being finished
-with its scores stored, the worker's peak memory (resident, its whole process tree, high-water
-over the run; the pool's two processes each map the shared index, so its pages are counted in
-each), the largest single process's peak, and the share of that time spent in the metric itself
+with its scores stored; the worker's peak memory over the run, sampled every 50 ms: resident
+(RSS) of its whole process tree, where the pool's processes each count the pages of the shared
+memory-mapped indexes they touch, and proportional (PSS), where a shared page counts once; the
+largest single process's resident peak and its own (anonymous: everything but mapped files)
+peak; and the share of that time spent in the metric itself
 (the same statistics and bootstrap computed in this process against the prebuilt indexes;
 ``--skip-metric`` leaves that reference run out, e.g. for a million lines).
 
@@ -114,33 +116,48 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
     return board, user, hyps
 
 
-def tree_rss_kb(pid: int) -> tuple[int, int]:
-    """Resident memory of a process and its children, in all and of the largest (kB)."""
-    total = largest = 0
+def _memory_kb(proc: Path) -> dict[str, int]:
+    """Rss, Pss (shared pages divided among the processes that map them) and Anonymous (the
+    process's own memory, without the memory-mapped index files' pages) of one process."""
+    wanted = {"Rss", "Pss", "Anonymous"}
+    values = {}
+    for line in (proc / "smaps_rollup").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in wanted:
+            values[key] = int(rest.split()[0])
+    return values
+
+
+def tree_memory_kb(pid: int) -> dict[str, int]:
+    """Of a process and its children (kB): resident and proportional memory in all, and the
+    largest process's resident and own (anonymous) memory."""
+    out = {"rss": 0, "pss": 0, "rss_one": 0, "own_one": 0}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text().split()
             if int(entry.name) == pid or int(stat[3]) == pid:
-                for line in (entry / "status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-                        largest = max(largest, int(line.split()[1]))
-        except (OSError, IndexError, ValueError):
+                mem = _memory_kb(entry)
+                out["rss"] += mem["Rss"]
+                out["pss"] += mem["Pss"]
+                out["rss_one"] = max(out["rss_one"], mem["Rss"])
+                out["own_one"] = max(out["own_one"], mem["Anonymous"])
+        except (OSError, IndexError, ValueError, KeyError):
             continue
-    return total, largest
+    return out
 
 
 class PeakSampler(threading.Thread):
     def __init__(self, pid: int):
         super().__init__(daemon=True)
-        self.pid, self.peak, self.peak_one, self.running = pid, 0, 0, True
+        self.pid, self.running = pid, True
+        self.peak = {"rss": 0, "pss": 0, "rss_one": 0, "own_one": 0}
 
     def run(self) -> None:
         while self.running:
-            total, largest = tree_rss_kb(self.pid)
-            self.peak, self.peak_one = max(self.peak, total), max(self.peak_one, largest)
+            for key, value in tree_memory_kb(self.pid).items():
+                self.peak[key] = max(self.peak[key], value)
             time.sleep(0.05)
 
 
@@ -211,7 +228,7 @@ def run_size(
     _INDEX_CACHE.clear()
     return {
         "lines": n_items, "setup": build, "indexes": prepared, "e2e": elapsed,
-        "peak_mb": sampler.peak / 1024, "peak_one_mb": sampler.peak_one / 1024,
+        **{f"{key}_mb": value / 1024 for key, value in sampler.peak.items()},
         "metric": metric_time, "metrics": len(board.metrics),
     }  # fmt: skip
 
@@ -244,15 +261,18 @@ def main() -> None:
     try:
         broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
         print(f"database: {connection.vendor}; broker: {broker}")
-        print(f"{'lines':>9} {'refs':>5} {'metrics':>7} {'release s':>10} {'indexes s':>10}"
-              f" {'upload→board s':>15} {'worker peak MB':>15} {'1 process MB':>13}"
-              f" {'metric share':>13}")  # fmt: skip
+        print(
+            f"{'lines':>9} {'refs':>5} {'metrics':>7} {'release s':>10} {'indexes s':>10}"
+            f" {'upload→board s':>15} {'worker RSS MB':>14} {'worker PSS MB':>14}"
+            f" {'1 process RSS MB':>17} {'1 process own MB':>17} {'metric share':>13}"
+        )
         for size in args.sizes:
             row = run_size(size, args.refs, worker, companions, args.skip_metric)
             share = "-" if row["metric"] is None else f"{min(1.0, row['metric'] / row['e2e']):.0%}"
             print(f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
-                  f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['peak_mb']:>15.0f}"
-                  f" {row['peak_one_mb']:>13.0f} {share:>13}", flush=True)  # fmt: skip
+                  f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['rss_mb']:>14.0f}"
+                  f" {row['pss_mb']:>14.0f} {row['rss_one_mb']:>17.0f} {row['own_one_mb']:>17.0f}"
+                  f" {share:>13}", flush=True)  # fmt: skip
     finally:
         worker.terminate()
         worker.wait(timeout=30)
