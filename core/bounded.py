@@ -7,7 +7,7 @@ bytes since the last newline. Nothing is read whole before its size is known, so
 near one chunk plus one line whatever the input claims or holds.
 
 A refusal is `LimitExceeded`, a ValidationError naming the limit's setting and value: forms,
-management commands and the API (a 413, see deltableu/api.py) report it like any bad input.
+management commands and the API (a 413, see core/api.py) report it like any bad input.
 """
 
 from __future__ import annotations

@@ -4,4 +4,4 @@
 class NotFound(Exception):
     """What was asked for does not exist, or the user may not know that it does (a private
     object is "not found" to others, not forbidden). Pages and the API answer it with a 404
-    whose message is this exception's (see core.http.NotFoundMiddleware, deltableu.api)."""
+    whose message is this exception's (see core.http.NotFoundMiddleware, core.api)."""

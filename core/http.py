@@ -84,7 +84,7 @@ class CharsetMiddleware:
 class NotFoundMiddleware:
     """Selectors raise `core.errors.NotFound`, knowing nothing of HTTP; a page answers it
     exactly as Django answers its own Http404 (the debug page, or `not_found` below). The API
-    answers it in its exception handler (deltableu.api), before it reaches here."""
+    answers it in its exception handler (core.api), before it reaches here."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -21,7 +21,7 @@ from annotate.selectors.agreement import campaign_agreement
 from annotate.selectors.campaigns import campaign_get_managed
 from annotate.selectors.dashboard import campaign_weights, raters_overview
 from annotate.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
-from deltableu.api import paginated
+from core.api import paginated
 
 
 class _ExportRenderer(BaseRenderer):

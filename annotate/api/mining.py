@@ -27,8 +27,8 @@ from annotate.selectors.mining import (
 )
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
+from core.api import paginated
 from core.runs.api import RunSerializer as JobOutputSerializer
-from deltableu.api import paginated
 
 
 class CorpusOutputSerializer(serializers.ModelSerializer):

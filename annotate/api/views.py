@@ -38,7 +38,7 @@ from annotate.services.datasets import (
 )
 from annotate.services.reveal import dataset_reveal_split
 from annotate.visibility import dataset_splits_hidden_from
-from deltableu.api import paginated
+from core.api import paginated
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:

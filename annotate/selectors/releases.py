@@ -17,7 +17,7 @@ from annotate.selectors.datasets import dataset_can_edit, dataset_get_visible
 from annotate.selectors.release_content import release_content, scoring_refs
 from annotate.visibility import release_splits_hidden_from
 from core.errors import NotFound
-from scoring.metrics.base import RefItem, WeightedRef
+from scoring.metrics import RefItem, WeightedRef
 
 
 def release_list_visible(*, user: User | AnonymousUser, dataset: Dataset) -> QuerySet[Release]:

@@ -21,8 +21,8 @@ from annotate.services.accounts import (
     profile_ensure,
     token_regenerate,
 )
+from core.forms import form_add_service_errors
 from core.guessing import INVITATION, LOCKED_OUT, guess_failed, guess_locked_out
-from deltableu.forms import form_add_service_errors
 
 
 @require_http_methods(["GET", "POST"])

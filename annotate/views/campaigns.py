@@ -26,7 +26,7 @@ from annotate.services.campaigns import (
     crowd_rater_get_or_create,
     crowd_username,
 )
-from deltableu.forms import form_add_service_errors
+from core.forms import form_add_service_errors
 
 CROWD_ID_PARAMETERS = ("PROLIFIC_PID", "participant_id", "workerId")
 

@@ -27,7 +27,7 @@ from annotate.selectors.releases import release_list_visible
 from annotate.services.datasets import dataset_create, dataset_import_file, import_format_for
 from annotate.services.reveal import dataset_reveal_split
 from annotate.visibility import dataset_hidden_splits, dataset_splits_hidden_from
-from deltableu.forms import form_add_service_errors
+from core.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
 

@@ -27,7 +27,7 @@ from annotate.selectors.mining import (
 from annotate.services.corpora import corpus_upload
 from annotate.services.mining import MAX_K, mining_start, references_remove_mined
 from core.bounded import LimitExceeded
-from deltableu.forms import form_add_service_errors
+from core.forms import form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
 

@@ -35,8 +35,8 @@ from annotate.services.releases.archive import release_archive_job, release_arch
 from annotate.services.releases.datasheet import datasheet_markdown
 from annotate.services.releases.publish import release_meta
 from annotate.services.reveal import release_reveal
+from core.forms import form_add_service_errors
 from core.http import download_content_type
-from deltableu.forms import form_add_service_errors
 
 ITEMS_PER_PAGE = 20
 

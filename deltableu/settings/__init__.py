@@ -246,7 +246,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "deltableu.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
 }
 # Content-Security-Policy on every page: our own scripts, styles, images and fonts only (no
 # CDN); an inline script or style needs the request's nonce. The API docs pages also allow

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
 from annotate.selectors.datasets import user_is_researcher
+from core.forms import form_add_service_errors
 from core.plots import IntervalPoint, interval_plot
-from deltableu.forms import form_add_service_errors
 from scoring.exports import payload_csv, table_payload
 from scoring.leaderboard_forms import LeaderboardForm
 from scoring.models import Leaderboard, Submission

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.http import AuthenticatedRequest
 from annotate.selectors.datasets import user_is_researcher
-from deltableu.forms import form_add_service_errors
+from core.forms import form_add_service_errors
 from scoring.forms import SubmissionForm
 from scoring.selectors.leaderboards import leaderboard_get_visible
 from scoring.selectors.submissions import submission_get_for_user, submissions_of_user

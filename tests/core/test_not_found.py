@@ -3,9 +3,9 @@
 import pytest
 from django.test import RequestFactory
 
+from core.api import exception_handler
 from core.errors import NotFound
 from core.http import NotFoundMiddleware
-from deltableu.api import exception_handler
 
 
 def test_the_api_answers_not_found_with_its_message():

@@ -3,7 +3,7 @@
 from django.core.exceptions import PermissionDenied, ValidationError
 from rest_framework.exceptions import NotFound
 
-from deltableu.api import exception_handler
+from core.api import exception_handler
 
 
 def test_a_field_error_becomes_a_400_by_field():

@@ -1,0 +1,152 @@
+"""The import graph: no cycles, and floors that depend one way only.
+
+Floors, bottom up: the metric library (`scoring.metrics`, Django-free, imports no other part of
+the project); the platform (`core`, which imports no app); the annotation apps (`annotate`,
+which may use the metric library through its public package only); the scoring apps (`scoring`).
+The project's wiring (`deltableu`: settings, URLs, the Celery app) may import anything. Read with
+`ast`, so a new cycle or an upward import fails here before review.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("core", "annotate", "scoring", "deltableu")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {
+        _module_name(path): path
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+    }
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Every module `name` imports, module-level or inside functions, relative ones resolved."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            module = (
+                (f"{base}.{node.module}" if node.module else base) if node.level else node.module
+            )
+            found.add(module or "")
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+
+    def resolve(target: str) -> str | None:
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        return target or None
+
+    return {
+        name: {r for t in _imports(name, path) if (r := resolve(t)) and r != name}
+        for name, path in modules.items()
+    }
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def _floor(module: str) -> int:
+    if module == "scoring.metrics" or module.startswith("scoring.metrics."):
+        return 0
+    return {"core": 1, "annotate": 2, "scoring": 3, "deltableu": 4}[module.split(".")[0]]
+
+
+def test_the_import_graph_has_no_cycles():
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_imports_a_higher_floor():
+    upward = [
+        f"{name} → {target}"
+        for name, targets in _graph().items()
+        if not name.startswith("deltableu")
+        for target in targets
+        if _floor(target) > _floor(name)
+    ]
+    assert upward == []
+
+
+def test_annotate_uses_the_metric_library_through_its_public_package_only():
+    reaching_in = [
+        f"{name} → {target}"
+        for name, targets in _graph().items()
+        if name.startswith("annotate")
+        for target in targets
+        if target.startswith("scoring.metrics.")
+    ]
+    assert reaching_in == []
+
+
+def test_the_metric_library_imports_no_django():
+    modules = _modules()
+    offenders = [
+        name
+        for name in modules
+        if _floor(name) == 0
+        and any(m.split(".")[0] == "django" for m in _imports(name, modules[name]))
+    ]
+    assert offenders == []
