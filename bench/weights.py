@@ -7,7 +7,9 @@ A campaign of 1,000 items × 3 references (3,000 references) rated 3 times each 
 * ``idle``: a recompute with no rating since the last one;
 * ``window``: a recompute after 10 more ratings on 10 references — what the task sees every
   3 seconds while raters work (each rating already updated its own raw weight, as
-  `rating_submit` does).
+  `rating_submit` does);
+* ``full``: ``full=True``, every reference's raw weight recomputed and written (as after
+  the migration that added `scores_seen`). The code before that migration had no `full`.
 
 Runs on a throwaway SQLite database in a temporary VAR_DIR, or on PostgreSQL with
 ``--database-url postgres://…/name`` (the database is flushed first: use a scratch one).
@@ -108,7 +110,7 @@ def add_ratings(campaign, references, raters, rng: random.Random) -> None:
         weight_recompute(campaign=campaign, reference_id=reference.pk)
 
 
-def measure(label: str, campaign_id: int) -> None:
+def measure(label: str, campaign_id: int, **options: bool) -> None:
     from django.db import connection
 
     from annotate.services.weights import weights_recompute_campaign
@@ -122,7 +124,7 @@ def measure(label: str, campaign_id: int) -> None:
 
     with connection.execute_wrapper(count):
         start = time.perf_counter()
-        weights_recompute_campaign(campaign_id=campaign_id)
+        weights_recompute_campaign(campaign_id=campaign_id, **options)
         seconds = time.perf_counter() - start
     print(f"{label:<8} {seconds:8.3f} s  {queries:6d} queries")
 
@@ -139,6 +141,7 @@ def main() -> None:
     measure("idle", campaign.pk)
     add_ratings(campaign, references, raters, rng)
     measure("window", campaign.pk)
+    measure("full", campaign.pk, full=True)
 
 
 if __name__ == "__main__":
