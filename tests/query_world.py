@@ -75,6 +75,7 @@ class World:
     campaign: Campaign
     release: Release
     board: Leaderboard
+    participant: User  # submits to the board at every step
 
 
 def _rate(campaign: Campaign, rater: User, references) -> None:
@@ -111,7 +112,8 @@ def build_world() -> World:
     board = leaderboard_create(
         owner=owner, release=release, split="dev", name="Main", slug="main-board"
     )
-    return World(owner=owner, dataset=dataset, campaign=campaign, release=release, board=board)
+    participant = user_create(username="participant", password=PASSWORD)
+    return World(owner, dataset, campaign, release, board, participant)
 
 
 def _people(world: World, k: int) -> tuple[User, User]:
@@ -125,7 +127,9 @@ def _people(world: World, k: int) -> tuple[User, User]:
 def _datasets(world: World, k: int, rater: User) -> None:
     """A new dataset (revealed test split), new items and candidates in the main one, a new
     campaign, ratings and weights in the main campaign, a new release."""
-    extra = dataset_create(owner=world.owner, name=f"Extra {k}", slug=f"extra{k}")
+    extra = dataset_create(
+        owner=world.owner, name=f"Extra {k}", slug=f"extra{k}", visibility=Visibility.PUBLIC
+    )
     _import(extra, [_line("e1", "test", [_ref("hidden")])])
     SplitReveal.objects.create(
         dataset=extra, release=world.release, split="test", revealed_by=world.owner
@@ -151,10 +155,11 @@ def _datasets(world: World, k: int, rater: User) -> None:
     campaign_join(campaign=world.campaign, rater=rater)
     _rate(world.campaign, rater, Reference.objects.filter(item__split__dataset=world.dataset))
     weights_recompute_campaign(campaign_id=world.campaign.pk)
-    release_freeze(
+    release = release_freeze(
         dataset=world.dataset, campaign=world.campaign, created_by=world.owner,
         version=f"1.{k + 1}.0", citation="", public_splits=["dev"], include_ratings=True,
     )  # fmt: skip
+    release_publish(release=release)
 
 
 def _human_evaluation(world: World, k: int, rater: User) -> None:
@@ -194,11 +199,12 @@ def _leaderboards(world: World, k: int, participant: User) -> None:
     )  # fmt: skip
     hyps = ["the match was great", f"going to the beach {k}"]
     data = ("\n".join(hyps) + "\n").encode()
-    submission = submission_create(
-        leaderboard=world.board, user=participant, lines=data.splitlines(keepends=True),
-        size=len(data), filename="out.txt", method=f"system {k}",
-    )  # fmt: skip
-    execute(submission.run_id)
+    for user in (participant, world.participant):
+        submission = submission_create(
+            leaderboard=world.board, user=user, lines=data.splitlines(keepends=True),
+            size=len(data), filename="out.txt", method=f"system {k}",
+        )  # fmt: skip
+        execute(submission.run_id)
 
 
 def grow(world: World, k: int) -> None:

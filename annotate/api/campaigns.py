@@ -19,8 +19,7 @@ from annotate.selectors.campaigns import (
     campaign_get_for_rater,
     campaign_get_managed,
     campaign_progress,
-    campaigns_joined,
-    campaigns_managed,
+    campaigns_of_user,
     rater_progress,
 )
 from annotate.selectors.datasets import dataset_get_visible
@@ -75,7 +74,7 @@ class CampaignListApi(APIView):
     @extend_schema(responses=CampaignSerializer(many=True), summary="Campaigns you run or rate in")
     def get(self, request: Request) -> Response:
         user = cast(User, request.user)
-        campaigns = (campaigns_managed(user=user) | campaigns_joined(user=user)).distinct()
+        campaigns = campaigns_of_user(user=user)
         data = CampaignSerializer(campaigns, many=True, context={"request": request}).data
         return Response(data)
 

@@ -54,6 +54,12 @@ def campaigns_joined(*, user: User) -> QuerySet[Campaign]:
     return Campaign.objects.filter(raters__rater=user).select_related("dataset")
 
 
+def campaigns_of_user(*, user: User) -> QuerySet[Campaign]:
+    """The campaigns the user runs or rates in, with what a list of them shows."""
+    either = campaigns_managed(user=user) | campaigns_joined(user=user)
+    return either.distinct().select_related("dataset", "split")
+
+
 @dataclass(frozen=True)
 class RaterProgress:
     done: int

@@ -29,7 +29,7 @@ def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -
 def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
     return (
         Submission.objects.filter(leaderboard=leaderboard, team__members=user)
-        .select_related("team", "run")
+        .select_related("team", "run", "leaderboard")
         .prefetch_related("scores")
         .distinct()
     )
