@@ -15,6 +15,11 @@ Runs on a throwaway SQLite database in a temporary VAR_DIR, or on PostgreSQL wit
 ``--database-url postgres://…/name`` (the database is flushed first: use a scratch one).
 
 Usage: ``python bench/weights.py [--items 1000] [--database-url URL]``
+
+Measured on a shared 2-core machine (seconds / queries), full recompute before, incremental
+after: SQLite window 2.67 s / 12,004 → 0.14 s / 13, idle 2.76 s / 12,004 → 0.05 s / 4, first
+2.76 s / 18,004 → 0.78 s / 38; PostgreSQL window 5.82 s / 12,003 → 0.14 s / 9, idle
+4.67 s / 12,003 → 0.04 s / 3, first 4.97 s / 18,003 → 0.61 s / 9.
 """
 
 from __future__ import annotations
