@@ -32,6 +32,10 @@ class Leaderboard(models.Model):
     daily_quota = models.PositiveIntegerField(default=5, validators=[MinValueValidator(1)])
     total_quota = models.PositiveIntegerField(default=100, validators=[MinValueValidator(1)])
     max_upload_bytes = models.PositiveIntegerField(default=200 * 1024 * 1024)
+    # Rank groups worked out when a score lands (scoring/services/rank_groups.py), so a page
+    # runs no bootstrap: [{"ranked": [[submission id, score id], …] best first, "groups": […]}]
+    # for the owner's view of the board and the public's. A view matching neither computes.
+    rank_groups = models.JSONField(default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -103,6 +103,8 @@ class SplitRevealAdmin(admin.ModelAdmin):
     """The audit log of reveals: read-only, since a reveal cannot be undone."""
 
     list_display = ["dataset", "release", "split", "revealed_by", "revealed_at"]
+    # release is nullable (the default select_related() skips it) and names its dataset.
+    list_select_related = ["dataset", "release__dataset", "revealed_by"]
     list_filter = ["split", "revealed_at"]
     search_fields = ["dataset__slug", "revealed_by__username"]
 

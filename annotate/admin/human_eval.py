@@ -60,6 +60,8 @@ class OutputCampaignRaterAdmin(admin.ModelAdmin):
 @admin.register(OutputSlot)
 class OutputSlotAdmin(admin.ModelAdmin):
     list_display = ["campaign", "item", "system_a", "system_b", "active", "wanted"]
+    # system_b is nullable, which Django's default select_related() leaves out.
+    list_select_related = ["campaign", "item", "system_a", "system_b"]
     search_fields = ["campaign__name", "item__external_id"]
     raw_id_fields = ["campaign", "item", "system_a", "system_b"]
 

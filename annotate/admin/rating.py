@@ -16,6 +16,8 @@ class CampaignRaterInline(admin.TabularInline):
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ["name", "dataset", "split", "owner", "status", "ratings_per_reference"]
+    # split is nullable (the default select_related() skips it) and names its dataset.
+    list_select_related = ["dataset", "split__dataset", "owner"]
     list_filter = ["status", "dataset"]
     search_fields = ["name", "dataset__slug", "owner__username", "token"]
     raw_id_fields = ["owner", "dataset", "split"]

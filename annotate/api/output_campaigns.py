@@ -22,7 +22,7 @@ from annotate.selectors.human_eval import (
     output_campaign_get_for_rater,
     output_campaign_get_managed,
     output_campaign_progress,
-    output_campaigns_managed,
+    output_campaigns_of_dataset,
     output_rater_progress,
     output_rating_display,
 )
@@ -128,7 +128,7 @@ class OutputCampaignListApi(APIView):
     @extend_schema(responses=OutputCampaignOwnerSerializer(many=True), summary="Your campaigns")
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
-        mine = output_campaigns_managed(user=cast(User, request.user), dataset=dataset)
+        mine = output_campaigns_of_dataset(user=cast(User, request.user), dataset=dataset)
         return Response(OutputCampaignOwnerSerializer(mine, many=True).data)
 
     @extend_schema(

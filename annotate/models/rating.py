@@ -245,6 +245,11 @@ class Weight(models.Model):
     z_weight = models.FloatField(
         null=True, blank=True, help_text="The same from per-rater z-normalised scores."
     )
+    # The counted scores, in rating order, that n…ci_high were computed from ("5,3,4"; "" none;
+    # NULL: never computed, hence not blank). A recompute skips a reference whose ratings still
+    # read the same, whatever changed them: a rating, quality control, a deleted rater, or a
+    # concurrent rater's write that missed another's rating.
+    scores_seen = models.TextField(null=True, blank=True, editable=False)  # noqa: DJ001
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -75,8 +75,9 @@ def campaigns_joined(*, user: User) -> QuerySet[Campaign]:
 
 
 def campaigns_of_user(*, user: User) -> QuerySet[Campaign]:
-    """The campaigns the user runs and those they rate in, each once."""
-    return (campaigns_managed(user=user) | campaigns_joined(user=user)).distinct()
+    """The campaigns the user runs or rates in, with what a list of them shows."""
+    either = campaigns_managed(user=user) | campaigns_joined(user=user)
+    return either.distinct().select_related("dataset", "split")
 
 
 def campaign_membership(*, campaign: Campaign, rater: User) -> CampaignRater:

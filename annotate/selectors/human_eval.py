@@ -56,6 +56,11 @@ def output_campaigns_managed(
     return campaigns if user.is_staff else campaigns.filter(owner=user)
 
 
+def output_campaigns_of_dataset(*, user: User, dataset: Dataset) -> QuerySet[OutputCampaign]:
+    """The user's campaigns on the dataset, with their systems (a list names them)."""
+    return output_campaigns_managed(user=user, dataset=dataset).prefetch_related("systems")
+
+
 def output_campaign_get_for_rater(*, user: User | AnonymousUser, pk: int) -> OutputCampaign:
     if not user.is_authenticated:
         raise NotFound("No such campaign.")

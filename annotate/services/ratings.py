@@ -34,8 +34,8 @@ def _locked_lease(rating_id: int, rater: User) -> Rating:
     return rating
 
 
-# z-normalised weights depend on every rating of a rater, so they are recomputed for the whole
-# campaign by a task; ratings landing within this many seconds share one recomputation.
+# z-normalised weights depend on every rating of the campaign, so a task brings the campaign's
+# weights up to date; ratings landing within this many seconds share one run.
 WEIGHTS_DEBOUNCE_SECONDS = 3
 
 

@@ -31,6 +31,9 @@ GROUP_RESAMPLES = 1000
 CACHE_SECONDS = 7 * 24 * 3600
 
 
+Ranked = tuple[Submission, Score]
+
+
 @dataclass
 class TableRow:
     submission: Submission
@@ -119,7 +122,7 @@ def _sort_key(higher_is_better: bool):
     return key
 
 
-def _groups_cache_key(leaderboard: Leaderboard, ranked: list[tuple[Submission, Score]]) -> str:
+def _groups_cache_key(leaderboard: Leaderboard, ranked: list[Ranked]) -> str:
     state = "|".join(
         f"{s.pk}:{s.finished_at.isoformat() if s.finished_at else ''}:{score.pk}"
         for s, score in ranked
@@ -128,12 +131,30 @@ def _groups_cache_key(leaderboard: Leaderboard, ranked: list[tuple[Submission, S
     return f"leaderboard-groups:{leaderboard.pk}:{digest}"
 
 
-def _cached_groups(leaderboard: Leaderboard, ranked: list[tuple[Submission, Score]]) -> list[int]:
+def compute_rank_groups(leaderboard: Leaderboard, ranked: list[Ranked]) -> list[int]:
+    """Rank groups of the ranked entries, from their stored statistics (the bootstraps)."""
+    metric = leaderboard_metric(leaderboard, leaderboard.primary_metric)
+    return rank_groups(metric, [load_matrix(score.stats_file) for _, score in ranked])
+
+
+def rank_groups_state(ranked: list[Ranked]) -> list[list[int]]:
+    """What rank groups depend on: the entries, best first, and the score of each."""
+    return [[submission.pk, score.pk] for submission, score in ranked]
+
+
+def _stored_groups(leaderboard: Leaderboard, ranked: list[Ranked]) -> list[int] | None:
+    state = rank_groups_state(ranked)
+    for stored in leaderboard.rank_groups or []:
+        if stored.get("ranked") == state:
+            return list(stored["groups"])
+    return None
+
+
+def _cached_groups(leaderboard: Leaderboard, ranked: list[Ranked]) -> list[int]:
     key = _groups_cache_key(leaderboard, ranked)
     groups = cache.get(key)
     if groups is None or len(groups) != len(ranked):
-        metric = leaderboard_metric(leaderboard, leaderboard.primary_metric)
-        groups = rank_groups(metric, [load_matrix(score.stats_file) for _, score in ranked])
+        groups = compute_rank_groups(leaderboard, ranked)
         cache.set(key, groups, CACHE_SECONDS)
     return groups
 
@@ -158,19 +179,30 @@ def leaderboard_signature(*, leaderboard: Leaderboard) -> str:
     return signature
 
 
-def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -> LeaderboardTable:
-    """The rows this user may see, best first, with their rank groups."""
+def ranked_entries(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser
+) -> tuple[list[tuple[Submission, Score | None]], list[Ranked]]:
+    """The entries this user sees, best first, with their primary scores; and those of them
+    that can be ranked (scored, with statistics)."""
     entries = list(leaderboard_entries(leaderboard=leaderboard, user=user))
     if leaderboard.split != "test":
         entries = latest_per_team(entries)
     for submission in entries:
         submission.leaderboard = leaderboard  # spares a query per row
-    scores = {s.pk: latest_scores(s) for s in entries}
     primary = leaderboard.primary_metric
-    pairs = [(s, scores[s.pk].get(primary)) for s in entries]
+    pairs = [(s, latest_scores(s).get(primary)) for s in entries]
     pairs.sort(key=_sort_key(get_entry(primary).higher_is_better))
     ranked = [(s, score) for s, score in pairs if score is not None and score.stats_file]
-    found = _cached_groups(leaderboard, ranked) if ranked else []
+    return pairs, ranked
+
+
+def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -> LeaderboardTable:
+    """The rows this user may see, best first, with their rank groups (as stored when the last
+    score landed; computed only for a view of the board that was not stored)."""
+    pairs, ranked = ranked_entries(leaderboard=leaderboard, user=user)
+    found = _stored_groups(leaderboard, ranked) if ranked else []
+    if found is None:
+        found = _cached_groups(leaderboard, ranked)
     groups = dict(zip([s.pk for s, _ in ranked], found, strict=True))
     rows = [
         TableRow(
@@ -178,7 +210,7 @@ def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -
             position=position,
             group=groups.get(s.pk),
             primary=score,
-            scores={name: scores[s.pk].get(name) for name in leaderboard.metrics},
+            scores={name: latest_scores(s).get(name) for name in leaderboard.metrics},
         )
         for position, (s, score) in enumerate(pairs, start=1)
     ]

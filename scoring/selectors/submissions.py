@@ -37,7 +37,7 @@ def submissions_live_of_user(
 def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
     return (
         Submission.objects.filter(leaderboard=leaderboard, team__members=user)
-        .select_related("team", "run")
+        .select_related("team", "run", "leaderboard")
         .prefetch_related("scores")
         .distinct()
     )

@@ -17,6 +17,7 @@ from core.runs.engine import run_cancel, run_create
 from core.runs.models import Run, RunState
 from scoring.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
+from scoring.services.rank_groups import leaderboard_rank_groups_store
 from scoring.services.scoring import SCORING_KIND, submission_scope
 from scoring.submission_files import UploadRejected, parse_submission
 
@@ -130,7 +131,10 @@ def submission_run_ended(run: Run) -> None:
     submissions = Submission.objects.filter(run=run, status__in=Submission.ACTIVE)
     now = timezone.now()
     if run.state == RunState.SUCCEEDED:
+        boards = set(submissions.values_list("leaderboard_id", flat=True))
         submissions.update(status=SubmissionStatus.FINISHED, finished_at=now, error="")
+        for leaderboard_id in boards:  # in the run's final transaction, with the scores
+            leaderboard_rank_groups_store(leaderboard_id=leaderboard_id)
     elif run.state == RunState.FAILED:
         message = (
             run.reason
@@ -147,8 +151,11 @@ def submission_run_ended(run: Run) -> None:
 def submission_set_counts(*, submission: Submission, user: User, counts: bool) -> Submission:
     if not submission.team.members.filter(pk=user.pk).exists():
         raise PermissionDenied("Only the submission's team picks what counts.")
-    submission.counts = counts
-    submission.save(update_fields=["counts"])
+    with transaction.atomic():
+        submission.counts = counts
+        submission.save(update_fields=["counts"])
+        if submission.status == SubmissionStatus.FINISHED:  # the test board's entries changed
+            leaderboard_rank_groups_store(leaderboard_id=submission.leaderboard_id)
     return submission
 
 

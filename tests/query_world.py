@@ -1,0 +1,215 @@
+"""A world that grows: every model with rows, every list with entries, more of both each step.
+
+`build_world()` makes the parents a list hangs from (a dataset, its campaign, a published
+release, a leaderboard); `grow(world, k)` adds one unit of everything — rows in those parents
+(items, candidates, ratings, weights, releases, submissions…) and new top-level rows (datasets,
+campaigns, corpora, leaderboards, studies, runs, users…). Query-count tests measure after one
+unit and again after three.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.contrib.auth.models import Group, User
+from django.utils import timezone
+
+from annotate.models import (
+    Campaign,
+    Dataset,
+    DismissedCandidate,
+    EvalSystem,
+    OutputCampaignMode,
+    Rating,
+    RatingStatus,
+    Reference,
+    Release,
+    Role,
+    SplitReveal,
+    Visibility,
+)
+from annotate.services.accounts import invitation_create, user_create
+from annotate.services.campaigns import campaign_create, campaign_join
+from annotate.services.corpora import corpus_create
+from annotate.services.datasets import dataset_create, dataset_import_file
+from annotate.services.human_eval.campaigns import (
+    output_campaign_create,
+    output_campaign_join,
+    output_rating_next,
+)
+from annotate.services.human_eval.importing import bundle_parse, judgments_import
+from annotate.services.human_eval.systems import eval_system_set_outputs
+from annotate.services.releases import release_freeze, release_publish
+from annotate.services.weights import weights_recompute_campaign
+from scoring.models import Leaderboard
+from scoring.services.leaderboards import leaderboard_create
+from scoring.services.study import study_create
+from scoring.services.submissions import submission_create
+from tests.runs_kit import execute
+
+PASSWORD = "a-long-test-password-42"
+DEV_IDS = ("p1", "p2")
+
+
+def _line(item_id: str, split: str, refs: list[dict]) -> str:
+    return json.dumps(
+        {"id": item_id, "split": split, "context": ["hi"], "message": f"message {item_id}",
+         "references": refs}
+    )  # fmt: skip
+
+
+def _ref(text: str, origin: str = "original", **provenance: object) -> dict:
+    return {"text": text, "origin": origin, "provenance": provenance}
+
+
+def _import(dataset: Dataset, lines: list[str]) -> None:
+    data = ("\n".join(lines) + "\n").encode()
+    dataset_import_file(dataset=dataset, lines=data.splitlines(keepends=True), fmt="jsonl")
+
+
+@dataclass
+class World:
+    owner: User
+    dataset: Dataset
+    campaign: Campaign
+    release: Release
+    board: Leaderboard
+    participant: User  # submits to the board at every step
+
+
+def _rate(campaign: Campaign, rater: User, references) -> None:
+    now = timezone.now()
+    for reference in references:
+        rating = Rating(campaign=campaign, reference=reference, rater=rater)
+        rating.status, rating.score = RatingStatus.DONE, 3 + reference.position % 3
+        rating.started_at = rating.finished_at = now
+        rating.save()
+
+
+def build_world() -> World:
+    owner = user_create(username="owner", password=PASSWORD, role=Role.RESEARCHER, is_staff=True)
+    dataset = dataset_create(owner=owner, name="Main", slug="main", visibility=Visibility.PUBLIC)
+    _import(
+        dataset,
+        [
+            _line("p1", "dev", [_ref("the match was great"), _ref("not good")]),
+            _line("p2", "dev", [_ref("going to the beach"), _ref("no plans")]),
+            _line("p3", "test", [_ref("the hidden answer"), _ref("no answer")]),
+        ],
+    )
+    campaign = campaign_create(owner=owner, dataset=dataset, name="Main round", control_rate=0)
+    for k in range(2):
+        rater = user_create(username=f"first{k}", password=PASSWORD, role=Role.RATER)
+        campaign_join(campaign=campaign, rater=rater)
+        _rate(campaign, rater, Reference.objects.filter(item__split__dataset=dataset))
+    weights_recompute_campaign(campaign_id=campaign.pk)
+    release = release_freeze(
+        dataset=dataset, campaign=campaign, created_by=owner, version="1.0.0",
+        citation="", public_splits=["dev"],
+    )  # fmt: skip
+    release = release_publish(release=release)
+    board = leaderboard_create(
+        owner=owner, release=release, split="dev", name="Main", slug="main-board"
+    )
+    participant = user_create(username="participant", password=PASSWORD)
+    return World(owner, dataset, campaign, release, board, participant)
+
+
+def _people(world: World, k: int) -> tuple[User, User]:
+    rater = user_create(username=f"rater{k}", password=PASSWORD, role=Role.RATER)
+    participant = user_create(username=f"participant{k}", password=PASSWORD)
+    invitation_create(created_by=world.owner, note=f"unit {k}")
+    Group.objects.create(name=f"group {k}")
+    return rater, participant
+
+
+def _datasets(world: World, k: int, rater: User) -> None:
+    """A new dataset (revealed test split), new items and candidates in the main one, a new
+    campaign, ratings and weights in the main campaign, a new release."""
+    extra = dataset_create(
+        owner=world.owner, name=f"Extra {k}", slug=f"extra{k}", visibility=Visibility.PUBLIC
+    )
+    _import(extra, [_line("e1", "test", [_ref("hidden")])])
+    SplitReveal.objects.create(
+        dataset=extra, release=world.release, split="test", revealed_by=world.owner
+    )
+    _import(
+        world.dataset,
+        [
+            _line(f"g{k}", "dev", [
+                _ref(f"grown {k}"), _ref(f"mined {k}", "mined", score=1.5 + k, corpus="c"),
+                _ref(f"parroted {k}", "parroted"),
+            ]),
+        ],
+    )  # fmt: skip
+    item = Reference.objects.get(text=f"grown {k}").item
+    DismissedCandidate.objects.create(
+        item=item, key=f"{k:064d}", text=f"dismissed {k}", origin="mined",
+        dismissed_by=world.owner,
+    )  # fmt: skip
+    dev = world.dataset.splits.get(name="dev")
+    campaign_create(
+        owner=world.owner, dataset=world.dataset, name=f"Round {k}", control_rate=0, split=dev
+    )
+    campaign_join(campaign=world.campaign, rater=rater)
+    _rate(world.campaign, rater, Reference.objects.filter(item__split__dataset=world.dataset))
+    weights_recompute_campaign(campaign_id=world.campaign.pk)
+    release = release_freeze(
+        dataset=world.dataset, campaign=world.campaign, created_by=world.owner,
+        version=f"1.{k + 1}.0", citation="", public_splits=["dev"], include_ratings=True,
+    )  # fmt: skip
+    release_publish(release=release)
+
+
+def _human_evaluation(world: World, k: int, rater: User) -> None:
+    """Systems with outputs, a judgment set, an output campaign with a rating, a study."""
+    names = (f"sys{k}a", f"sys{k}b")
+    for name in names:
+        outputs = [(item_id, f"{name} says {item_id}") for item_id in DEV_IDS]
+        eval_system_set_outputs(dataset=world.dataset, name=name, split="dev", outputs=outputs)
+    lines = [
+        json.dumps({"judge": f"j{j}", "id": item, "system": name, "scores": {"fluency": 3 + j}})
+        for name in names
+        for item in DEV_IDS
+        for j in range(2)
+    ]
+    bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
+    judgments = judgments_import(
+        dataset=world.dataset, owner=world.owner, name=f"human {k}", split="dev", bundle=bundle
+    )
+    systems = list(EvalSystem.objects.filter(dataset=world.dataset, name__in=names))
+    outputs = output_campaign_create(
+        owner=world.owner, dataset=world.dataset, name=f"outputs {k}", systems=systems,
+        split="dev", mode=OutputCampaignMode.PAIRWISE,
+    )  # fmt: skip
+    output_campaign_join(campaign=outputs, rater=rater)
+    output_rating_next(campaign=outputs, rater=rater)
+    study_create(
+        owner=world.owner, name=f"study {k}", release=world.release, split="dev",
+        judgment_set=judgments, options={"unit_size": 1, "assignments": 5, "metrics": ["bleu"]},
+    )  # fmt: skip
+    corpus_create(owner=world.owner, name=f"corpus {k}", fmt="jsonl", source="x.jsonl")
+
+
+def _leaderboards(world: World, k: int, participant: User) -> None:
+    leaderboard_create(
+        owner=world.owner, release=world.release, split="dev", name=f"Board {k}",
+        slug=f"board{k}",
+    )  # fmt: skip
+    hyps = ["the match was great", f"going to the beach {k}"]
+    data = ("\n".join(hyps) + "\n").encode()
+    for user in (participant, world.participant):
+        submission = submission_create(
+            leaderboard=world.board, user=user, lines=data.splitlines(keepends=True),
+            size=len(data), filename="out.txt", method=f"system {k}",
+        )  # fmt: skip
+        execute(submission.run_id)
+
+
+def grow(world: World, k: int) -> None:
+    """One more unit of everything (k: a number not used before)."""
+    rater, participant = _people(world, k)
+    _datasets(world, k, rater)
+    _human_evaluation(world, k, rater)
+    _leaderboards(world, k, participant)

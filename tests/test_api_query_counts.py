@@ -1,0 +1,76 @@
+"""Every list of the REST API runs as many queries for three times the rows."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from scoring.services import references as references_service
+from tests.query_world import World, build_world, grow
+
+pytestmark = pytest.mark.django_db
+
+OWNER, ANYONE, PARTICIPANT = ("owner",), ("owner", "anonymous"), ("participant",)
+# (url name, its arguments from the world, who asks) for each list endpoint.
+LISTS = [
+    ("api-datasets", lambda w: {}, ANYONE),
+    ("api-dataset-items", lambda w: {"slug": w.dataset.slug}, ANYONE),
+    ("api-dataset-export", lambda w: {"slug": w.dataset.slug}, ANYONE),
+    ("api-output-campaigns", lambda w: {"slug": w.dataset.slug}, OWNER),
+    ("api-releases", lambda w: {"slug": w.dataset.slug}, ANYONE),
+    ("api-campaigns", lambda w: {}, OWNER),
+    ("api-campaign-ratings", lambda w: {"campaign_id": w.campaign.pk}, OWNER),
+    ("api-campaign-quality", lambda w: {"campaign_id": w.campaign.pk}, OWNER),
+    ("api-campaign-weights", lambda w: {"campaign_id": w.campaign.pk}, OWNER),
+    ("api-mined-candidates", lambda w: {"slug": w.dataset.slug}, OWNER),
+    ("api-corpora", lambda w: {}, OWNER),
+    ("api-leaderboards", lambda w: {}, ANYONE),
+    ("api-leaderboard", lambda w: {"slug": w.board.slug}, ANYONE),
+    ("api-leaderboard-export", lambda w: {"slug": w.board.slug}, ANYONE),
+    ("api-submissions", lambda w: {"slug": w.board.slug}, PARTICIPANT),
+    ("api-studies", lambda w: {}, OWNER),
+    ("api-runs", lambda w: {}, OWNER),
+]
+
+
+@pytest.fixture(autouse=True)
+def _own_storage(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.VAR_DIR = tmp_path / "var"
+    references_service._INDEX_CACHE.clear()
+    yield
+    references_service._INDEX_CACHE.clear()
+
+
+def measure(world: World) -> dict[str, tuple[int, int]]:
+    """(queries, bytes of the answer) of each list, for each of its callers."""
+    clients = {"owner": APIClient(), "participant": APIClient(), "anonymous": APIClient()}
+    clients["owner"].force_login(world.owner)
+    clients["participant"].force_login(world.participant)
+    measured = {}
+    for name, arguments, viewers in LISTS:
+        url = reverse(name, kwargs=arguments(world))
+        for who in viewers:
+            client = clients[who]
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(url)
+                body = (
+                    b"".join(response.streaming_content) if response.streaming else response.content
+                )
+            assert response.status_code == 200, (name, who, body[:300])
+            measured[f"{name} ({who})"] = (len(queries), len(body))
+    return measured
+
+
+def test_no_list_makes_a_query_per_row(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        world = build_world()
+        grow(world, 0)
+        few = measure(world)
+        grow(world, 1)
+        grow(world, 2)
+        more = measure(world)
+    assert [name for name in few if more[name][1] <= few[name][1]] == []  # the answers grew
+    grew = {name: (few[name][0], more[name][0]) for name in few if more[name][0] > few[name][0]}
+    assert grew == {}, "queries (one unit of rows → three)"
