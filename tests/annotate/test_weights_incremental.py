@@ -9,9 +9,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from annotate.models import Item, Rating, Reference, Split, Weight
+from annotate.selectors.campaigns import counted_ratings
 from annotate.services.assignment import rating_next
 from annotate.services.ratings import rating_pass, rating_submit
-from annotate.services.weights import counted_ratings, weights_recompute_campaign
+from annotate.services.weights import weights_recompute_campaign
 from annotate.weights_math import summarise, weight_of, z_rescaled
 
 pytestmark = pytest.mark.django_db
