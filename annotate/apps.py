@@ -15,7 +15,7 @@ def _install_release_triggers(using: str, **kwargs: Any) -> None:
 def _check_release_triggers(databases: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     from annotate.release_triggers import missing_frozen_triggers
 
-    errors = []
+    errors: list[checks.CheckMessage] = []
     for alias in databases or ():
         missing = missing_frozen_triggers(connections[alias])
         if missing:
