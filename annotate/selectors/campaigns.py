@@ -151,8 +151,3 @@ def campaign_progress(*, campaign: Campaign) -> CampaignProgress:
         complete_references=sum(1 for n, want in counts if n >= want),
         raters=CampaignRater.objects.filter(campaign=campaign).count(),
     )
-
-
-def rater_ratings(*, campaign: Campaign, rater: User) -> QuerySet[Rating]:
-    """A rater's own answers (never anyone else's)."""
-    return Rating.objects.filter(campaign=campaign, rater=rater).exclude(status=RatingStatus.LEASED)

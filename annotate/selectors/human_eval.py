@@ -33,13 +33,6 @@ def judgment_set_get_managed(*, user: User | AnonymousUser, pk: int) -> Judgment
     return found
 
 
-def judgment_sets_managed(*, user: User, dataset: Dataset | None = None) -> QuerySet:
-    sets = JudgmentSet.objects.select_related("dataset")
-    if dataset is not None:
-        sets = sets.filter(dataset=dataset)
-    return sets if user.is_staff else sets.filter(dataset__owner=user)
-
-
 def output_campaign_get_managed(*, user: User | AnonymousUser, pk: int) -> OutputCampaign:
     found = OutputCampaign.objects.select_related("dataset").filter(pk=pk).first()
     if found is None or not _manages(user, found.owner_id):

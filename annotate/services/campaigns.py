@@ -53,14 +53,6 @@ def campaign_sync_slots(*, campaign: Campaign) -> int:
     return len(slots)
 
 
-def campaign_set_status(*, campaign: Campaign, status: str) -> Campaign:
-    if status not in CampaignStatus.values:
-        raise ValidationError({"status": f"Use one of {', '.join(CampaignStatus.values)}."})
-    campaign.status = status
-    campaign.save(update_fields=["status"])
-    return campaign
-
-
 def campaign_join(*, campaign: Campaign, rater: User, crowd_id: str = "") -> CampaignRater:
     """Make the user a rater of the campaign (joining again changes nothing)."""
     if campaign.status == CampaignStatus.CLOSED:

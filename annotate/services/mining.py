@@ -203,11 +203,3 @@ def references_remove_mined(*, user: User, dataset: Dataset, reference_ids: Iter
         if references:
             _dataset_changed(dataset.pk)
     return len(references)
-
-
-def reference_remove_mined(*, user: User, reference: Reference) -> None:
-    """Remove one mined or parroted candidate (see references_remove_mined)."""
-    dataset = reference.item.split.dataset
-    if reference.origin not in MINED_ORIGINS:
-        raise ValidationError("Only mined or parroted candidates can be removed here.")
-    references_remove_mined(user=user, dataset=dataset, reference_ids=[reference.pk])

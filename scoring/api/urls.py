@@ -1,7 +1,7 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from scoring.api import leaderboards, study, submissions
+from scoring.api import eval_systems, leaderboards, study, submissions
 
 urlpatterns = [
     path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
@@ -29,6 +29,11 @@ urlpatterns = [
         "leaderboards/<slug:slug>/submissions/",
         submissions.SubmissionListApi.as_view(),
         name="api-submissions",
+    ),
+    path(
+        "leaderboards/<slug:slug>/eval-systems/",
+        eval_systems.LeaderboardEvalSystemsApi.as_view(),
+        name="api-leaderboard-eval-systems",
     ),
     path(
         "submissions/<id:submission_id>/",

@@ -191,14 +191,6 @@ def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]
     return [(start, min(start + size, n_items)) for start in range(0, n_items, size)] or [(0, 0)]
 
 
-def chunk_stats(
-    metric: Metric, prepared: Any, hyps: list[str], start: int, stop: int
-) -> np.ndarray:
-    """Rows start:stop of the statistics, identical to those of scoring all items at once, at
-    the cost of those items only."""
-    return stats_slice(metric, hyps[start:stop], prepared, start, stop, len(hyps))
-
-
 def save_matrix(name: str, matrix: np.ndarray) -> str:
     buffer = io.BytesIO()
     np.save(buffer, matrix, allow_pickle=False)

@@ -1,11 +1,14 @@
 """Weights follow each rating in the same transaction; z-normalised weights for the campaign."""
 
+import math
+
 import pytest
 
 from annotate.models import Rating, Weight
 from annotate.services.assignment import rating_next
 from annotate.services.ratings import rating_submit
 from annotate.services.weights import weights_recompute_campaign
+from annotate.weights_math import weight_of
 
 pytestmark = pytest.mark.django_db
 
@@ -39,18 +42,33 @@ def test_the_weight_is_the_rescaled_mean_with_n_sd_and_interval(make_campaign, m
 
 
 def test_z_weights_remove_a_raters_leniency(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2, extra_ratings_on_disagreement=0)
+    # Each reference is rated once; the two raters take turns and give their three references
+    # the same qualities 2, 3, 4, the lenient one a point higher. Raw weights differ by rater;
+    # z-weights must not, and must equal the hand-computed rescaling.
+    campaign = make_campaign(ratings_per_reference=1)
     lenient, strict = make_rater(campaign), make_rater(campaign)
-    scores = {}
-    for rater, shift in ((lenient, 1), (strict, 0)):
-        while (lease := rating_next(campaign=campaign, rater=rater)) is not None:
-            base = scores.setdefault(lease.reference_id, 2 + len(scores) % 3)
-            rating_submit(rating_id=lease.pk, rater=rater, score=base + shift)
+    quality, by_rater = {}, {lenient: [], strict: []}
+    leases = True
+    while leases:
+        leases = False
+        for rater, shift in ((lenient, 1), (strict, 0)):
+            if (lease := rating_next(campaign=campaign, rater=rater)) is None:
+                continue
+            leases = True
+            q = quality[lease.reference_id] = 2 + len(by_rater[rater])
+            by_rater[rater].append(lease.reference_id)
+            rating_submit(rating_id=lease.pk, rater=rater, score=q + shift)
+    assert [len(refs) for refs in by_rater.values()] == [3, 3]
     assert weights_recompute_campaign(campaign_id=campaign.pk) == 6
-    for weight in Weight.objects.filter(campaign=campaign):
-        assert -1 <= weight.z_weight <= 1
-    ordered = sorted(Weight.objects.filter(campaign=campaign), key=lambda w: scores[w.reference_id])
-    assert [w.z_weight for w in ordered] == sorted(w.z_weight for w in ordered)
+    weights = {w.reference_id: w for w in Weight.objects.filter(campaign=campaign)}
+    # Each rater's scores have SD sqrt(2/3), so quality q has z = (q - 3) * sqrt(3/2); all six
+    # scores have mean 3.5 and SD sqrt(11/12), so z maps back to 3.5 + (q - 3) * sqrt(11/8).
+    for lenient_ref, strict_ref in zip(by_rater[lenient], by_rater[strict], strict=True):
+        q = quality[lenient_ref]
+        expected = weight_of(3.5 + (q - 3) * math.sqrt(11 / 8), 1, 5)
+        assert weights[lenient_ref].z_weight == pytest.approx(expected)
+        assert weights[strict_ref].z_weight == pytest.approx(expected)
+        assert weights[lenient_ref].weight - weights[strict_ref].weight == pytest.approx(0.5)
 
 
 def test_excluded_ratings_do_not_count(make_campaign, make_rater):

@@ -30,12 +30,23 @@ def test_one_rating_has_a_point_interval_and_none_has_no_weight():
 
 def test_z_rescaling_removes_a_raters_leniency():
     # Rater 1 rates everything one point higher than rater 2: after z-normalisation they agree.
+    # Each rater's z is (+1.22, 0, -1.22); the pooled scores have mean 3.5 and SD sqrt(11/12),
+    # so z maps back to 3.5 ± sqrt(3/2) * sqrt(11/12) = 3.5 ± sqrt(11/8).
     scores = np.array([5, 4, 3, 4, 3, 2], dtype=float)
     raters = np.array([1, 1, 1, 2, 2, 2])
-    rescaled = z_rescaled(scores, raters, 1, 5)
-    assert rescaled[:3] == pytest.approx(rescaled[3:])
+    step = np.sqrt(11 / 8)
+    expected = [3.5 + step, 3.5, 3.5 - step] * 2
+    assert z_rescaled(scores, raters, 1, 5) == pytest.approx(expected)
 
 
 def test_z_rescaling_of_a_constant_rater_is_the_pooled_mean():
+    # Pooled mean 3, pooled SD sqrt(2); rater 2's z is (-1, +1).
     rescaled = z_rescaled(np.array([3.0, 3.0, 1.0, 5.0]), np.array([1, 1, 2, 2]), 1, 5)
-    assert rescaled[0] == rescaled[1] == pytest.approx(3.0)
+    assert rescaled == pytest.approx([3.0, 3.0, 3 - np.sqrt(2), 3 + np.sqrt(2)])
+
+
+def test_z_rescaling_is_clipped_to_the_scale():
+    # Rater 2's lone 5 has z = +2; pooled mean 15/7 + 2 × pooled SD 1.46 ≈ 5.06, clipped to 5.
+    scores = np.array([3.0, 3.0, 1.0, 1.0, 1.0, 1.0, 5.0])
+    rescaled = z_rescaled(scores, np.array([1, 1, 2, 2, 2, 2, 2]), 1, 5)
+    assert rescaled.max() == 5.0 and rescaled.min() >= 1.0

@@ -36,6 +36,11 @@ def test_integers_and_lists(monkeypatch):
         env_int("N", 0)
 
 
+# Each of these starts manage.py in a process of its own (settings are read once, at start):
+# 1-5 s apiece, so `make test` runs them and `make test-fast` leaves them out.
+starts_a_process = pytest.mark.slow
+
+
 def manage(*args, **env):
     unset = ("DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")
     clean = {k: v for k, v in os.environ.items() if k not in unset}
@@ -49,6 +54,7 @@ def manage(*args, **env):
     )
 
 
+@starts_a_process
 def test_production_settings_pass_the_deploy_check():
     result = manage(
         "check",
@@ -63,12 +69,14 @@ def test_production_settings_pass_the_deploy_check():
     assert "no issues" in result.stdout
 
 
+@starts_a_process
 def test_without_debug_a_secret_key_is_required():
     result = manage("check", DEBUG="False")
     assert result.returncode != 0
     assert "SECRET_KEY is required when DEBUG is False" in result.stderr
 
 
+@starts_a_process
 def test_the_openapi_schema_is_valid():
     result = manage(
         "spectacular", "--validate", "--fail-on-warn", "--file", os.devnull, DEBUG="True"
@@ -97,6 +105,7 @@ def test_ci_really_uses_postgresql_and_redis():
     assert app.conf.broker_url.startswith("redis://")
 
 
+@starts_a_process
 def test_hsts_preload_is_an_explicit_opt_in():
     from django.conf import settings
 
@@ -108,6 +117,7 @@ def test_hsts_preload_is_an_explicit_opt_in():
     assert result.stdout.strip().splitlines()[-1] == "True"
 
 
+@starts_a_process
 @pytest.mark.parametrize(
     "env, message",
     [({"STORAGE_BACKEND": "ftp"}, "STORAGE_BACKEND must be local or s3"),
@@ -118,6 +128,7 @@ def test_file_storage_settings_are_checked_at_start(env, message):
     assert result.returncode != 0 and message in result.stderr
 
 
+@starts_a_process
 def test_s3_storage_is_chosen_by_environment():
     result = manage(
         "shell", "-c", "from django.core.files.storage import storages; "

@@ -12,6 +12,7 @@ from core.runs.context import RunContext
 from core.runs.errors import RunFenced
 from core.runs.models import Run
 from core.runs.sweep import run_sweep
+from scoring.metrics import stats_slice
 from scoring.models import Score, Submission, SubmissionStatus
 from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
 from scoring.selectors.stored import load_matrix
@@ -94,7 +95,7 @@ def test_chunks_give_exactly_the_rows_of_one_piece(make_leaderboard):
     references = references_service.reference_index(board, "dbleu")
     metric, prepared = references.metric, references.prepared
     whole = metric.stats(HYPS, prepared)
-    parts = [references_service.chunk_stats(metric, prepared, HYPS, a, b) for a, b in
+    parts = [stats_slice(metric, HYPS[a:b], prepared, a, b, len(HYPS)) for a, b in
              references_service.chunk_bounds(len(HYPS), size=3)]  # fmt: skip
     assert np.array_equal(np.concatenate(parts), whole)
 
