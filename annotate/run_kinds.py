@@ -17,10 +17,13 @@ def register() -> None:
     # A refused corpus is recorded on the corpus: the owner fixes the file; no retry helps.
     register_kind(
         RunKind(
-            name=CORPUS_INDEX_KIND, body=corpus_index_job, weight=HEAVY_QUEUE,
-            refusals=(CorpusInvalid,), grace=timedelta(seconds=90),
+            name=CORPUS_INDEX_KIND,
+            body=corpus_index_job,
+            weight=HEAVY_QUEUE,
+            refusals=(CorpusInvalid,),
+            grace=timedelta(seconds=90),
         )
-    )  # fmt: skip
+    )
     register_kind(
         RunKind(name=RELEASE_ARCHIVE_KIND, body=release_archive_build, weight=HEAVY_QUEUE)
     )

@@ -56,8 +56,9 @@ def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
 def output_rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
     membership = (
         OutputCampaignRater.objects.select_related("campaign", "rater")
-        .filter(campaign_id=campaign_id, rater_id=rater_id).first()
-    )  # fmt: skip
+        .filter(campaign_id=campaign_id, rater_id=rater_id)
+        .first()
+    )
     if membership is None:  # the rater or the campaign was deleted meanwhile
         return None
     return output_rater_qc(campaign=membership.campaign, rater=membership.rater).qc_status

@@ -138,8 +138,13 @@ def run_queries(directory: Path, n_queries: int) -> dict:
         )
         / n_ref
     )
-    return {"open_s": open_s, "qps": ours_qps, "dense_qps": dense_qps, "top15_agree": agree,
-            "query_peak_mb": peak_mb()}  # fmt: skip
+    return {
+        "open_s": open_s,
+        "qps": ours_qps,
+        "dense_qps": dense_qps,
+        "top15_agree": agree,
+        "query_peak_mb": peak_mb(),
+    }
 
 
 def one_size(n: int, n_queries: int, work: Path) -> dict:
@@ -150,24 +155,35 @@ def one_size(n: int, n_queries: int, work: Path) -> dict:
     stage = [sys.executable, __file__, "--stage"]
     index = json.loads(subprocess.check_output([*stage, "index", str(corpus), str(directory)]))
     queries = json.loads(subprocess.check_output([*stage, "query", str(directory), str(n_queries)]))
-    return {"triples": n, "generate_s": generate_s, "corpus_mb": corpus.stat().st_size / 2**20,
-            **index, **queries}  # fmt: skip
+    return {
+        "triples": n,
+        "generate_s": generate_s,
+        "corpus_mb": corpus.stat().st_size / 2**20,
+        **index,
+        **queries,
+    }
 
 
 def print_table(results: list[dict]) -> None:
-    print(f"{'triples':>9} {'index s':>8} {'peak MB':>8} {'disk MB':>8} {'vocab':>8} {'open s':>7}"
-          f" {'q/s':>7} {'dense q/s':>9} {'speed-up':>8} {'same top15':>10}")  # fmt: skip
+    print(
+        f"{'triples':>9} {'index s':>8} {'peak MB':>8} {'disk MB':>8} {'vocab':>8} {'open s':>7}"
+        f" {'q/s':>7} {'dense q/s':>9} {'speed-up':>8} {'same top15':>10}"
+    )
     for r in results:
-        print(f"{r['triples']:>9,} {r['index_s']:>8.1f} {r['index_peak_mb']:>8.0f} "
-              f"{r['index_disk_mb']:>8.0f} {r['vocabulary']:>8,} {r['open_s']:>7.2f} "
-              f"{r['qps']:>7.0f} {r['dense_qps']:>9.0f} {r['qps'] / r['dense_qps']:>7.1f}x "
-              f"{r['top15_agree']:>9.0%}")  # fmt: skip
+        print(
+            f"{r['triples']:>9,} {r['index_s']:>8.1f} {r['index_peak_mb']:>8.0f} "
+            f"{r['index_disk_mb']:>8.0f} {r['vocabulary']:>8,} {r['open_s']:>7.2f} "
+            f"{r['qps']:>7.0f} {r['dense_qps']:>9.0f} {r['qps'] / r['dense_qps']:>7.1f}x "
+            f"{r['top15_agree']:>9.0%}"
+        )
     if len(results) > 1:
         a, b = results[0], results[-1]
         size = b["triples"] / a["triples"]
-        print(f"\n{size:.0f}x the triples: index time x{b['index_s'] / a['index_s']:.1f}, "
-              f"peak memory x{b['index_peak_mb'] / a['index_peak_mb']:.1f}, "
-              f"time per query x{a['qps'] / b['qps']:.1f}")  # fmt: skip
+        print(
+            f"\n{size:.0f}x the triples: index time x{b['index_s'] / a['index_s']:.1f}, "
+            f"peak memory x{b['index_peak_mb'] / a['index_peak_mb']:.1f}, "
+            f"time per query x{a['qps'] / b['qps']:.1f}"
+        )
 
 
 def main() -> None:

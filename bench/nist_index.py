@@ -152,16 +152,33 @@ def child(
     if mode in ("new", "build", "ranged") and path:
         out["file_mb"] = os.path.getsize(path) / 2**20
     anon, mapped = rss_parts_mb()
-    out.update(build_s=built - start, stats_s=end - built, peak_rss_mb=peak_rss_mb(),
-               anon_mb=anon, file_mb_resident=mapped)  # fmt: skip
+    out.update(
+        build_s=built - start,
+        stats_s=end - built,
+        peak_rss_mb=peak_rss_mb(),
+        anon_mb=anon,
+        file_mb_resident=mapped,
+    )
     return out
 
 
 def run_child(
     mode: str, metric: str, n_items: int, path: str, trace: bool, range_size: int = 0
 ) -> dict:
-    cmd = [sys.executable, __file__, "--child", mode, "--metric", metric,
-           "--items", str(n_items), "--path", path, "--range-size", str(range_size)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        __file__,
+        "--child",
+        mode,
+        "--metric",
+        metric,
+        "--items",
+        str(n_items),
+        "--path",
+        path,
+        "--range-size",
+        str(range_size),
+    ]
     cmd += ["--tracemalloc"] if trace else []
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -180,12 +197,15 @@ def main() -> None:
     parser.add_argument("--path", default="")
     args = parser.parse_args()
     if args.child:
-        result = child(args.child, args.metric, args.items[0], args.path, args.tracemalloc,
-                       args.range_size)  # fmt: skip
+        result = child(
+            args.child, args.metric, args.items[0], args.path, args.tracemalloc, args.range_size
+        )
         print(json.dumps(result))
         return
-    print(f"{'N':>7} {'metric':6} {'path':6} {'build s':>8} {'stats s':>8} {'base MB':>8} "
-          f"{'peak RSS':>9} {'traced':>8} {'file MB':>8} {'anon/file RSS at end':>21}")  # fmt: skip
+    print(
+        f"{'N':>7} {'metric':6} {'path':6} {'build s':>8} {'stats s':>8} {'base MB':>8} "
+        f"{'peak RSS':>9} {'traced':>8} {'file MB':>8} {'anon/file RSS at end':>21}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.items:
             for metric in args.metrics:
@@ -199,10 +219,13 @@ def main() -> None:
                         if "tracemalloc_peak_mb" in r
                         else "       -"
                     )
-                    print(f"{n:7d} {metric:6} {mode:6} {r['build_s']:8.2f} {r['stats_s']:8.2f} "
-                          f"{r['base_rss_mb']:8.0f} {r['peak_rss_mb']:9.0f} {traced} "
-                          f"{r.get('file_mb', 0):8.0f} {r['anon_mb']:10.0f}/"
-                          f"{r['file_mb_resident']:<10.0f}", flush=True)  # fmt: skip
+                    print(
+                        f"{n:7d} {metric:6} {mode:6} {r['build_s']:8.2f} {r['stats_s']:8.2f} "
+                        f"{r['base_rss_mb']:8.0f} {r['peak_rss_mb']:9.0f} {traced} "
+                        f"{r.get('file_mb', 0):8.0f} {r['anon_mb']:10.0f}/"
+                        f"{r['file_mb_resident']:<10.0f}",
+                        flush=True,
+                    )
                     if mode == "ranged" and "build" in modes:
                         same = Path(path).read_bytes() == Path(target).read_bytes()
                         print(f"        ranged file identical to the whole build's: {same}")

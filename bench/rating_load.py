@@ -198,9 +198,12 @@ class Rater(threading.Thread):
     def run(self) -> None:
         try:
             status, body = request(
-                self.port, "POST", "/api/v1/auth/token/",
-                {"username": self.username, "password": PASSWORD}, form=True,
-            )  # fmt: skip
+                self.port,
+                "POST",
+                "/api/v1/auth/token/",
+                {"username": self.username, "password": PASSWORD},
+                form=True,
+            )
             token = json.loads(body)["token"]
         except Exception as exc:  # reported in the summary
             self.errors.append(f"login: {exc}")
@@ -224,9 +227,12 @@ class Rater(threading.Thread):
                 time.sleep(rng.uniform(0.5, 1.5) * self.think)
             began = time.perf_counter()
             status, body = request(
-                self.port, "POST", f"/api/v1/ratings/{rating_id}/", {"score": rng.randint(1, 5)},
+                self.port,
+                "POST",
+                f"/api/v1/ratings/{rating_id}/",
+                {"score": rng.randint(1, 5)},
                 token=token,
-            )  # fmt: skip
+            )
             self.submit_ms.append(1000 * (time.perf_counter() - began))
             if status == 200:
                 self.accepted.append(rating_id)

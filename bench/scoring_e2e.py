@@ -49,9 +49,12 @@ def fresh_database(url: str) -> None:
 
     config = dj_database_url.parse(url)
     admin = psycopg2.connect(
-        dbname="postgres", user=config["USER"], password=config["PASSWORD"],
-        host=config["HOST"], port=config["PORT"] or 5432,
-    )  # fmt: skip
+        dbname="postgres",
+        user=config["USER"],
+        password=config["PASSWORD"],
+        host=config["HOST"],
+        port=config["PORT"] or 5432,
+    )
     admin.autocommit = True
     with admin.cursor() as cursor:
         cursor.execute(f'DROP DATABASE IF EXISTS "{config["NAME"]}"')
@@ -92,15 +95,21 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
     dataset = dataset_create(owner=owner, name=tag, slug=tag, visibility=Visibility.PUBLIC)
     release = Release.objects.create(dataset=dataset, version="1.0.0", created_by=owner)
     items = ReleaseItem.objects.bulk_create(
-        (ReleaseItem(release=release, split="dev", external_id=f"i{n}", message="m", position=n)
-         for n in range(n_items)), batch_size=5000,
-    )  # fmt: skip
+        (
+            ReleaseItem(release=release, split="dev", external_id=f"i{n}", message="m", position=n)
+            for n in range(n_items)
+        ),
+        batch_size=5000,
+    )
     batch: list[ReleaseReference] = []
     for item in items:
         for k in range(n_refs):
             weight = 1.0 if k == 0 else round(rng.uniform(-1, 1), 2)
-            batch.append(ReleaseReference(release=release, item=item, position=k,
-                                          text=sentence(rng), weight=weight, n=3))  # fmt: skip
+            batch.append(
+                ReleaseReference(
+                    release=release, item=item, position=k, text=sentence(rng), weight=weight, n=3
+                )
+            )
         if len(batch) >= 20_000:
             ReleaseReference.objects.bulk_create(batch)
             batch = []
@@ -109,9 +118,13 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
     release.refresh_from_db()
     user = user_create(username=f"team-{tag}", password=BENCH_PASSWORD, role="researcher")
     board = leaderboard_create(
-        owner=owner, release=release, split="dev", name=tag, slug=tag,
+        owner=owner,
+        release=release,
+        split="dev",
+        name=tag,
+        slug=tag,
         companion_metrics=companions,
-    )  # fmt: skip
+    )
     hyps = [sentence(rng) for _ in range(n_items)]
     return board, user, hyps
 
@@ -189,9 +202,12 @@ def metric_seconds(board, hyps: list[str]) -> float:
 
 
 def run_size(
-    n_items: int, n_refs: int, worker: subprocess.Popen, companions: list[str] | None,
+    n_items: int,
+    n_refs: int,
+    worker: subprocess.Popen,
+    companions: list[str] | None,
     skip_metric: bool,
-) -> dict:  # fmt: skip
+) -> dict:
     from scoring.models import Submission
     from scoring.services.references import _INDEX_CACHE
     from scoring.services.submissions import submission_create
@@ -203,9 +219,10 @@ def run_size(
     from django_celery_results.models import TaskResult
 
     done = TaskResult.objects.filter(
-        task_name="scoring.tasks.prepare_leaderboard", task_args__contains=f"({board.pk},)",
+        task_name="scoring.tasks.prepare_leaderboard",
+        task_args__contains=f"({board.pk},)",
         status="SUCCESS",
-    )  # fmt: skip
+    )
     wait_until(done.exists, 3600, "the indexes")
     prepared = time.perf_counter() - t0 - build
     data = ("\n".join(hyps) + "\n").encode()
@@ -213,9 +230,13 @@ def run_size(
     sampler.start()
     start = time.perf_counter()
     submission = submission_create(
-        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
-        filename="out.txt", method="bench",
-    )  # fmt: skip
+        leaderboard=board,
+        user=user,
+        lines=data.splitlines(keepends=True),
+        size=len(data),
+        filename="out.txt",
+        method="bench",
+    )
     ended = Submission.objects.filter(pk=submission.pk, status__in=["finished", "failed"])
     wait_until(ended.exists, 3600, "scoring")
     elapsed = time.perf_counter() - start
@@ -238,25 +259,43 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 100_000])
     parser.add_argument("--refs", type=int, default=16)
     parser.add_argument(
-        "--companions", default="default",
+        "--companions",
+        default="default",
         help="default (BLEU, sBLEU), all (every metric of the registry) or a comma list",
-    )  # fmt: skip
+    )
     parser.add_argument("--skip-metric", action="store_true", help="no in-process reference run")
     args = parser.parse_args()
     from scoring.metrics import entries
 
     companions = {
-        "default": None, "all": [name for name in entries() if name != "dbleu"],
-    }.get(args.companions, args.companions.split(","))  # fmt: skip
+        "default": None,
+        "all": [name for name in entries() if name != "dbleu"],
+    }.get(args.companions, args.companions.split(","))
     call_command("migrate", verbosity=0)
     env = {**os.environ}
     log = (WORK / "worker.log").open("w")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "warning",
-         "--concurrency", "2", "--without-gossip", "--without-mingle",
-         "-Q", f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "deltableu",
+            "worker",
+            "-l",
+            "warning",
+            "--concurrency",
+            "2",
+            "--without-gossip",
+            "--without-mingle",
+            "-Q",
+            f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     WORKER.append(worker)
     try:
         broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
@@ -269,10 +308,13 @@ def main() -> None:
         for size in args.sizes:
             row = run_size(size, args.refs, worker, companions, args.skip_metric)
             share = "-" if row["metric"] is None else f"{min(1.0, row['metric'] / row['e2e']):.0%}"
-            print(f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
-                  f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['rss_mb']:>14.0f}"
-                  f" {row['pss_mb']:>14.0f} {row['rss_one_mb']:>17.0f} {row['own_one_mb']:>17.0f}"
-                  f" {share:>13}", flush=True)  # fmt: skip
+            print(
+                f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
+                f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['rss_mb']:>14.0f}"
+                f" {row['pss_mb']:>14.0f} {row['rss_one_mb']:>17.0f} {row['own_one_mb']:>17.0f}"
+                f" {share:>13}",
+                flush=True,
+            )
     finally:
         worker.terminate()
         worker.wait(timeout=30)

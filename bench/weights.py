@@ -109,9 +109,14 @@ def add_ratings(campaign, references, raters, rng: random.Random) -> None:
         rater = next(r for r in raters if (reference.pk, r.pk) not in rated)
         now = timezone.now()
         Rating.objects.create(
-            campaign=campaign, reference=reference, rater=rater, status="done",
-            score=rng.randint(1, 5), started_at=now, finished_at=now,
-        )  # fmt: skip
+            campaign=campaign,
+            reference=reference,
+            rater=rater,
+            status="done",
+            score=rng.randint(1, 5),
+            started_at=now,
+            finished_at=now,
+        )
         weight_recompute(campaign=campaign, reference_id=reference.pk)
 
 

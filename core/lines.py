@@ -78,9 +78,12 @@ class LineProblems:
 
 
 def read_lines(
-    raw_lines: Iterable[bytes], problems: LineProblems, *, keep_bad: bool = False,
+    raw_lines: Iterable[bytes],
+    problems: LineProblems,
+    *,
+    keep_bad: bool = False,
     latin1: bool = False,
-) -> Iterator[tuple[int, str]]:  # fmt: skip
+) -> Iterator[tuple[int, str]]:
     """(number from 1, text without its line end) of each line of an upload.
 
     A byte-order mark before the first line is dropped. A line that is not UTF-8, or that holds

@@ -62,8 +62,10 @@ def submit(args: argparse.Namespace) -> int:
     body, content_type = _multipart(fields, args.file)
     request = Request(
         f"{base}/api/v1/leaderboards/{args.leaderboard}/submissions/",
-        data=body, headers={**headers, "Content-Type": content_type}, method="POST",
-    )  # fmt: skip
+        data=body,
+        headers={**headers, "Content-Type": content_type},
+        method="POST",
+    )
     status, answer = _call(request)
     if status != 201:
         print(f"error: {answer.get('detail', answer)}", file=sys.stderr)

@@ -15,11 +15,14 @@ from scoring.submission_files import UploadRejected
 def register() -> None:
     register_kind(
         RunKind(
-            name=SCORING_KIND, body=scoring_run, weight=HEAVY_QUEUE,
+            name=SCORING_KIND,
+            body=scoring_run,
+            weight=HEAVY_QUEUE,
             refusals=(MetricInputError, UploadRejected),
-            on_start=submission_run_started, on_end=submission_run_ended,
+            on_start=submission_run_started,
+            on_end=submission_run_ended,
         )
-    )  # fmt: skip
+    )
     register_kind(
         RunKind(name=STUDY_KIND, body=study_run, weight=HEAVY_QUEUE, grace=timedelta(seconds=90))
     )

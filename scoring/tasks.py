@@ -17,9 +17,11 @@ from scoring.services.scoring import FINISH_TASK, SCORE_CHUNK_TASK, finish_chunk
 @shared_task(name=SCORE_CHUNK_TASK)
 def score_chunk_task(run_id: int, attempt: int, metric: str, start: int, stop: int) -> str | None:
     return run_continue(
-        run_id=run_id, attempt=attempt, ends_run=False,
+        run_id=run_id,
+        attempt=attempt,
+        ends_run=False,
         step=lambda run: score_chunk(run, metric, start, stop),
-    )  # fmt: skip
+    )
 
 
 @shared_task(name=FINISH_TASK)

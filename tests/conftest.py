@@ -167,14 +167,23 @@ def make_release(owner, make_dataset):
         )
         for position, (split, external_id, refs) in enumerate(items):
             item = ReleaseItem.objects.create(
-                release=release, split=split, external_id=external_id,
-                context=["earlier turn"], message=f"message {external_id}", position=position,
-            )  # fmt: skip
+                release=release,
+                split=split,
+                external_id=external_id,
+                context=["earlier turn"],
+                message=f"message {external_id}",
+                position=position,
+            )
             for index, (text, weight) in enumerate(refs):
                 ReleaseReference.objects.create(
-                    release=release, item=item, position=index, text=text, weight=weight,
-                    z_weight=weight, n=0 if weight is None else 3,
-                )  # fmt: skip
+                    release=release,
+                    item=item,
+                    position=index,
+                    text=text,
+                    weight=weight,
+                    z_weight=weight,
+                    n=0 if weight is None else 3,
+                )
         Release.objects.filter(pk=release.pk).update(
             status="published", published_at=timezone.now()
         )
@@ -190,8 +199,12 @@ def make_leaderboard(owner, make_release):
 
     def make(*, release=None, split="dev", slug="board", **fields):
         return leaderboard_create(
-            owner=owner, release=release or make_release(), split=split, name=slug.title(),
-            slug=slug, **fields,
-        )  # fmt: skip
+            owner=owner,
+            release=release or make_release(),
+            split=split,
+            name=slug.title(),
+            slug=slug,
+            **fields,
+        )
 
     return make

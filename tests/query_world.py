@@ -54,9 +54,14 @@ DEV_IDS = ("p1", "p2")
 
 def _line(item_id: str, split: str, refs: list[dict]) -> str:
     return json.dumps(
-        {"id": item_id, "split": split, "context": ["hi"], "message": f"message {item_id}",
-         "references": refs}
-    )  # fmt: skip
+        {
+            "id": item_id,
+            "split": split,
+            "context": ["hi"],
+            "message": f"message {item_id}",
+            "references": refs,
+        }
+    )
 
 
 def _ref(text: str, origin: str = "original", **provenance: object) -> dict:
@@ -105,9 +110,13 @@ def build_world() -> World:
         _rate(campaign, rater, Reference.objects.filter(item__split__dataset=dataset))
     weights_recompute_campaign(campaign_id=campaign.pk)
     release = release_freeze(
-        dataset=dataset, campaign=campaign, created_by=owner, version="1.0.0",
-        citation="", public_splits=["dev"],
-    )  # fmt: skip
+        dataset=dataset,
+        campaign=campaign,
+        created_by=owner,
+        version="1.0.0",
+        citation="",
+        public_splits=["dev"],
+    )
     release = release_publish(release=release)
     board = leaderboard_create(
         owner=owner, release=release, split="dev", name="Main", slug="main-board"
@@ -137,17 +146,25 @@ def _datasets(world: World, k: int, rater: User) -> None:
     _import(
         world.dataset,
         [
-            _line(f"g{k}", "dev", [
-                _ref(f"grown {k}"), _ref(f"mined {k}", "mined", score=1.5 + k, corpus="c"),
-                _ref(f"parroted {k}", "parroted"),
-            ]),
+            _line(
+                f"g{k}",
+                "dev",
+                [
+                    _ref(f"grown {k}"),
+                    _ref(f"mined {k}", "mined", score=1.5 + k, corpus="c"),
+                    _ref(f"parroted {k}", "parroted"),
+                ],
+            ),
         ],
-    )  # fmt: skip
+    )
     item = Reference.objects.get(text=f"grown {k}").item
     DismissedCandidate.objects.create(
-        item=item, key=f"{k:064d}", text=f"dismissed {k}", origin="mined",
+        item=item,
+        key=f"{k:064d}",
+        text=f"dismissed {k}",
+        origin="mined",
         dismissed_by=world.owner,
-    )  # fmt: skip
+    )
     dev = world.dataset.splits.get(name="dev")
     campaign_create(
         owner=world.owner, dataset=world.dataset, name=f"Round {k}", control_rate=0, split=dev
@@ -156,9 +173,14 @@ def _datasets(world: World, k: int, rater: User) -> None:
     _rate(world.campaign, rater, Reference.objects.filter(item__split__dataset=world.dataset))
     weights_recompute_campaign(campaign_id=world.campaign.pk)
     release = release_freeze(
-        dataset=world.dataset, campaign=world.campaign, created_by=world.owner,
-        version=f"1.{k + 1}.0", citation="", public_splits=["dev"], include_ratings=True,
-    )  # fmt: skip
+        dataset=world.dataset,
+        campaign=world.campaign,
+        created_by=world.owner,
+        version=f"1.{k + 1}.0",
+        citation="",
+        public_splits=["dev"],
+        include_ratings=True,
+    )
     release_publish(release=release)
 
 
@@ -180,30 +202,45 @@ def _human_evaluation(world: World, k: int, rater: User) -> None:
     )
     systems = list(EvalSystem.objects.filter(dataset=world.dataset, name__in=names))
     outputs = output_campaign_create(
-        owner=world.owner, dataset=world.dataset, name=f"outputs {k}", systems=systems,
-        split="dev", mode=OutputCampaignMode.PAIRWISE,
-    )  # fmt: skip
+        owner=world.owner,
+        dataset=world.dataset,
+        name=f"outputs {k}",
+        systems=systems,
+        split="dev",
+        mode=OutputCampaignMode.PAIRWISE,
+    )
     output_campaign_join(campaign=outputs, rater=rater)
     output_rating_next(campaign=outputs, rater=rater)
     study_create(
-        owner=world.owner, name=f"study {k}", release=world.release, split="dev",
-        judgment_set=judgments, options={"unit_size": 1, "assignments": 5, "metrics": ["bleu"]},
-    )  # fmt: skip
+        owner=world.owner,
+        name=f"study {k}",
+        release=world.release,
+        split="dev",
+        judgment_set=judgments,
+        options={"unit_size": 1, "assignments": 5, "metrics": ["bleu"]},
+    )
     corpus_create(owner=world.owner, name=f"corpus {k}", fmt="jsonl", source="x.jsonl")
 
 
 def _leaderboards(world: World, k: int, participant: User) -> None:
     leaderboard_create(
-        owner=world.owner, release=world.release, split="dev", name=f"Board {k}",
+        owner=world.owner,
+        release=world.release,
+        split="dev",
+        name=f"Board {k}",
         slug=f"board{k}",
-    )  # fmt: skip
+    )
     hyps = ["the match was great", f"going to the beach {k}"]
     data = ("\n".join(hyps) + "\n").encode()
     for user in (participant, world.participant):
         submission = submission_create(
-            leaderboard=world.board, user=user, lines=data.splitlines(keepends=True),
-            size=len(data), filename="out.txt", method=f"system {k}",
-        )  # fmt: skip
+            leaderboard=world.board,
+            user=user,
+            lines=data.splitlines(keepends=True),
+            size=len(data),
+            filename="out.txt",
+            method=f"system {k}",
+        )
         execute(submission.run_id)
 
 

@@ -47,15 +47,38 @@ class Worker:
         }
         with log_path.open("w") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "info",
-                 "--concurrency", "1", "-n", name, "--without-gossip", "--without-mingle",
-                 "-Q", env.get("QUEUES", f"{settings.CELERY_TASK_DEFAULT_QUEUE},"
-                                         f"{settings.CELERY_HEAVY_QUEUE}")]
-                + (["-B", "-s", str(log_path.parent / "beat-schedule")] if env.get("WITH_BEAT")
-                   else []),
-                cwd=settings.BASE_DIR, env=full_env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "deltableu",
+                    "worker",
+                    "-l",
+                    "info",
+                    "--concurrency",
+                    "1",
+                    "-n",
+                    name,
+                    "--without-gossip",
+                    "--without-mingle",
+                    "-Q",
+                    env.get(
+                        "QUEUES",
+                        f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}",
+                    ),
+                ]
+                + (
+                    ["-B", "-s", str(log_path.parent / "beat-schedule")]
+                    if env.get("WITH_BEAT")
+                    else []
+                ),
+                cwd=settings.BASE_DIR,
+                env=full_env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
-            )  # fmt: skip
+            )
         deadline = time.monotonic() + WORKER_START_SECONDS
         while " ready." not in log_path.read_text():
             if self.process.poll() is not None or time.monotonic() > deadline:

@@ -84,8 +84,15 @@ class CorpusAdmin(admin.ModelAdmin):
     list_filter = ["status", "format", "shared", "language"]
     search_fields = ["name", "description", "source", "owner__username"]
     raw_id_fields = ["owner"]
-    readonly_fields = ["rows", "bad_rows", "problems", "index_path", "index_meta", "created_at",
-                       "indexed_at"]  # fmt: skip
+    readonly_fields = [
+        "rows",
+        "bad_rows",
+        "problems",
+        "index_path",
+        "index_meta",
+        "created_at",
+        "indexed_at",
+    ]
 
 
 @admin.register(DismissedCandidate)

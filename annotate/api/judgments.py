@@ -67,9 +67,12 @@ class JudgmentImportApi(APIView):
         fields = data.validated_data
         try:
             imported = judgments_import_files(
-                dataset=dataset, owner=cast(User, request.user), name=fields["name"],
-                split=fields["split"], files=fields,
-            )  # fmt: skip
+                dataset=dataset,
+                owner=cast(User, request.user),
+                name=fields["name"],
+                split=fields["split"],
+                files=fields,
+            )
         except JudgmentsRejected as exc:
             body = {
                 "detail": "No judgment could be read; nothing was written.",

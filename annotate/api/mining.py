@@ -38,8 +38,20 @@ class CorpusOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Corpus
-        fields = ["id", "name", "owner", "format", "language", "shared", "status", "rows",
-                  "bad_rows", "problems", "created_at", "indexed_at"]  # fmt: skip
+        fields = [
+            "id",
+            "name",
+            "owner",
+            "format",
+            "language",
+            "shared",
+            "status",
+            "rows",
+            "bad_rows",
+            "problems",
+            "created_at",
+            "indexed_at",
+        ]
 
 
 class CorpusInputSerializer(serializers.Serializer):
@@ -103,8 +115,9 @@ class CorpusListApi(APIView):
         upload = fields.pop("file")
         if upload.size > settings.CORPUS_MAX_BYTES:
             raise ValidationError({"file": "The file is too large."})
-        _, job = corpus_upload(owner=cast(User, request.user), upload=upload,
-                               fmt=fields.pop("format", ""), **fields)  # fmt: skip
+        _, job = corpus_upload(
+            owner=cast(User, request.user), upload=upload, fmt=fields.pop("format", ""), **fields
+        )
         return Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -138,8 +151,7 @@ class MiningApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         corpus = corpus_get_usable(user=request.user, corpus_id=fields.pop("corpus"))
-        job = mining_start(user=cast(User, request.user), dataset=dataset, corpus=corpus,
-                           **fields)  # fmt: skip
+        job = mining_start(user=cast(User, request.user), dataset=dataset, corpus=corpus, **fields)
         return Response(JobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 

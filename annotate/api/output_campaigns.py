@@ -41,8 +41,20 @@ class OutputCampaignOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = OutputCampaign
-        fields = ["id", "dataset", "name", "mode", "split", "systems", "is_open", "instructions",
-                  "scale_min", "scale_max", "ratings_per_unit", "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "dataset",
+            "name",
+            "mode",
+            "split",
+            "systems",
+            "is_open",
+            "instructions",
+            "scale_min",
+            "scale_max",
+            "ratings_per_unit",
+            "created_at",
+        ]
 
 
 class OutputCampaignOwnerSerializer(OutputCampaignOutputSerializer):
@@ -86,10 +98,12 @@ class OutputLeaseSerializer(serializers.Serializer):
 
 class OutputAnswerInputSerializer(serializers.Serializer):
     score = serializers.IntegerField(
-        required=False, allow_null=True, default=None,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="Likert score, or pairwise 1 = A much better … 5 = B much better; "
         "null skips the item.",
-    )  # fmt: skip
+    )
 
 
 class OutputAnswerSerializer(serializers.Serializer):
@@ -146,9 +160,11 @@ class OutputCampaignListApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         campaign = output_campaign_create(
-            owner=cast(User, request.user), dataset=dataset,
-            systems=list(fields.pop("systems")), **fields,
-        )  # fmt: skip
+            owner=cast(User, request.user),
+            dataset=dataset,
+            systems=list(fields.pop("systems")),
+            **fields,
+        )
         body = OutputCampaignOwnerSerializer(campaign).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -183,8 +199,12 @@ class OutputCampaignNextApi(APIView):
         if rating is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         shown = output_rating_display(rating=rating)
-        body = {**shown, "rating": rating.pk, "scale": campaign.scale,
-                "lease_expires_at": rating.lease_expires_at}  # fmt: skip
+        body = {
+            **shown,
+            "rating": rating.pk,
+            "scale": campaign.scale,
+            "lease_expires_at": rating.lease_expires_at,
+        }
         return Response(OutputLeaseSerializer(body).data)
 
 

@@ -103,8 +103,13 @@ def campaign_means(*, campaign: OutputCampaign) -> dict[tuple, float]:
     sums: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
     rows = OutputRating.objects.filter(
         campaign=campaign, status=RatingStatus.DONE, counted=True
-    ).values_list("slot__system_a__name", "slot__system_b__name", "slot__item__external_id",
-                  "score", "preference")  # fmt: skip
+    ).values_list(
+        "slot__system_a__name",
+        "slot__system_b__name",
+        "slot__item__external_id",
+        "score",
+        "preference",
+    )
     pairwise = campaign.mode == OutputCampaignMode.PAIRWISE
     for a, b, item_id, score, preference in rows.iterator():
         key = (a, b, item_id) if pairwise else (a, item_id)
@@ -139,8 +144,10 @@ def output_campaign_progress(*, campaign: OutputCampaign) -> dict:
     """For the owner: overall progress and each rater's answers with the QC verdict."""
     counts = dict(
         OutputRating.objects.filter(campaign=campaign, status=RatingStatus.DONE)
-        .values("rater_id").annotate(n=Count("pk")).values_list("rater_id", "n")
-    )  # fmt: skip
+        .values("rater_id")
+        .annotate(n=Count("pk"))
+        .values_list("rater_id", "n")
+    )
     raters = OutputCampaignRater.objects.filter(campaign=campaign).select_related("rater")
     overall = output_rater_progress(campaign=campaign, rater=campaign.owner)
     rows = [

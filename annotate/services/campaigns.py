@@ -68,9 +68,10 @@ def crowd_username(*, campaign: Campaign, participant_id: str) -> str:
     """The username of a crowd participant's account in this campaign."""
     # Keyed, so a participant id cannot be recovered from the username by hashing guesses.
     digest = salted_hmac(
-        "deltableu.crowd-username", f"{campaign.token}:{participant_id.strip()}",
+        "deltableu.crowd-username",
+        f"{campaign.token}:{participant_id.strip()}",
         algorithm="sha256",
-    ).hexdigest()[:16]  # fmt: skip
+    ).hexdigest()[:16]
     return f"crowd-{digest}"
 
 

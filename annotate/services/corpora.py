@@ -73,9 +73,11 @@ def corpus_upload(
     corpus = corpus_create(owner=owner, name=name, fmt=fmt, source=upload.name or "", **fields)
     corpus.file.save(Path(upload.name or "corpus").name, upload, save=True)
     run = run_create(
-        kind=CORPUS_INDEX_KIND, owner=owner, params={"corpus_id": corpus.pk},
+        kind=CORPUS_INDEX_KIND,
+        owner=owner,
+        params={"corpus_id": corpus.pk},
         scope=f"corpus:{corpus.pk}",
-    )  # fmt: skip
+    )
     return corpus, run
 
 

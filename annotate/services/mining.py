@@ -86,9 +86,12 @@ def mining_start(
             "split": split, "k": k,
         }  # fmt: skip
         return run_create(
-            kind=MINING_KIND, owner=user, params=params, scope=dataset_scope(dataset.pk),
+            kind=MINING_KIND,
+            owner=user,
+            params=params,
+            scope=dataset_scope(dataset.pk),
             send=enqueue,
-        )  # fmt: skip
+        )
 
 
 def mining_run(run: RunContext) -> dict:

@@ -57,9 +57,11 @@ def dataset_reveal_split(*, dataset: Dataset, split: str, by: User, confirm: str
         ]
         if keeping:
             raise ValidationError(
-                {"split": f"Release {', '.join(keeping)} keeps the {split} split hidden for its "
-                 "leaderboards: reveal it there first."}
-            )  # fmt: skip
+                {
+                    "split": f"Release {', '.join(keeping)} keeps the {split} split hidden for its "
+                    "leaderboards: reveal it there first."
+                }
+            )
         dataset.revealed_splits = sorted({*dataset.revealed_splits, split})
         dataset.save(update_fields=["revealed_splits", "updated_at"])
         _logged(dataset=dataset, split=split, by=by)
@@ -69,9 +71,11 @@ def dataset_reveal_split(*, dataset: Dataset, split: str, by: User, confirm: str
 def release_reveal(*, release: Release, split: str, by: User, confirm: str) -> Release:
     """Publish a release's hidden split (its files grow) after the owner's confirmation."""
     _check(
-        dataset=release.dataset, split=split, confirm=confirm,
+        dataset=release.dataset,
+        split=split,
+        confirm=confirm,
         hidden=release_hidden_splits(release=release),
-    )  # fmt: skip
+    )
     with transaction.atomic():
         release = release_reveal_split(release=release, split=split)
         _logged(dataset=release.dataset, split=split, by=by, release=release)

@@ -84,8 +84,10 @@ def _crowd_arrival(request: HttpRequest, campaign: Campaign, crowd_id: str) -> H
         user = crowd_rater_get_or_create(campaign=campaign, participant_id=crowd_id)
     except ValidationError as exc:
         return render(
-            request, "annotate/campaigns/closed.html",
-            {"campaign": campaign, "error": " ".join(exc.messages)}, status=400,
-        )  # fmt: skip
+            request,
+            "annotate/campaigns/closed.html",
+            {"campaign": campaign, "error": " ".join(exc.messages)},
+            status=400,
+        )
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("campaign-rate", campaign_id=campaign.pk)

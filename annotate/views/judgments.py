@@ -46,9 +46,12 @@ def judgments_upload(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         try:
             imported = judgments_import_files(
-                dataset=dataset, owner=request.user, name=data["name"], split=data["split"],
+                dataset=dataset,
+                owner=request.user,
+                name=data["name"],
+                split=data["split"],
                 files=request.FILES,
-            )  # fmt: skip
+            )
         except JudgmentsRejected as exc:
             problems = [p.as_dict() for p in exc.problems] or [
                 {"file": "judgments", "line": 0, "message": "no judgment rows", "level": "error"}

@@ -83,8 +83,9 @@ def corpus_list(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         try:
-            corpus, _ = corpus_upload(owner=request.user, upload=data.pop("file"),
-                                      fmt=data.pop("format"), **data)  # fmt: skip
+            corpus, _ = corpus_upload(
+                owner=request.user, upload=data.pop("file"), fmt=data.pop("format"), **data
+            )
         except LimitExceeded as exc:
             form.add_error("file", exc.messages)
         except ValidationError as exc:
@@ -145,6 +146,11 @@ def mined_review(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     page = Paginator(candidates, CANDIDATES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"dataset": dataset, "page": page, "filters": filters, "splits": SplitName.choices,
-               "query": query}  # fmt: skip
+    context = {
+        "dataset": dataset,
+        "page": page,
+        "filters": filters,
+        "splits": SplitName.choices,
+        "query": query,
+    }
     return render(request, "annotate/mining/mined_review.html", context)

@@ -78,8 +78,11 @@ def output_campaign_new(request: AuthenticatedRequest, slug: str) -> HttpRespons
 def output_campaign_dashboard(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = output_campaign_get_managed(user=request.user, pk=campaign_id)
     join_url = request.build_absolute_uri(reverse("output-campaign-join", args=[campaign.token]))
-    context = {"campaign": campaign, "progress": output_campaign_progress(campaign=campaign),
-               "join_url": join_url}  # fmt: skip
+    context = {
+        "campaign": campaign,
+        "progress": output_campaign_progress(campaign=campaign),
+        "join_url": join_url,
+    }
     return render(request, "annotate/output_campaigns/dashboard.html", context)
 
 

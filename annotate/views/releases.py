@@ -113,9 +113,11 @@ def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) 
     release = _editable(request, slug, version)
     try:
         release_reveal(
-            release=release, by=request.user, split=request.POST.get("split", ""),
+            release=release,
+            by=request.user,
+            split=request.POST.get("split", ""),
             confirm=request.POST.get("confirm", ""),
-        )  # fmt: skip
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     return redirect("release-detail", slug=slug, version=version)
@@ -140,9 +142,11 @@ def release_file(request: HttpRequest, slug: str, version: str, name: str) -> Fi
         raise Http404("No such file in this release.")
     stored = default_storage.open(release.storage_prefix + name, "rb")
     return FileResponse(
-        stored, as_attachment=name != "README.md", filename=name,
+        stored,
+        as_attachment=name != "README.md",
+        filename=name,
         content_type=download_content_type(name),
-    )  # fmt: skip
+    )
 
 
 def release_archive(request: HttpRequest, slug: str, version: str) -> FileResponse:

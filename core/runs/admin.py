@@ -9,9 +9,19 @@ from core.runs.models import Run
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
     list_display = (
-        "id", "kind", "scope", "owner", "state", "attempt", "max_attempts", "done", "total",
-        "created_at", "heartbeat_at", "finished_at",
-    )  # fmt: skip
+        "id",
+        "kind",
+        "scope",
+        "owner",
+        "state",
+        "attempt",
+        "max_attempts",
+        "done",
+        "total",
+        "created_at",
+        "heartbeat_at",
+        "finished_at",
+    )
     list_filter = ("state", "kind", "refused")
     search_fields = ("scope", "owner__username", "reason", "message")
     list_select_related = ("owner",)

@@ -49,10 +49,14 @@ def run_create(
     in its own process (`run_execute`), so it is marked as sent and the outbox leaves it be."""
     run_kind = get_kind(kind)
     run = Run.objects.create(
-        kind=kind, owner=owner, params=params or {}, scope=scope,
-        max_attempts=run_kind.max_attempts, message=message[:500],
+        kind=kind,
+        owner=owner,
+        params=params or {},
+        scope=scope,
+        max_attempts=run_kind.max_attempts,
+        message=message[:500],
         dispatched_at=None if send else timezone.now(),
-    )  # fmt: skip
+    )
     if send:
         transaction.on_commit(lambda: run_dispatch(run_id=run.pk, attempt=run.attempt))
     return run
@@ -80,9 +84,13 @@ def run_claim(run_id: int, attempt: int) -> Run | None:
         claimed = Run.objects.filter(
             pk=run_id, attempt=attempt, state=RunState.QUEUED, cancel_requested=False
         ).update(
-            state=RunState.RUNNING, started_at=now, heartbeat_at=now, done=0,
-            stage_timings={}, message="Started.",
-        )  # fmt: skip
+            state=RunState.RUNNING,
+            started_at=now,
+            heartbeat_at=now,
+            done=0,
+            stage_timings={},
+            message="Started.",
+        )
         if not claimed:
             return None
         run = Run.objects.get(pk=run_id)

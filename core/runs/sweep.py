@@ -61,9 +61,10 @@ def run_sweep() -> SweepReport:
     for pk, attempt, kind in _silent():
         log.warning("run %s (%s) attempt %s went silent: retrying", pk, kind, attempt)
         run_attempt_failed(
-            run_id=pk, attempt=attempt,
+            run_id=pk,
+            attempt=attempt,
             reason="its worker stopped responding (killed, or its machine was lost)",
-        )  # fmt: skip
+        )
         retried += 1
     dispatched = sum(run_dispatch(run_id=pk, attempt=attempt) for pk, attempt in _outbox())
     return SweepReport(dispatched, retried)

@@ -39,9 +39,10 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_HEAVY_QUEUE = env_str("CELERY_HEAVY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-heavy")
 # Runs go to the queue of their kind's weight (core.runs.kinds); the parts of a chord follow.
 HEAVY_TASKS = (
-    "scoring.tasks.score_chunk", "scoring.tasks.finish_submission",
+    "scoring.tasks.score_chunk",
+    "scoring.tasks.finish_submission",
     "scoring.tasks.prepare_leaderboard",
-)  # fmt: skip
+)
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_HEAVY_QUEUE} for name in HEAVY_TASKS}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -13,16 +13,18 @@ from rest_framework.views import APIView
 
 from annotate.models import EvalSystem
 from annotate.selectors.datasets import dataset_can_edit
-from scoring.models import Submission, SubmissionStatus
 from scoring.selectors.leaderboards import leaderboard_get_visible
+from scoring.selectors.submissions import submissions_finished_by_id
 from scoring.services.study import study_systems_from_submissions
 
 
 class EvalSystemsInputSerializer(serializers.Serializer):
     submissions = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
-        min_length=1, max_length=100, help_text="Ids of finished submissions of this leaderboard.",
-    )  # fmt: skip
+        min_length=1,
+        max_length=100,
+        help_text="Ids of finished submissions of this leaderboard.",
+    )
 
 
 class EvalSystemSerializer(serializers.ModelSerializer):
@@ -55,12 +57,7 @@ class LeaderboardEvalSystemsApi(APIView):
         data = EvalSystemsInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         wanted = list(dict.fromkeys(data.validated_data["submissions"]))  # in the asked order
-        found = {
-            s.pk: s
-            for s in Submission.objects.filter(
-                leaderboard=board, pk__in=wanted, status=SubmissionStatus.FINISHED
-            ).select_related("leaderboard__release__dataset", "team")
-        }
+        found = submissions_finished_by_id(leaderboard=board, ids=wanted)
         if missing := [pk for pk in wanted if pk not in found]:
             raise ValidationError({"submissions": [f"No finished submission {missing} here."]})
         systems = study_systems_from_submissions(submissions=[found[pk] for pk in wanted])

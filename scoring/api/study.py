@@ -83,8 +83,11 @@ class StudyCreateInputSerializer(serializers.Serializer):
             return
         # Only the caller's own datasets' objects resolve; others' ids read as "does not exist".
         choices = study_choices(user=user)
-        for name, key in (("release", "releases"), ("judgment_set", "judgment_sets"),
-                          ("output_campaign", "campaigns")):  # fmt: skip
+        for name, key in (
+            ("release", "releases"),
+            ("judgment_set", "judgment_sets"),
+            ("output_campaign", "campaigns"),
+        ):
             field: Any = self.fields[name]
             field.queryset = choices[key]
 
@@ -139,8 +142,12 @@ class StudyExportApi(APIView):
         if fmt == "csv":
             response = HttpResponse(study_export_csv(study), content_type="text/csv; charset=utf-8")
         elif fmt == "json":
-            body = {"study": study.pk, "name": study.name, "options": study.options,
-                    "result": study.result}  # fmt: skip
+            body = {
+                "study": study.pk,
+                "name": study.name,
+                "options": study.options,
+                "result": study.result,
+            }
             response = HttpResponse(
                 json.dumps(body, indent=1), content_type="application/json; charset=utf-8"
             )

@@ -40,9 +40,11 @@ class SubmissionSerializer(serializers.ModelSerializer):
     run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
     attempt = serializers.IntegerField(source="run.attempt", default=None, read_only=True)
     status_text = serializers.CharField(
-        source="run.status_text", default="", read_only=True,
+        source="run.status_text",
+        default="",
+        read_only=True,
         help_text='What the scoring run is doing, e.g. "Waiting for a worker".',
-    )  # fmt: skip
+    )
     started_at = serializers.DateTimeField(source="run.started_at", default=None, read_only=True)
 
     class Meta:
@@ -103,12 +105,19 @@ class SubmissionListApi(APIView):
         upload = fields["file"]
         try:
             submission = submission_create(
-                leaderboard=board, user=cast(User, request.user), lines=upload,
-                size=upload.size, filename=upload.name, method=fields["method"],
-                team_name=fields["team"], fmt=fields["format"],
-                description=fields["description"], url=fields["url"],
-                is_public=fields["is_public"], is_baseline=fields["is_baseline"],
-            )  # fmt: skip
+                leaderboard=board,
+                user=cast(User, request.user),
+                lines=upload,
+                size=upload.size,
+                filename=upload.name,
+                method=fields["method"],
+                team_name=fields["team"],
+                fmt=fields["format"],
+                description=fields["description"],
+                url=fields["url"],
+                is_public=fields["is_public"],
+                is_baseline=fields["is_baseline"],
+            )
         except UploadRejected as exc:
             body = {
                 "detail": "The file was not accepted; nothing was queued or charged.",

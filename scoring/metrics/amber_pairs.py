@@ -137,8 +137,13 @@ def variant_stats(hyp: Sequence[str], ref: Sequence[str]) -> np.ndarray:
             row[col_h + n - 2] = _gapped_total(len(hyp), n, flexible)
     hc, rc = _chars(hyp), _chars(ref)
     row[[MIN_W, MAX_W, HYP_C, REF_C, MIN_C, MAX_C]] = (
-        min(len(hyp), len(ref)), max(len(hyp), len(ref)), hc, rc, min(hc, rc), max(hc, rc)
-    )  # fmt: skip
+        min(len(hyp), len(ref)),
+        max(len(hyp), len(ref)),
+        hc,
+        rc,
+        min(hc, rc),
+        max(hc, rc),
+    )
     short_h = sum(len(t) < 4 for t in hyp)
     short_r = sum(len(t) < 4 for t in ref)
     row[SHORT] = abs(short_h - short_r)

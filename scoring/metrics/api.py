@@ -84,8 +84,11 @@ def prepared_for(metric: Metric, index: IndexFile) -> Any:
         return index.prepared
     log.warning(
         "index was prepared for %s %s; preparing the references again for %s %s",
-        index.metric, index.options, metric.name, metric.opts,
-    )  # fmt: skip
+        index.metric,
+        index.options,
+        metric.name,
+        metric.opts,
+    )
     return metric.prepare(index.refs.items())
 
 

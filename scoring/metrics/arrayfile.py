@@ -111,16 +111,18 @@ class ArrayWriter:
                 raise TypeError(f"array {name!r}: dtype {dtype} is not numeric")
         self.folder = Path(tempfile.mkdtemp(dir=self.path.parent, prefix=f".{self.path.name}."))
         self.sizes = dict.fromkeys(self.dtypes, 0)
-        self.spools = {name: (self.folder / f"{k}.part").open("wb") for k, name in
-                       enumerate(self.dtypes)}  # fmt: skip
+        self.spools = {
+            name: (self.folder / f"{k}.part").open("wb") for k, name in enumerate(self.dtypes)
+        }
 
     def append(self, name: str, piece: np.ndarray) -> None:
         """Add ``piece`` (1-D, of the declared dtype: refused rather than converted, so a
         piece never differs from what a whole build would store) to the end of ``name``."""
         data = np.ascontiguousarray(piece)
         if data.ndim != 1 or data.dtype.newbyteorder("<") != self.dtypes[name]:
-            raise TypeError(f"array {name!r}: piece {data.dtype}{data.shape} is not 1-D "
-                            f"{self.dtypes[name]}")  # fmt: skip
+            raise TypeError(
+                f"array {name!r}: piece {data.dtype}{data.shape} is not 1-D {self.dtypes[name]}"
+            )
         data = data.astype(self.dtypes[name], copy=False)
         self.spools[name].write(data.data.cast("B"))
         self.sizes[name] += len(data)

@@ -42,10 +42,12 @@ def common_options(
             choices=REF_LENGTH_RULES,
         ),
         OptionSpec(
-            "effective_order", bool, effective_order,
+            "effective_order",
+            bool,
+            effective_order,
             "ignore orders with no hypothesis n-gram (sacrebleu's effective_order)",
         ),
-    )  # fmt: skip
+    )
 
 
 class BleuFamily(Metric):
@@ -85,9 +87,14 @@ class BleuFamily(Metric):
     def counts_direct(self, hyps: Sequence[str], items: Sequence[RefItem]) -> MatchCounts:
         """Per-item counts straight from the references (no full index)."""
         return match_direct(
-            hyps, RefSet.of(items), self.opts["tokenize"], self.opts["lowercase"],
-            self.max_order, self.definition, self.opts["ref_length"],
-        )  # fmt: skip
+            hyps,
+            RefSet.of(items),
+            self.opts["tokenize"],
+            self.opts["lowercase"],
+            self.max_order,
+            self.definition,
+            self.opts["ref_length"],
+        )
 
     def rows(self, mc: MatchCounts, item_ids: Sequence[str]) -> np.ndarray:
         """Statistics rows from counts (see the module docstring)."""
@@ -107,9 +114,13 @@ class BleuFamily(Metric):
         s = np.asarray(summed, dtype=np.float64)
         bp = brevity_penalty(s[..., 0], s[..., 1])
         return compute_bleu(
-            s[..., 2 : 2 + n], s[..., 2 + n : 2 + 2 * n], bp,
-            self.opts["smooth"], self.opts["smooth_value"], self.opts["effective_order"],
-        )  # fmt: skip
+            s[..., 2 : 2 + n],
+            s[..., 2 + n : 2 + 2 * n],
+            bp,
+            self.opts["smooth"],
+            self.opts["smooth_value"],
+            self.opts["effective_order"],
+        )
 
     def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
         """Corpus scores (0–100) for summed rows of shape ``(..., n_stats)``."""
@@ -144,10 +155,12 @@ class BleuFamily(Metric):
             )
             smooth += f"[{value:.2f}]"
         return [
-            f"order:{o['max_order']}", f"tok:{o['tokenize']}",
-            f"case:{'lc' if o['lowercase'] else 'mixed'}", f"smooth:{smooth}",
+            f"order:{o['max_order']}",
+            f"tok:{o['tokenize']}",
+            f"case:{'lc' if o['lowercase'] else 'mixed'}",
+            f"smooth:{smooth}",
             f"reflen:{o['ref_length']}",
-        ] + (["eff:yes"] if o["effective_order"] else [])  # fmt: skip
+        ] + (["eff:yes"] if o["effective_order"] else [])
 
     def signature(self, nrefs: int | str) -> str:
         """``name|…|nrefs:N|version:V``: everything needed to reproduce the score."""
@@ -179,11 +192,14 @@ class DeltaBLEU(BleuFamily):
     uses_weights = True
     options = (
         OptionSpec(
-            "definition", str, "paper", "paper (sec. 3) or author-2019 (the author's 2019 code)",
+            "definition",
+            str,
+            "paper",
+            "paper (sec. 3) or author-2019 (the author's 2019 code)",
             choices=("paper", "author-2019"),
         ),
         *common_options(4, "exp", None),
-    )  # fmt: skip
+    )
 
     @property
     def definition(self) -> str:  # type: ignore[override]

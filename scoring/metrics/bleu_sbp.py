@@ -38,6 +38,10 @@ class BleuSBP(BleuFamily):
         s = np.asarray(summed, dtype=np.float64)
         bp = brevity_penalty(s[..., -1], s[..., 1])
         return compute_bleu(
-            s[..., 2 : 2 + n], s[..., 2 + n : 2 + 2 * n], bp,
-            self.opts["smooth"], self.opts["smooth_value"], self.opts["effective_order"],
-        )  # fmt: skip
+            s[..., 2 : 2 + n],
+            s[..., 2 + n : 2 + 2 * n],
+            bp,
+            self.opts["smooth"],
+            self.opts["smooth_value"],
+            self.opts["effective_order"],
+        )

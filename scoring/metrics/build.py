@@ -44,8 +44,13 @@ log = logging.getLogger(__name__)
 # positions, ~100 bytes of build scratch each (NIST, 5 orders): a few hundred MB a range.
 RANGE_ITEMS = 10_000
 
-_ORDER_ARRAYS = (("keys", np.int64), ("max_count", np.int32), ("max_weight", np.float64),
-                 ("multi_start", np.int64), ("multi", np.float64))  # fmt: skip
+_ORDER_ARRAYS = (
+    ("keys", np.int64),
+    ("max_count", np.int32),
+    ("max_weight", np.float64),
+    ("multi_start", np.int64),
+    ("multi", np.float64),
+)
 
 
 @dataclass
@@ -170,8 +175,13 @@ class _RangedBuild:
         for n, table in enumerate(index.orders):
             check_key_range(float(max(below + prefixes, 1)) * v)
             multi_start = np.where(table.multi_start >= 0, table.multi_start + self.multi[n], -1)
-            pieces = (table.keys + below * v, table.max_count, table.max_weight, multi_start,
-                      table.multi)  # fmt: skip
+            pieces = (
+                table.keys + below * v,
+                table.max_count,
+                table.max_weight,
+                multi_start,
+                table.multi,
+            )
             for (name, _), piece in zip(_ORDER_ARRAYS, pieces, strict=True):
                 out.append(f"order{n}.{name}", piece)
             if info is not None:

@@ -71,9 +71,13 @@ def grr_numerators(cands: Segments, refs: Segments, alpha: float, beta: float) -
     for start in range(0, count, _BATCH):
         batch = order[start : start + _BATCH]
         out[batch] = _batch_numerators(
-            _pad(cands, batch, -1), _pad(refs, batch, -2), c_len[batch], r_len[batch],
-            alpha, beta,
-        )  # fmt: skip
+            _pad(cands, batch, -1),
+            _pad(refs, batch, -2),
+            c_len[batch],
+            r_len[batch],
+            alpha,
+            beta,
+        )
     return out
 
 
@@ -108,9 +112,13 @@ def _close_deletions(row: np.ndarray, beta: float, idx: np.ndarray) -> None:
 
 
 def _batch_numerators(
-    cand: np.ndarray, ref: np.ndarray, c_len: np.ndarray, r_len: np.ndarray,
-    alpha: float, beta: float,
-) -> np.ndarray:  # fmt: skip
+    cand: np.ndarray,
+    ref: np.ndarray,
+    c_len: np.ndarray,
+    r_len: np.ndarray,
+    alpha: float,
+    beta: float,
+) -> np.ndarray:
     """The DP for padded candidates and references (one row each). States come first in the
     row's shape (4, pairs, |r| + 1), so each state is one contiguous slab."""
     pairs, width = ref.shape

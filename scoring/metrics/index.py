@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from .arrayfile import PackedStrings, pack_strings, read_arrays, unpack_strings, write_arrays
-from .base import MetricInputError, RefItem, WeightedRef
+from .base import MetricInputError, RefItem
 from .ngrams import Positions, iter_tables, ref_counts
+from .refset import RefSet
 from .tokenizers import Segments, encode
 from .version import __version__
 
@@ -57,63 +58,6 @@ class OrderTable:
         side = np.where(cc >= 2, self.multi_start[entry] + cc - 2, 0)
         multi = self.multi[side] if len(self.multi) else np.zeros(len(entry))
         return np.where(cc >= 2, multi, self.max_weight[entry])
-
-
-@dataclass
-class RefSet:
-    """Flattened references: item ``i`` owns references ``ptr[i]:ptr[i+1]``."""
-
-    item_ids: list[str]
-    texts: Sequence[str]  # a list, or PackedStrings when loaded from a file
-    weights: np.ndarray
-    ptr: np.ndarray
-
-    @classmethod
-    def of(cls, items: Sequence[RefItem], check_weights: bool = True) -> RefSet:
-        """Flatten and validate ``items`` (≥ 1 reference each, weights finite in [-1, +1]
-        unless ``check_weights`` is false: NIST ignores weights and never checked them)."""
-        texts: list[str] = []
-        weights: list[float] = []
-        ptr = [0]
-        for item in items:
-            if not item.refs:
-                raise MetricInputError(f"item {item.id!r}: no references")
-            for ref in item.refs:
-                w = float(ref.weight)
-                if check_weights and not -1.0 <= w <= 1.0:  # also rejects NaN
-                    raise MetricInputError(
-                        f"item {item.id!r}: weight {ref.weight!r} not in [-1, 1]"
-                    )
-                texts.append(ref.text)
-                weights.append(w)
-            ptr.append(len(texts))
-        return cls(
-            [it.id for it in items], texts, np.array(weights, dtype=np.float64), np.array(ptr)
-        )
-
-    @property
-    def n_items(self) -> int:
-        """Number of items."""
-        return len(self.item_ids)
-
-    @property
-    def item_of_ref(self) -> np.ndarray:
-        """The item of every reference."""
-        return np.repeat(np.arange(self.n_items, dtype=np.int64), np.diff(self.ptr))
-
-    def items(self, start: int = 0, stop: int | None = None) -> list[RefItem]:
-        """Back to :class:`RefItem` objects (items ``start:stop``, all by default)."""
-        stop = self.n_items if stop is None else stop
-        return [
-            RefItem(
-                self.item_ids[i],
-                tuple(
-                    WeightedRef(self.texts[j], float(self.weights[j]))
-                    for j in range(int(self.ptr[i]), int(self.ptr[i + 1]))
-                ),
-            )
-            for i in range(start, stop)
-        ]
 
 
 @dataclass
@@ -146,16 +90,27 @@ class BleuIndex:
         v = self.vocab_size
         r0, r1 = int(self.ref_ptr[start]), int(self.ref_ptr[stop])
         part = BleuIndex(
-            self.tokenize, self.lowercase, self.max_order, self.item_ids[start:stop],
-            self.vocab, v, np.asarray(self.ref_ptr[start : stop + 1]) - r0,
-            self.ref_lens[r0:r1], self.ref_weights[r0:r1],
-        )  # fmt: skip
+            self.tokenize,
+            self.lowercase,
+            self.max_order,
+            self.item_ids[start:stop],
+            self.vocab,
+            v,
+            np.asarray(self.ref_ptr[start : stop + 1]) - r0,
+            self.ref_lens[r0:r1],
+            self.ref_weights[r0:r1],
+        )
         lo = start  # the first entry of the previous order (order 0: items)
         for table, (a, b) in zip(self.orders, self.entry_ranges(start, stop), strict=True):
-            part.orders.append(OrderTable(
-                table.keys[a:b] - lo * v, table.max_count[a:b], table.max_weight[a:b],
-                table.multi_start[a:b], table.multi,
-            ))  # fmt: skip
+            part.orders.append(
+                OrderTable(
+                    table.keys[a:b] - lo * v,
+                    table.max_count[a:b],
+                    table.max_weight[a:b],
+                    table.multi_start[a:b],
+                    table.multi,
+                )
+            )
             lo = a
         return part
 
@@ -209,18 +164,29 @@ def build_bleu_index(
 
 
 def index_segments(
-    refs: RefSet, segs: Segments, vocab: dict[str, int], tokenize: str, lowercase: bool,
+    refs: RefSet,
+    segs: Segments,
+    vocab: dict[str, int],
+    tokenize: str,
+    lowercase: bool,
     max_order: int,
-) -> tuple[BleuIndex, list[np.ndarray]]:  # fmt: skip
+) -> tuple[BleuIndex, list[np.ndarray]]:
     """The index of references already encoded (``segs``, one segment per reference), and per
     order each entry's number of occurrences in all the item's references (NIST counts them)."""
     vocab_size = max(vocab.values(), default=0) + 1
     pos = Positions.of(segs, refs.item_of_ref)
     ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), segs.lens)
     index = BleuIndex(
-        tokenize, lowercase, max_order, refs.item_ids, vocab, vocab_size,
-        refs.ptr, segs.lens, refs.weights,
-    )  # fmt: skip
+        tokenize,
+        lowercase,
+        max_order,
+        refs.item_ids,
+        vocab,
+        vocab_size,
+        refs.ptr,
+        segs.lens,
+        refs.weights,
+    )
     totals = []
     for table, entry in iter_tables(pos, max_order, vocab_size, refs.n_items):
         rc = ref_counts(entry, ref_of_pos, len(refs.texts))
@@ -273,8 +239,10 @@ def bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]:
     pack_strings("vocab", tokens, out)
     out["vocab.ids"] = np.array([index.vocab[t] for t in tokens], dtype=np.int64)
     out["ref_ptr"], out["ref_lens"], out["ref_weights"] = (
-        index.ref_ptr, index.ref_lens, index.ref_weights,
-    )  # fmt: skip
+        index.ref_ptr,
+        index.ref_lens,
+        index.ref_weights,
+    )
     for k, table in enumerate(index.orders):
         for name in ("keys", "max_count", "max_weight", "multi_start", "multi"):
             out[f"order{k}.{name}"] = getattr(table, name)
@@ -289,9 +257,16 @@ def bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) -> 
     tokens = unpack_strings("vocab", arrays)
     vocab = dict(zip(tokens, arrays["vocab.ids"].tolist(), strict=True))
     index = BleuIndex(
-        meta["tokenize"], meta["lowercase"], meta["max_order"], item_ids, vocab,
-        meta["vocab_size"], arrays["ref_ptr"], arrays["ref_lens"], arrays["ref_weights"],
-    )  # fmt: skip
+        meta["tokenize"],
+        meta["lowercase"],
+        meta["max_order"],
+        item_ids,
+        vocab,
+        meta["vocab_size"],
+        arrays["ref_ptr"],
+        arrays["ref_lens"],
+        arrays["ref_weights"],
+    )
     for k in range(meta["orders"]):
         names = ("keys", "max_count", "max_weight", "multi_start", "multi")
         index.orders.append(OrderTable(*(arrays[f"order{k}.{name}"] for name in names)))
@@ -362,9 +337,11 @@ def load_index(path: str | Path, verify: bool = True) -> IndexFile:
         arrays, meta = read_arrays(path, verify=verify)
         header = _header(meta, path)
         refs = RefSet(
-            header["item_ids"], PackedStrings(arrays["refs.texts.blob"], arrays["refs.texts.ends"]),
-            arrays["refs.weights"], arrays["refs.ptr"],
-        )  # fmt: skip
+            header["item_ids"],
+            PackedStrings(arrays["refs.texts.blob"], arrays["refs.texts.ends"]),
+            arrays["refs.weights"],
+            arrays["refs.ptr"],
+        )
         prepared = _stored_prepared(header, refs.item_ids, arrays)
     except OSError as exc:
         raise MetricInputError(f"{path}: cannot read index: {exc.strerror or exc}") from exc

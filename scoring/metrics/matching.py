@@ -104,9 +104,13 @@ def match_index(
 
 
 def _direct_order(
-    hpos: Positions, h_entry: np.ndarray, r_entry: np.ndarray, refs: RefSet,
-    ref_of_pos: np.ndarray, definition: str,
-) -> np.ndarray:  # fmt: skip
+    hpos: Positions,
+    h_entry: np.ndarray,
+    r_entry: np.ndarray,
+    refs: RefSet,
+    ref_of_pos: np.ndarray,
+    definition: str,
+) -> np.ndarray:
     """Per-item earned amounts of one order (direct route)."""
     n = refs.n_items
     hyp_found = np.flatnonzero(h_entry >= 0)
@@ -128,9 +132,14 @@ def _direct_order(
 
 
 def match_direct(
-    hyps: Sequence[str], refs: RefSet, tokenize: str, lowercase: bool, max_order: int,
-    definition: str, ref_length: str,
-) -> MatchCounts:  # fmt: skip
+    hyps: Sequence[str],
+    refs: RefSet,
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+    definition: str,
+    ref_length: str,
+) -> MatchCounts:
     """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers)."""
     _check(len(hyps), refs.n_items, definition)
     n = refs.n_items

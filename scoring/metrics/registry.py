@@ -44,9 +44,14 @@ def register(cls: type[Metric]) -> type[Metric]:
     if cls.name in _REGISTRY and _REGISTRY[cls.name].cls is not cls:
         raise ValueError(f"metric name {cls.name!r} registered twice")
     _REGISTRY[cls.name] = MetricEntry(
-        cls.name, cls.display_name, cls.description, cls.higher_is_better,
-        cls.uses_weights, tuple(cls.options), cls,
-    )  # fmt: skip
+        cls.name,
+        cls.display_name,
+        cls.description,
+        cls.higher_is_better,
+        cls.uses_weights,
+        tuple(cls.options),
+        cls,
+    )
     return cls
 
 

@@ -100,9 +100,12 @@ def _paired(baseline: np.ndarray, system: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def paired_bootstrap(
-    metric: Metric, baseline: np.ndarray, system: np.ndarray,
-    n_samples: int = 1000, seed: int | None = DEFAULT_SEED,
-) -> PairedResult:  # fmt: skip
+    metric: Metric,
+    baseline: np.ndarray,
+    system: np.ndarray,
+    n_samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+) -> PairedResult:
     """Paired bootstrap resampling (Koehn 2004), p-value as sacrebleu's ``_paired_bs_test``."""
     baseline, system = _paired(baseline, system)
     bl_sums, sys_sums = _resampled_sums([baseline, system], n_samples, seed)
@@ -114,9 +117,12 @@ def paired_bootstrap(
 
 
 def paired_approximate_randomization(
-    metric: Metric, baseline: np.ndarray, system: np.ndarray,
-    n_samples: int = 10000, seed: int | None = DEFAULT_SEED,
-) -> PairedResult:  # fmt: skip
+    metric: Metric,
+    baseline: np.ndarray,
+    system: np.ndarray,
+    n_samples: int = 10000,
+    seed: int | None = DEFAULT_SEED,
+) -> PairedResult:
     """Paired approximate randomization (Riezler & Maxwell 2005), as sacrebleu's AR test."""
     baseline, system = _paired(baseline, system)
     n = len(baseline)

@@ -45,9 +45,16 @@ class TokenIdRefs:
     def slice(self, start: int, stop: int) -> TokenIdRefs:
         """Items ``start:stop``, sharing this object's arrays and vocabulary caches."""
         part = TokenIdRefs(
-            self.ids[start:stop], self.ptr[start : stop + 1], self.starts, self.lens,
-            self.tokens, self.words, self.tokenize, self.lowercase, self.nrefs,
-        )  # fmt: skip
+            self.ids[start:stop],
+            self.ptr[start : stop + 1],
+            self.starts,
+            self.lens,
+            self.tokens,
+            self.words,
+            self.tokenize,
+            self.lowercase,
+            self.nrefs,
+        )
         part._lookup, part._decoded = self.lookup(), self._decoded
         return part
 
@@ -96,10 +103,16 @@ class TokenIdRefs:
         """The references stored by :meth:`to_arrays` (arrays stay memory-mapped)."""
         words = PackedStrings(arrays["tokens.vocab.blob"], arrays["tokens.vocab.ends"])
         return cls(
-            item_ids, arrays["tokens.ptr"], arrays["tokens.starts"], arrays["tokens.lens"],
-            arrays["tokens.ids"], words, meta["tokenize"], bool(meta["lowercase"]),
+            item_ids,
+            arrays["tokens.ptr"],
+            arrays["tokens.starts"],
+            arrays["tokens.lens"],
+            arrays["tokens.ids"],
+            words,
+            meta["tokenize"],
+            bool(meta["lowercase"]),
             meta["nrefs"],
-        )  # fmt: skip
+        )
 
 
 register_prepared_kind(TokenIdRefs.kind, TokenIdRefs.from_arrays)
@@ -120,9 +133,16 @@ def tokenize_references(items: Sequence[RefItem], tokenize: str, lowercase: bool
     counts = set(np.diff(ptr).tolist())
     nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
     return TokenIdRefs(
-        [item.id for item in items], np.array(ptr, dtype=np.int64), segs.starts, segs.lens,
-        segs.ids.astype(np.int32), list(vocab), tokenize, lowercase, nrefs,
-    )  # fmt: skip
+        [item.id for item in items],
+        np.array(ptr, dtype=np.int64),
+        segs.starts,
+        segs.lens,
+        segs.ids.astype(np.int32),
+        list(vocab),
+        tokenize,
+        lowercase,
+        nrefs,
+    )
 
 
 def hypothesis_tokens(
@@ -159,8 +179,9 @@ class TokenIdMetric(Metric):
     def accepts_prepared(self, prepared: Any) -> bool:
         """References tokenized alike (by the other word-aligning metric, say) serve as is."""
         return isinstance(prepared, TokenIdRefs) and (prepared.tokenize, prepared.lowercase) == (
-            self.tokenize, self.lowercase,
-        )  # fmt: skip
+            self.tokenize,
+            self.lowercase,
+        )
 
     def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
         return prepared.slice(start, stop)

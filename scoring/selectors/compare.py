@@ -149,9 +149,14 @@ def _compare_metric(
     ar = paired_approximate_randomization(metric, stats_b, stats_a, n_samples=ar_samples)
     entry = get_entry(name)
     return MetricComparison(
-        name, entry.display_name, entry.higher_is_better,
-        loaded_a[0].score, loaded_b[0].score, bootstrap.p_value, ar.p_value,
-    )  # fmt: skip
+        name,
+        entry.display_name,
+        entry.higher_is_better,
+        loaded_a[0].score,
+        loaded_b[0].score,
+        bootstrap.p_value,
+        ar.p_value,
+    )
 
 
 def compare_submissions(

@@ -54,10 +54,18 @@ def study_plots(*, study: CorrelationStudy) -> list[dict]:
             points = [(x, y) for x, y in points if y is not None and y == y]
             clean = [(float(x), max(float(y), 0.0)) for x, y in points]
             labels = [f"{x:g}: ρ = {y:.3f}" for x, y in points]
-            plots.append({
-                "sweep": sweep, "metric": metric, "title": f"{title} — {metric}",
-                # θ decreases to the right, as in the paper.
-                "svg": line_svg(clean, title=f"{title} — {metric}", point_labels=labels,
-                                x_descending=sweep == "theta"),
-            })  # fmt: skip
+            plots.append(
+                {
+                    "sweep": sweep,
+                    "metric": metric,
+                    "title": f"{title} — {metric}",
+                    # θ decreases to the right, as in the paper.
+                    "svg": line_svg(
+                        clean,
+                        title=f"{title} — {metric}",
+                        point_labels=labels,
+                        x_descending=sweep == "theta",
+                    ),
+                }
+            )
     return plots

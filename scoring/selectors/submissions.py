@@ -4,7 +4,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from core.errors import NotFound
-from scoring.models import Leaderboard, Submission
+from scoring.models import Leaderboard, Submission, SubmissionStatus
 from scoring.selectors.leaderboards import leaderboard_can_manage
 
 
@@ -41,3 +41,13 @@ def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Sub
         .prefetch_related("scores")
         .distinct()
     )
+
+
+def submissions_finished_by_id(
+    *, leaderboard: Leaderboard, ids: list[int]
+) -> dict[int, Submission]:
+    """The board's finished submissions among `ids`, by id (with what copying them needs)."""
+    finished = Submission.objects.filter(
+        leaderboard=leaderboard, pk__in=ids, status=SubmissionStatus.FINISHED
+    ).select_related("leaderboard__release__dataset", "team")
+    return {submission.pk: submission for submission in finished}

@@ -103,9 +103,10 @@ def _fetch(storage_name: str, local: Path) -> IndexFile | None:
 def _build(
     leaderboard: Leaderboard, metric: Metric, storage_name: str, local: Path, damaged: bool
 ) -> IndexFile:
-    items = [ref for _, ref in release_scoring_items(
-        release=leaderboard.release, split=leaderboard.split
-    )]  # fmt: skip
+    items = [
+        ref
+        for _, ref in release_scoring_items(release=leaderboard.release, split=leaderboard.split)
+    ]
     write_index(local, metric, items)  # a range of items at a time: bounded memory
     if default_storage.exists(storage_name):
         if not damaged:

@@ -69,9 +69,12 @@ def submission_plan(run: RunContext) -> ChunkPlan:
         pk=run.params["submission_id"]
     )
     return ChunkPlan(
-        submission.pk, run.run_id, run.attempt, submission.leaderboard.metrics,
+        submission.pk,
+        run.run_id,
+        run.attempt,
+        submission.leaderboard.metrics,
         chunk_bounds(submission.n_lines),
-    )  # fmt: skip
+    )
 
 
 def scoring_run(run: RunContext) -> object:
@@ -156,11 +159,14 @@ def submission_finish(run: RunContext, plan: ChunkPlan, stats: dict[str, np.ndar
                 submission=submission,
                 signature=result.signature,
                 defaults={
-                    "metric": metric_name, "score": float(result.score),
-                    "ci_low": float(interval.low), "ci_high": float(interval.high),
-                    "extras": _jsonable(result.extras), "stats_file": files[metric_name],
+                    "metric": metric_name,
+                    "score": float(result.score),
+                    "ci_low": float(interval.low),
+                    "ci_high": float(interval.high),
+                    "extras": _jsonable(result.extras),
+                    "stats_file": files[metric_name],
                 },
-            )  # fmt: skip
+            )
 
     run_succeed(run, {"scores": len(values)}, write=write_scores)
     return None

@@ -124,10 +124,16 @@ def study_create(
     if checked.unit_size < 1 or not 1 <= checked.assignments <= 10_000:
         raise ValidationError("Unit size must be ≥ 1 and assignments 1 … 10,000.")
     study = CorrelationStudy.objects.create(
-        owner=owner, name=name, release=release, split=split, judgment_set=judgment_set,
-        output_campaign=output_campaign, criterion=criterion, pairs=pairs or [],
+        owner=owner,
+        name=name,
+        release=release,
+        split=split,
+        judgment_set=judgment_set,
+        output_campaign=output_campaign,
+        criterion=criterion,
+        pairs=pairs or [],
         options=options or {},
-    )  # fmt: skip
+    )
     study.run = run_create(
         kind=STUDY_KIND, owner=owner, scope=f"study:{study.pk}", params={"study_id": study.pk}
     )
@@ -189,14 +195,39 @@ def study_export_csv(study: CorrelationStudy) -> str:
     rows: list[list[object]] = []
     for row in study.result.get("table", []):
         rho, tau, vs = row["rho"], row.get("tau", {}), row.get("vs_baseline", {})
-        rows.append([_fmt(x) for x in (
-            row["metric"], row["refs"], row["order"], rho["value"], rho["low"], rho["high"],
-            tau.get("value"), tau.get("low"), tau.get("high"), vs.get("diff"), vs.get("p"),
-        )])  # fmt: skip
+        rows.append(
+            [
+                _fmt(x)
+                for x in (
+                    row["metric"],
+                    row["refs"],
+                    row["order"],
+                    rho["value"],
+                    rho["low"],
+                    rho["high"],
+                    tau.get("value"),
+                    tau.get("low"),
+                    tau.get("high"),
+                    vs.get("diff"),
+                    vs.get("p"),
+                )
+            ]
+        )
     rows += [[], ["sweep", "metric", "x", "rho"]]
     for sweep, series in study.result.get("sweeps", {}).items():
         for metric, points in series.items():
             rows += [[sweep, metric, _fmt(x), _fmt(rho)] for x, rho in points]
-    header = ["metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
-              "tau_high", "vs_baseline_diff", "vs_baseline_p"]  # fmt: skip
+    header = [
+        "metric",
+        "refs",
+        "order",
+        "rho",
+        "rho_low",
+        "rho_high",
+        "tau",
+        "tau_low",
+        "tau_high",
+        "vs_baseline_diff",
+        "vs_baseline_p",
+    ]
     return csv_text(header, rows)

@@ -110,9 +110,11 @@ def submission_create(
         submission.full_clean(exclude=["file"])
         submission.save()
         submission.run = run_create(
-            kind=SCORING_KIND, owner=user, scope=submission_scope(submission.pk),
+            kind=SCORING_KIND,
+            owner=user,
+            scope=submission_scope(submission.pk),
             params={"submission_id": submission.pk},
-        )  # fmt: skip
+        )
         submission.save(update_fields=["run"])
     return submission
 

@@ -40,10 +40,12 @@ class StudyData:
         a, b = pair
         judged = np.isfinite(np.asarray(self.human[pair], dtype=float))
         has = np.array(
-            [self.outputs[a][i] is not None and self.outputs[b][i] is not None
-             for i in range(len(self.item_ids))],
+            [
+                self.outputs[a][i] is not None and self.outputs[b][i] is not None
+                for i in range(len(self.item_ids))
+            ],
             dtype=bool,
-        )  # fmt: skip
+        )
         return np.flatnonzero(judged & has)
 
     @property

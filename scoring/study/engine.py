@@ -209,9 +209,11 @@ def run_study(data: StudyData, options: StudyOptions, progress: Progress | None 
     everything = table + thetas + orders
     clock = _Clock(progress, total=100)
     stats, fallbacks = compute_stats(
-        data, everything, options.processes,
+        data,
+        everything,
+        options.processes,
         lambda d, t: clock.progress and clock.progress(int(60 * d / t), 100, "Scoring outputs"),
-    )  # fmt: skip
+    )
     clock.done = 60
     clock.lap("statistics")
     main_configs = list({c.key: c for c in everything}.values())

@@ -55,9 +55,12 @@ def sbleu_rows(bleu_rows: np.ndarray, order: int, item_ids: list[str]) -> np.nda
     """sBLEU rows of order `order` from BLEU rows of order 4 (no second n-gram match)."""
     cut = bleu_rows_of_order(bleu_rows, order)
     counts = MatchCounts(
-        hyp_len=cut[:, 0], ref_len=cut[:, 1], correct=cut[:, 2 : 2 + order],
-        total=cut[:, 2 + order :], max_weight=np.ones(len(cut)),
-    )  # fmt: skip
+        hyp_len=cut[:, 0],
+        ref_len=cut[:, 1],
+        correct=cut[:, 2 : 2 + order],
+        total=cut[:, 2 + order :],
+        max_weight=np.ones(len(cut)),
+    )
     metric: Any = get_metric("sbleu", max_order=order)
     return metric.rows(counts, item_ids)
 

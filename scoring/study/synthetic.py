@@ -73,8 +73,9 @@ def synthetic_study(spec: SyntheticSpec = SyntheticSpec()) -> StudyData:
             quality[s, i] = share
     ratings = np.clip(
         np.rint(1 + 4 * quality[:, :, None] + rng.normal(0, 1.0, (*quality.shape, spec.judges))),
-        1, 5,
-    ).mean(axis=2)  # fmt: skip
+        1,
+        5,
+    ).mean(axis=2)
     pairs = [(names[a], names[b]) for a, b in _pairs(len(names), spec.n_pairs)]
     human = {(a, b): ratings[names.index(a)] - ratings[names.index(b)] for a, b in pairs}
     item_ids = [f"i{i}" for i in range(spec.n_items)]

@@ -34,8 +34,11 @@ class StudyForm(forms.Form):
 
     def __init__(self, *args, choices: dict, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, key in (("release", "releases"), ("judgment_set", "judgment_sets"),
-                          ("output_campaign", "campaigns")):  # fmt: skip
+        for name, key in (
+            ("release", "releases"),
+            ("judgment_set", "judgment_sets"),
+            ("output_campaign", "campaigns"),
+        ):
             field: Any = self.fields[name]
             field.queryset = choices[key]
 
@@ -49,11 +52,15 @@ def study_list(request: AuthenticatedRequest) -> HttpResponse:
         options = {k: data[k] for k in ("unit_size", "assignments", "theta")}
         try:
             study = study_create(
-                owner=request.user, name=data["name"], release=data["release"],
-                split=data["split"], judgment_set=data["judgment_set"],
-                output_campaign=data["output_campaign"], criterion=data["criterion"],
+                owner=request.user,
+                name=data["name"],
+                release=data["release"],
+                split=data["split"],
+                judgment_set=data["judgment_set"],
+                output_campaign=data["output_campaign"],
+                criterion=data["criterion"],
                 options=options,
-            )  # fmt: skip
+            )
         except ValidationError as exc:
             form.add_error(None, " ".join(exc.messages))
         else:
@@ -66,8 +73,11 @@ def study_list(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def study_detail(request: AuthenticatedRequest, study_id: int) -> HttpResponse:
     study = study_get_managed(user=request.user, pk=study_id)
-    context = {"study": study, "table": study.result.get("table", []),
-               "plots": study_plots(study=study)}  # fmt: skip
+    context = {
+        "study": study,
+        "table": study.result.get("table", []),
+        "plots": study_plots(study=study),
+    }
     return render(request, "scoring/study/detail.html", context)
 
 
@@ -77,8 +87,15 @@ def study_export(request: AuthenticatedRequest, study_id: int, fmt: str) -> Http
     if fmt == "csv":
         response = HttpResponse(study_export_csv(study), content_type="text/csv; charset=utf-8")
     elif fmt == "json":
-        body = json.dumps({"study": study.pk, "name": study.name, "options": study.options,
-                           "result": study.result}, indent=1)  # fmt: skip
+        body = json.dumps(
+            {
+                "study": study.pk,
+                "name": study.name,
+                "options": study.options,
+                "result": study.result,
+            },
+            indent=1,
+        )
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     else:
         raise Http404("Unknown format.")

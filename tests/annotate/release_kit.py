@@ -69,9 +69,12 @@ def archive_run(release, owner):
     from tests.runs_kit import execute
 
     run = run_create(
-        kind="release-archive", owner=owner, scope=f"release:{release.pk}",
-        params={"release_id": release.pk, "version": release.version}, send=False,
-    )  # fmt: skip
+        kind="release-archive",
+        owner=owner,
+        scope=f"release:{release.pk}",
+        params={"release_id": release.pk, "version": release.version},
+        send=False,
+    )
     return execute(run)
 
 

@@ -96,9 +96,15 @@ def test_campaign_agreement_over_counted_ratings(make_campaign, make_rater):
             (excluded, 3, False),
         ):
             Rating.objects.create(
-                campaign=campaign, reference=reference, rater=rater, status="done",
-                score=score, counted=counted, started_at=now, finished_at=now,
-            )  # fmt: skip
+                campaign=campaign,
+                reference=reference,
+                rater=rater,
+                status="done",
+                score=score,
+                counted=counted,
+                started_at=now,
+                finished_at=now,
+            )
     result = campaign_agreement(campaign=campaign)
     assert result.alpha_interval == pytest.approx(1.0)
     assert result.alpha_ordinal == pytest.approx(1.0)

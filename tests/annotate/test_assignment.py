@@ -98,9 +98,11 @@ def test_the_database_refuses_a_second_normal_rating(make_campaign, make_rater):
     rating = rating_next(campaign=campaign, rater=rater)
     with pytest.raises(IntegrityError), transaction.atomic():
         Rating.objects.create(
-            campaign=campaign, reference_id=rating.reference_id, rater=rater,
+            campaign=campaign,
+            reference_id=rating.reference_id,
+            rater=rater,
             started_at=timezone.now(),
-        )  # fmt: skip
+        )
 
 
 def test_non_members_get_nothing(make_campaign, make_rater):

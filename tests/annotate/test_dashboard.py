@@ -24,9 +24,16 @@ pytestmark = pytest.mark.django_db
 def answer(campaign, rater, reference, score, *, at=None, status="done", flag="", counted=True):
     at = at or timezone.now()
     return Rating.objects.create(
-        campaign=campaign, reference=reference, rater=rater, status=status, score=score,
-        flag=flag, counted=counted, started_at=at - timedelta(seconds=5), finished_at=at,
-    )  # fmt: skip
+        campaign=campaign,
+        reference=reference,
+        rater=rater,
+        status=status,
+        score=score,
+        flag=flag,
+        counted=counted,
+        started_at=at - timedelta(seconds=5),
+        finished_at=at,
+    )
 
 
 @pytest.fixture

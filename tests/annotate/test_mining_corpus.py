@@ -75,8 +75,13 @@ def test_rows_are_read_one_at_a_time():
 
 @pytest.mark.parametrize(
     "name, fmt",
-    [("a.jsonl", "jsonl"), ("a.JSONL.gz", "jsonl"), ("b.tsv.gz", "tsv"), ("c.txt", "tsv"),
-     ("d.csv", "")],
-)  # fmt: skip
+    [
+        ("a.jsonl", "jsonl"),
+        ("a.JSONL.gz", "jsonl"),
+        ("b.tsv.gz", "tsv"),
+        ("c.txt", "tsv"),
+        ("d.csv", ""),
+    ],
+)
 def test_format_from_the_file_name(name, fmt):
     assert format_for(name) == fmt

@@ -50,8 +50,12 @@ def test_provenance_names_the_corpus_row_and_score(owner, seeds, corpus):
     mined = Reference.objects.get(text="try the pizza place next to the station")
     p = mined.provenance
     assert (p["corpus"], p["corpus_id"], p["row"], p["rank"], p["run"]) == (
-        "chat corpus", corpus.pk, 7, 1, mining.pk,
-    )  # fmt: skip
+        "chat corpus",
+        corpus.pk,
+        7,
+        1,
+        mining.pk,
+    )
     assert p["score"] > 0 and p["source_message"] == "pizza near the station?"
 
 

@@ -17,15 +17,22 @@ def dataset_systems(make_dataset, owner):
 @pytest.fixture
 def pairwise(dataset_systems, owner):
     dataset, systems = dataset_systems
-    return output_campaign_create(owner=owner, dataset=dataset, name="AB", systems=systems,
-                                  mode="pairwise", ratings_per_unit=1)  # fmt: skip
+    return output_campaign_create(
+        owner=owner,
+        dataset=dataset,
+        name="AB",
+        systems=systems,
+        mode="pairwise",
+        ratings_per_unit=1,
+    )
 
 
 @pytest.fixture
 def likert(dataset_systems, owner):
     dataset, systems = dataset_systems
-    return output_campaign_create(owner=owner, dataset=dataset, name="Likert",
-                                  systems=systems[:1], ratings_per_unit=2)  # fmt: skip
+    return output_campaign_create(
+        owner=owner, dataset=dataset, name="Likert", systems=systems[:1], ratings_per_unit=2
+    )
 
 
 def test_the_owner_creates_a_pairwise_campaign_on_the_page(dataset_systems, owner, client_for):
@@ -33,8 +40,13 @@ def test_the_owner_creates_a_pairwise_campaign_on_the_page(dataset_systems, owne
     client = client_for(owner)
     page = client.get("/datasets/he/output-campaigns/new/")
     assert page.status_code == 200 and "mt" in page.content.decode()
-    form = {"name": "Pairs", "mode": "pairwise", "split": "test",
-            "systems": [s.pk for s in systems], "ratings_per_unit": 2}  # fmt: skip
+    form = {
+        "name": "Pairs",
+        "mode": "pairwise",
+        "split": "test",
+        "systems": [s.pk for s in systems],
+        "ratings_per_unit": 2,
+    }
     response = client.post("/datasets/he/output-campaigns/new/", form)
     campaign = OutputCampaign.objects.get()
     assert response.url == f"/output-campaigns/{campaign.pk}/"
@@ -44,8 +56,13 @@ def test_the_owner_creates_a_pairwise_campaign_on_the_page(dataset_systems, owne
 
 def test_pairwise_needs_two_systems(dataset_systems, owner, client_for):
     _, systems = dataset_systems
-    form = {"name": "P", "mode": "pairwise", "split": "test", "systems": [systems[0].pk],
-            "ratings_per_unit": 1}  # fmt: skip
+    form = {
+        "name": "P",
+        "mode": "pairwise",
+        "split": "test",
+        "systems": [systems[0].pk],
+        "ratings_per_unit": 1,
+    }
     response = client_for(owner).post("/datasets/he/output-campaigns/new/", form)
     assert response.status_code == 200 and "two or more" in response.content.decode()
     assert not OutputCampaign.objects.exists()

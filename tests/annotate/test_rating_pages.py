@@ -168,9 +168,16 @@ def test_starting_a_campaign_leads_to_its_dashboard(make_dataset, client_for, ow
     dataset = make_dataset()
     response = client_for(owner).post(
         reverse("campaign-new", args=[dataset.slug]),
-        {"name": "Round two", "ratings_per_reference": 3, "control_rate": 0.1, "lease_minutes": 10,
-         "ratings_per_rater": 20, "extra_ratings_on_disagreement": 2, "disagreement_sd": 1.25},
-    )  # fmt: skip
+        {
+            "name": "Round two",
+            "ratings_per_reference": 3,
+            "control_rate": 0.1,
+            "lease_minutes": 10,
+            "ratings_per_rater": 20,
+            "extra_ratings_on_disagreement": 2,
+            "disagreement_sd": 1.25,
+        },
+    )
     from annotate.models import Campaign
 
     campaign = Campaign.objects.get(name="Round two")

@@ -11,9 +11,14 @@ pytestmark = pytest.mark.django_db
 
 HIDDEN = "try the one with the blue door"  # a reference of c2, small.jsonl's test item
 VISIBLE = "that last goal was unbelievable"  # a reference of c1 (dev)
-ROUTES = ["/datasets/chat/", "/datasets/chat/?split=test", "/datasets/chat/export.jsonl",
-          "/api/v1/datasets/chat/items/", "/api/v1/datasets/chat/items/?split=test",
-          "/api/v1/datasets/chat/export/"]  # fmt: skip
+ROUTES = [
+    "/datasets/chat/",
+    "/datasets/chat/?split=test",
+    "/datasets/chat/export.jsonl",
+    "/api/v1/datasets/chat/items/",
+    "/api/v1/datasets/chat/items/?split=test",
+    "/api/v1/datasets/chat/export/",
+]
 
 
 def _text(response) -> str:
@@ -67,8 +72,11 @@ def test_a_reveal_needs_the_slug_typed_out_and_is_logged(make_dataset, owner, cl
     assert HIDDEN in _text(client_for(other).get("/datasets/chat/export.jsonl"))
     reveal = SplitReveal.objects.get()
     assert (reveal.dataset, reveal.split, reveal.revealed_by, reveal.release) == (
-        dataset, "test", owner, None,
-    )  # fmt: skip
+        dataset,
+        "test",
+        owner,
+        None,
+    )
 
 
 def test_a_split_that_is_not_hidden_cannot_be_revealed(make_dataset, owner):

@@ -73,9 +73,12 @@ def _problems(schema, headers, known=None) -> list[str]:
         operation = result.ok()
 
         @settings(
-            max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
+            max_examples=EXAMPLES,
+            derandomize=True,
+            deadline=None,
+            database=None,
             suppress_health_check=list(HealthCheck),
-        )  # fmt: skip
+        )
         @given(case=operation.as_strategy())
         def run(case):
             cache.clear()  # throttle counts: the run is not a flood

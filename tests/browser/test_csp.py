@@ -25,8 +25,9 @@ def _watch(page: Page, live_server) -> tuple[list[str], list[str]]:
     return violations, outside
 
 
-@pytest.mark.parametrize("path, shows", [("/api/redoc/", "DeltaBLEU Studio API"),
-                                         ("/api/docs/", "DeltaBLEU Studio API")])  # fmt: skip
+@pytest.mark.parametrize(
+    "path, shows", [("/api/redoc/", "DeltaBLEU Studio API"), ("/api/docs/", "DeltaBLEU Studio API")]
+)
 def test_the_api_docs_render_from_this_server_alone(live_server, page: Page, path, shows):
     violations, outside = _watch(page, live_server)
     page.goto(live_server.url + path)

@@ -14,10 +14,13 @@ SCORING_SECONDS = 60
 
 
 def test_upload_watch_the_progress_and_see_the_row(
-    live_server, page: Page, celery_worker_process,
-    make_leaderboard, other,
+    live_server,
+    page: Page,
+    celery_worker_process,
+    make_leaderboard,
+    other,
     tmp_path,
-):  # fmt: skip
+):
     make_leaderboard(slug="chat-dev")
     script_errors: list = []
     page.on("pageerror", lambda error: script_errors.append(error))

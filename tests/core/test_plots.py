@@ -62,9 +62,10 @@ def axis_labels(svg):
 def test_a_line_passes_through_every_point():
     hours = ["09:00", "10:00", "11:00"]
     svg = line_svg(
-        [(0, 0), (1, 4), (2, 2)], title="Ratings per hour",
+        [(0, 0), (1, 4), (2, 2)],
+        title="Ratings per hour",
         x_format=lambda i: hours[int(i)] if i == int(i) else "",
-    )  # fmt: skip
+    )
     root = parse(svg)
     assert len(root.findall(f"{SVG}circle")) == 3
     assert len(root.find(f"{SVG}polyline").get("points").split()) == 3

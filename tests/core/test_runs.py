@@ -42,9 +42,13 @@ def _body(run: RunContext) -> dict:
 
 ENDED: list[str] = []
 TEST_KIND = RunKind(
-    name="test-kind", body=_body, weight=LIGHT_QUEUE, grace=timedelta(seconds=30),
-    refusals=(ValueError,), on_end=lambda run: ENDED.append(run.state),
-)  # fmt: skip
+    name="test-kind",
+    body=_body,
+    weight=LIGHT_QUEUE,
+    grace=timedelta(seconds=30),
+    refusals=(ValueError,),
+    on_end=lambda run: ENDED.append(run.state),
+)
 
 
 @pytest.fixture(autouse=True)
@@ -120,8 +124,10 @@ def test_an_unreachable_broker_leaves_the_run_in_the_outbox(
     run = _new(owner, django_capture_on_commit_callbacks)  # no exception reaches the caller
     run.refresh_from_db()
     assert (run.state, run.dispatched_at, run.status_text) == (
-        "queued", None, "Waiting for a worker",
-    )  # fmt: skip
+        "queued",
+        None,
+        "Waiting for a worker",
+    )
     assert run_sweep().dispatched == 0  # still down
     accepted = []
     monkeypatch.setattr(
@@ -244,8 +250,10 @@ def test_a_failed_chord_part_fails_the_attempt(owner, sent, django_capture_on_co
     chord_failed_task(run.pk, 2)  # a part of the live attempt failed
     run.refresh_from_db()
     assert (run.state, run.attempt, run.reason) == (
-        "queued", 3, "Attempt 2 failed: a part of its work failed",
-    )  # fmt: skip
+        "queued",
+        3,
+        "Attempt 2 failed: a part of its work failed",
+    )
 
 
 def test_an_operator_retries_a_failed_run(owner, sent, django_capture_on_commit_callbacks):

@@ -40,11 +40,14 @@ def test_nesting_up_to_the_limit_is_fine():
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | TEXT,
     lambda children: st.lists(children, max_size=4) | st.dictionaries(TEXT, children, max_size=4),
     max_leaves=20,
-)  # fmt: skip
+)
 
 
 @given(JSON_VALUES)

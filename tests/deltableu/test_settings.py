@@ -111,18 +111,25 @@ def test_hsts_preload_is_an_explicit_opt_in():
 
     assert settings.SECURE_HSTS_PRELOAD is False
     result = manage(
-        "shell", "-c", "from django.conf import settings; print(settings.SECURE_HSTS_PRELOAD)",
-        DEBUG="False", SECRET_KEY="k" * 50, ALLOWED_HOSTS="x.org", SECURE_HSTS_PRELOAD="True",
-    )  # fmt: skip
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.SECURE_HSTS_PRELOAD)",
+        DEBUG="False",
+        SECRET_KEY="k" * 50,
+        ALLOWED_HOSTS="x.org",
+        SECURE_HSTS_PRELOAD="True",
+    )
     assert result.stdout.strip().splitlines()[-1] == "True"
 
 
 @starts_a_process
 @pytest.mark.parametrize(
     "env, message",
-    [({"STORAGE_BACKEND": "ftp"}, "STORAGE_BACKEND must be local or s3"),
-     ({"STORAGE_BACKEND": "s3"}, "needs S3_BUCKET")],
-)  # fmt: skip
+    [
+        ({"STORAGE_BACKEND": "ftp"}, "STORAGE_BACKEND must be local or s3"),
+        ({"STORAGE_BACKEND": "s3"}, "needs S3_BUCKET"),
+    ],
+)
 def test_file_storage_settings_are_checked_at_start(env, message):
     result = manage("check", DEBUG="True", **env)
     assert result.returncode != 0 and message in result.stderr
@@ -131,8 +138,13 @@ def test_file_storage_settings_are_checked_at_start(env, message):
 @starts_a_process
 def test_s3_storage_is_chosen_by_environment():
     result = manage(
-        "shell", "-c", "from django.core.files.storage import storages; "
+        "shell",
+        "-c",
+        "from django.core.files.storage import storages; "
         "s = storages['default']; print(type(s).__name__, s.bucket_name)",
-        DEBUG="True", STORAGE_BACKEND="s3", S3_BUCKET="files", S3_ENDPOINT_URL="http://x:1",
-    )  # fmt: skip
+        DEBUG="True",
+        STORAGE_BACKEND="s3",
+        S3_BUCKET="files",
+        S3_ENDPOINT_URL="http://x:1",
+    )
     assert result.stdout.strip().splitlines()[-1] == "S3Storage files"

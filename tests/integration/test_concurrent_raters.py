@@ -27,8 +27,13 @@ def test_concurrent_raters_get_exactly_k_ratings_per_reference(
     dataset_import_file(dataset=dataset, lines=lines, fmt="jsonl")
     # Controls are mixed in, but no verdict is reached: a failed rater's ratings would be
     # topped up by design, and a worker of another test may be running the checks.
-    campaign = make_campaign(dataset=dataset, ratings_per_reference=K, control_rate=0.1,
-                             extra_ratings_on_disagreement=0, qc_min_controls=1000)  # fmt: skip
+    campaign = make_campaign(
+        dataset=dataset,
+        ratings_per_reference=K,
+        control_rate=0.1,
+        extra_ratings_on_disagreement=0,
+        qc_min_controls=1000,
+    )
     raters = [make_rater(campaign) for _ in range(RATERS)]
     errors: list[BaseException] = []
     start = threading.Barrier(RATERS)

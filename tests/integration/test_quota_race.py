@@ -25,9 +25,13 @@ def test_concurrent_uploads_cannot_exceed_the_daily_quota(make_leaderboard, othe
         try:
             start.wait()
             submission_create(
-                leaderboard=board, user=other, lines=GOOD.splitlines(keepends=True),
-                size=len(GOOD), filename="out.txt", method="racer",
-            )  # fmt: skip
+                leaderboard=board,
+                user=other,
+                lines=GOOD.splitlines(keepends=True),
+                size=len(GOOD),
+                filename="out.txt",
+                method="racer",
+            )
             accepted.append(1)
         except ValidationError:
             refused.append(1)

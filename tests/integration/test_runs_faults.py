@@ -37,10 +37,22 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
         def answers() -> bool:
             with socket.socket() as client:
@@ -101,13 +113,18 @@ def _submit_during_an_outage(private_redis, make_leaderboard, client_for, other)
     assert response.status_code == 201, response.content  # no 500
     body = response.json()
     assert (body["status"], body["status_text"], body["charged"]) == (
-        "queued", "Waiting for a worker", False,
-    )  # fmt: skip
+        "queued",
+        "Waiting for a worker",
+        False,
+    )
     assert Run.objects.get(pk=body["run"]).dispatched_at is None  # in the outbox
     time.sleep(2)
     private_redis.start()  # the broker is back: the sweep sends the outbox
-    wait_for(lambda: Submission.objects.filter(pk=body["id"], status="finished").exists(),
-             timeout=120, what="the run sent after the outage")  # fmt: skip
+    wait_for(
+        lambda: Submission.objects.filter(pk=body["id"], status="finished").exists(),
+        timeout=120,
+        what="the run sent after the outage",
+    )
     submission = Submission.objects.select_related("run").get(pk=body["id"])
     assert (submission.charged, submission.run.attempt, submission.scores.count()) == (True, 1, 3)
 
@@ -120,13 +137,20 @@ def test_work_that_always_fails_fails_after_three_attempts_with_its_reason(
     board = make_leaderboard()
     with transaction.atomic():  # the run is sent when this commits
         submission = submission_create(
-            leaderboard=board, user=other, lines=GOOD.splitlines(keepends=True),
-            size=len(GOOD), filename="out.txt", method="m",
-        )  # fmt: skip
+            leaderboard=board,
+            user=other,
+            lines=GOOD.splitlines(keepends=True),
+            size=len(GOOD),
+            filename="out.txt",
+            method="m",
+        )
         # The stored file is lost before any worker reads it: every attempt fails alike.
         submission.file.storage.delete(submission.file.name)
-    wait_for(lambda: Run.objects.filter(pk=submission.run_id, state="failed").exists(),
-             timeout=120, what="three failed attempts")  # fmt: skip
+    wait_for(
+        lambda: Run.objects.filter(pk=submission.run_id, state="failed").exists(),
+        timeout=120,
+        what="three failed attempts",
+    )
     run = Run.objects.get(pk=submission.run_id)
     submission.refresh_from_db()
     assert run.attempt == 3 and run.reason.startswith("Failed after 3 attempts. Last: ")

@@ -28,8 +28,9 @@ def s3_server():
     server = Path(sys.executable).with_name("moto_server")
     process = subprocess.Popen(
         [str(server), "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -54,9 +55,12 @@ def s3(s3_server, settings, tmp_path):
 
     bucket = f"{BUCKET}-{time.monotonic_ns()}"
     client = boto3.client(
-        "s3", endpoint_url=s3_server, region_name="us-east-1",
-        aws_access_key_id="test", aws_secret_access_key="test",
-    )  # fmt: skip
+        "s3",
+        endpoint_url=s3_server,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
     client.create_bucket(Bucket=bucket)
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.VAR_DIR = tmp_path / "var"

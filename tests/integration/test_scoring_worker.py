@@ -42,8 +42,11 @@ def test_upload_is_scored_by_the_worker_like_the_cli(
     )
     assert response.status_code == 201
     submission_id = response.json()["id"]
-    wait_for(lambda: Submission.objects.filter(pk=submission_id, status="finished").exists(),
-             timeout=60, what="scoring")  # fmt: skip
+    wait_for(
+        lambda: Submission.objects.filter(pk=submission_id, status="finished").exists(),
+        timeout=60,
+        what="scoring",
+    )
     stored = Score.objects.get(submission_id=submission_id, metric="dbleu")
     cli = cli_score(board.release, "dev", HYPS, tmp_path)
     assert stored.score == pytest.approx(cli["score"], abs=1e-9)
@@ -73,8 +76,11 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
         {"file": SimpleUploadedFile("out.txt", hyps), "method": "m"},
     )
     run_id = response.json()["run"]
-    wait_for(lambda: Run.objects.filter(pk=run_id, done__gt=0).exists(),
-             timeout=60, what="the first chunks")  # fmt: skip
+    wait_for(
+        lambda: Run.objects.filter(pk=run_id, done__gt=0).exists(),
+        timeout=60,
+        what="the first chunks",
+    )
     first.kill()  # SIGKILL, the only worker: what it held is lost
     run = Run.objects.get(pk=run_id)
     assert (run.state, run.attempt) == ("running", 1)
@@ -83,8 +89,11 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     started = time.monotonic()
     second = start_worker(**queues, WITH_BEAT="1")
     try:
-        wait_for(lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
-                 timeout=150, what="the recovered run")  # fmt: skip
+        wait_for(
+            lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
+            timeout=150,
+            what="the recovered run",
+        )
     finally:
         second.stop()  # its beat must not outlive the test (one beat per schedule)
     elapsed = time.monotonic() - started

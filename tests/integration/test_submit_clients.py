@@ -20,9 +20,23 @@ def test_the_participant_client_submits_and_waits(
     token = Token.objects.create(user=other).key
     outputs = tmp_path / "outputs.txt"
     outputs.write_text(GOOD)
-    command = [sys.executable, "-m", "scoring.client", "submit", "--url", live_server.url,
-               "--token", token, "--leaderboard", board.slug, "--file", str(outputs), "--wait",
-               "--timeout", "120"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "scoring.client",
+        "submit",
+        "--url",
+        live_server.url,
+        "--token",
+        token,
+        "--leaderboard",
+        board.slug,
+        "--file",
+        str(outputs),
+        "--wait",
+        "--timeout",
+        "120",
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "dbleu|def:paper" in result.stdout and "95% CI" in result.stdout
@@ -36,8 +50,20 @@ def test_the_client_lists_every_problem_of_a_bad_file(
     token = Token.objects.create(user=other).key
     outputs = tmp_path / "bad.txt"
     outputs.write_bytes(b"one\ntwo\x00\n")
-    command = [sys.executable, "-m", "scoring.client", "submit", "--url", live_server.url,
-               "--token", token, "--leaderboard", board.slug, "--file", str(outputs)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "scoring.client",
+        "submit",
+        "--url",
+        live_server.url,
+        "--token",
+        token,
+        "--leaderboard",
+        board.slug,
+        "--file",
+        str(outputs),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert "bad.txt: line 2: contains a NUL byte" in result.stderr
@@ -51,8 +77,18 @@ def test_the_management_command_submits_and_waits(
     board = make_leaderboard()
     outputs = tmp_path / "outputs.txt"
     outputs.write_text(GOOD)
-    call_command("submit", "--leaderboard", board.slug, "--file", str(outputs), "--user", "other",
-                 "--wait", "--timeout", "120")  # fmt: skip
+    call_command(
+        "submit",
+        "--leaderboard",
+        board.slug,
+        "--file",
+        str(outputs),
+        "--user",
+        "other",
+        "--wait",
+        "--timeout",
+        "120",
+    )
     assert "dbleu|def:paper" in capsys.readouterr().out
     bad = tmp_path / "bad.txt"
     bad.write_text("only one\n")

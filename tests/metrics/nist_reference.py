@@ -30,9 +30,13 @@ def ngrams(tokens: Sequence[str], order: int) -> list[Ngram]:
 
 
 def reference_prepare(
-    items: Sequence[RefItem], order: int = 5, tokenize: str = "13a", lowercase: bool = False,
-    compat: bool = False, delta: bool = False,
-) -> dict[str, Any]:  # fmt: skip
+    items: Sequence[RefItem],
+    order: int = 5,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    compat: bool = False,
+    delta: bool = False,
+) -> dict[str, Any]:
     """Info weights, per-item reference n-grams, mean reference lengths and max weights."""
     tok = make_tokenizer(tokenize, lowercase)
     totals: Counter[Ngram] = Counter()

@@ -85,10 +85,13 @@ def test_sentence_vectors_one_item_each(vec):
 def test_stats_to_score_rows(vec):
     st, se = vec["stats"], vec["settings"]
     parts = compute_bleu(
-        np.array(st["correct"], float), np.array(st["total"], float),
+        np.array(st["correct"], float),
+        np.array(st["total"], float),
         brevity_penalty(np.float64(st["sys_len"]), np.float64(st["ref_len"])),
-        se["smooth_method"], se["smooth_value"], se["effective_order"],
-    )  # fmt: skip
+        se["smooth_method"],
+        se["smooth_value"],
+        se["effective_order"],
+    )
     assert float(parts.score) == pytest.approx(vec["sacrebleu_2_6_0"]["score"], abs=1e-9)
     assert float(parts.bp) == pytest.approx(vec["sacrebleu_2_6_0"]["bp"], abs=1e-12)
 

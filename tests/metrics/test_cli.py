@@ -33,8 +33,20 @@ def run(capsys, *argv):
 
 def test_score_json_fields(files, capsys):
     _, refs, h1, _ = files
-    code, out, _ = run(capsys, "score", "--metric", "dbleu", "--refs", refs, "--hyps", h1,
-                       "--json", "--ci", "--max-order", "2")  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "score",
+        "--metric",
+        "dbleu",
+        "--refs",
+        refs,
+        "--hyps",
+        h1,
+        "--json",
+        "--ci",
+        "--max-order",
+        "2",
+    )
     assert code == 0
     res = json.loads(out)
     for key in (
@@ -74,14 +86,29 @@ def test_jsonl_hyps_by_id_and_stdin(files, capsys, monkeypatch):
     assert code == 0 and json.loads(out)["sys_len"] == 6
 
 
-@pytest.mark.parametrize("refs_text, hyps_text, message", [
-    ('{"id": "1", "refs": [{"text": "a"}]}\n', "a\nb\n", "2 hypothesis lines for 1 items"),
-    ('{"id": "1", "refs": [{"text": "a"}]}\n{"id": 2, "refs": [\n', "a\nb\n", "line 2: bad JSON"),
-    ('{"id": "1", "refs": [{"text": "a", "weight": 2}]}\n', "a\n", "item '1'.*outside"),
-    ('{"id": "1", "refs": [{"text": "a", "weight": -1}]}\n', "a\n", "item '1'.*positive weight"),
-    ('{"id": "1", "refs": [{"text": "a"}]}\n', '{"id": "9", "hyp": "a"}\n', "line 1: unknown id"),
-    ('{"id": "1", "refs": [{"text": "a"}]}\n', b"\xff\xfe\n", "line 1: invalid UTF-8"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "refs_text, hyps_text, message",
+    [
+        ('{"id": "1", "refs": [{"text": "a"}]}\n', "a\nb\n", "2 hypothesis lines for 1 items"),
+        (
+            '{"id": "1", "refs": [{"text": "a"}]}\n{"id": 2, "refs": [\n',
+            "a\nb\n",
+            "line 2: bad JSON",
+        ),
+        ('{"id": "1", "refs": [{"text": "a", "weight": 2}]}\n', "a\n", "item '1'.*outside"),
+        (
+            '{"id": "1", "refs": [{"text": "a", "weight": -1}]}\n',
+            "a\n",
+            "item '1'.*positive weight",
+        ),
+        (
+            '{"id": "1", "refs": [{"text": "a"}]}\n',
+            '{"id": "9", "hyp": "a"}\n',
+            "line 1: unknown id",
+        ),
+        ('{"id": "1", "refs": [{"text": "a"}]}\n', b"\xff\xfe\n", "line 1: invalid UTF-8"),
+    ],
+)
 def test_errors_name_line_or_item(tmp_path, capsys, refs_text, hyps_text, message):
     refs, hyps = tmp_path / "r.jsonl", tmp_path / "h.txt"
     refs.write_text(refs_text)
@@ -93,16 +120,31 @@ def test_errors_name_line_or_item(tmp_path, capsys, refs_text, hyps_text, messag
 
 def test_option_of_another_metric_is_rejected(files, capsys):
     _, refs, h1, _ = files
-    code, _, err = run(capsys, "score", "--metric", "bleu", "--definition", "paper",
-                       "--refs", refs, "--hyps", h1)  # fmt: skip
+    code, _, err = run(
+        capsys, "score", "--metric", "bleu", "--definition", "paper", "--refs", refs, "--hyps", h1
+    )
     assert code == 1 and "--definition does not apply to metric bleu" in err
 
 
 @pytest.mark.parametrize("metric", ["nist", "dnist", "4grr", "amber"])
 def test_companion_metrics_share_the_cli_contract(files, capsys, metric):
     tmp, refs, h1, h2 = files
-    code, out, _ = run(capsys, "score", "--metric", metric, "--refs", refs, "--hyps", h1, h2,
-                       "--json", "--ci", "--paired-bs", "--n-bootstrap", "200")  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "score",
+        "--metric",
+        metric,
+        "--refs",
+        refs,
+        "--hyps",
+        h1,
+        h2,
+        "--json",
+        "--ci",
+        "--paired-bs",
+        "--n-bootstrap",
+        "200",
+    )
     assert code == 0
     first, second = json.loads(out)
     assert first["signature"].startswith(metric + "|")

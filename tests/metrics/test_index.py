@@ -14,7 +14,7 @@ from scoring.metrics import (
     get_metric,
     load_index,
     save_index,
-)  # fmt: skip
+)
 
 ITEMS = [
     RefItem("a", (WeightedRef("the the the dog .", 0.3), WeightedRef("the cat sat .", 1.0))),
@@ -23,10 +23,16 @@ ITEMS = [
 HYPS = ["the the the cat sat .", "it was awful !"]
 
 
-@pytest.mark.parametrize("name, opts", [
-    ("dbleu", {}), ("dbleu", {"definition": "author-2019"}), ("bleu", {}), ("sbleu", {}),
-    ("bleu-sbp", {"ref_length": "shortest"}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, opts",
+    [
+        ("dbleu", {}),
+        ("dbleu", {"definition": "author-2019"}),
+        ("bleu", {}),
+        ("sbleu", {}),
+        ("bleu-sbp", {"ref_length": "shortest"}),
+    ],
+)
 def test_index_path_equals_direct_path(tmp_path, name, opts):
     metric = get_metric(name, **opts)
     path = tmp_path / "refs.idx"

@@ -24,8 +24,26 @@ from scoring.metrics.nist import (
 from .nist_reference import reference_prepare, reference_stats
 
 # "0" exercises mteval's quirk; case, punctuation and digits the tokenizers' rules.
-WORDS = ["the", "The", "cat", "sat", "on", "a", "mat", "0", "0.5", "dog", "Dog,", "x-1",
-         "!", ".", "über", "中文", "3.", "&amp;"]  # fmt: skip
+WORDS = [
+    "the",
+    "The",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "0",
+    "0.5",
+    "dog",
+    "Dog,",
+    "x-1",
+    "!",
+    ".",
+    "über",
+    "中文",
+    "3.",
+    "&amp;",
+]
 
 
 def sentence(rng: random.Random, shortest: int = 0, longest: int = 14) -> str:
@@ -50,10 +68,17 @@ def weighted_corpus(seed: int, n: int = 30) -> tuple[list[str], list[RefItem]]:
 
 
 def old_and_new(metric: NIST, hyps: list[str], items: list[RefItem]) -> tuple[np.ndarray, ...]:
-    old = reference_stats(hyps, reference_prepare(
-        items, metric.order, metric.tokenize, metric.lowercase, metric.mteval_compat,
-        isinstance(metric, DeltaNIST),
-    ))  # fmt: skip
+    old = reference_stats(
+        hyps,
+        reference_prepare(
+            items,
+            metric.order,
+            metric.tokenize,
+            metric.lowercase,
+            metric.mteval_compat,
+            isinstance(metric, DeltaNIST),
+        ),
+    )
     return old, metric.stats(hyps, metric.prepare(items))
 
 
@@ -146,8 +171,11 @@ LINE = st.lists(st.sampled_from([*"aB Z9.,-'\"&<>;:!?$%()[]/@#", *SPECIAL]), max
 
 
 @settings(max_examples=60, deadline=None)
-@given(lines=st.lists(LINE, min_size=1, max_size=6), name=st.sampled_from(TOKENIZERS),
-       lowercase=st.booleans())  # fmt: skip
+@given(
+    lines=st.lists(LINE, min_size=1, max_size=6),
+    name=st.sampled_from(TOKENIZERS),
+    lowercase=st.booleans(),
+)
 def test_encoded_tokens_equal_the_tokenizer_line_by_line(lines, name, lowercase):
     segs, vocab = encode_nist(lines, name, lowercase)
     names = {i: t for t, i in vocab.items()}

@@ -12,7 +12,7 @@ from scoring.metrics import (
     get_metric,
     paired_approximate_randomization,
     paired_bootstrap,
-)  # fmt: skip
+)
 
 RNG = np.random.default_rng(0)
 N = 37

@@ -20,8 +20,24 @@ from scoring.metrics import (
 )
 from scoring.metrics.api import prepared_for
 
-WORDS = ["the", "cat", "sat", "on", "a", "mat", "0", "dog", "Barked", "loudly", ".", "!",
-         "gangster", "quick", "brown", "fox"]  # fmt: skip
+WORDS = [
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "0",
+    "dog",
+    "Barked",
+    "loudly",
+    ".",
+    "!",
+    "gangster",
+    "quick",
+    "brown",
+    "fox",
+]
 
 
 def sentence(rng: random.Random, shortest: int = 0) -> str:
@@ -32,8 +48,10 @@ def random_corpus(seed: int, n: int = 23) -> tuple[list[str], list[RefItem]]:
     rng = random.Random(seed)
     items = []
     for i in range(n):
-        refs = [WeightedRef(sentence(rng), round(rng.uniform(-1, 1), 2))
-                for _ in range(rng.randint(1, 4))]  # fmt: skip
+        refs = [
+            WeightedRef(sentence(rng), round(rng.uniform(-1, 1), 2))
+            for _ in range(rng.randint(1, 4))
+        ]
         refs.append(WeightedRef(sentence(rng, 1), 1.0))  # ΔBLEU and ΔNIST need one w > 0
         items.append(RefItem(f"i{i}", tuple(refs)))
     hyps = [sentence(rng) for _ in range(n)]
@@ -62,11 +80,17 @@ def test_every_metric_slices_exactly(name, seed):
         np.testing.assert_array_equal(sliced(metric, hyps, prepared, size), whole)
 
 
-@pytest.mark.parametrize("name, opts", [
-    ("dbleu", {"definition": "author-2019"}), ("dbleu", {"max_order": 2}),
-    ("bleu", {"tokenize": "char"}), ("sbleu", {"lowercase": True}),
-    ("bleu-sbp", {"ref_length": "shortest"}), ("nist", {"mteval_compat": True}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, opts",
+    [
+        ("dbleu", {"definition": "author-2019"}),
+        ("dbleu", {"max_order": 2}),
+        ("bleu", {"tokenize": "char"}),
+        ("sbleu", {"lowercase": True}),
+        ("bleu-sbp", {"ref_length": "shortest"}),
+        ("nist", {"mteval_compat": True}),
+    ],
+)
 def test_slices_with_other_options(name, opts):
     hyps, items = random_corpus(7, n=31)
     metric = get_metric(name, **opts)

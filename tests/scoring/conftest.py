@@ -9,8 +9,12 @@ from scoring.services.submissions import submission_create
 from tests.runs_kit import execute
 
 # Dev items d1, d2, d3, d5 of the default release.
-PERFECT = ["the cat sat on the mat", "it was a great match", "see you tomorrow then",
-           "i love pizza with cheese"]  # fmt: skip
+PERFECT = [
+    "the cat sat on the mat",
+    "it was a great match",
+    "see you tomorrow then",
+    "i love pizza with cheese",
+]
 GOOD = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]
 NONSENSE = ["zebra quantum", "violet engine", "marble lantern", "copper meadow"]
 # Test items t1, t2 (hidden references "the hidden answer is here", "another hidden reference").
@@ -37,9 +41,13 @@ def scored(django_capture_on_commit_callbacks):
         fields.setdefault("method", "system")
         with django_capture_on_commit_callbacks(execute=False):
             submission = submission_create(
-                leaderboard=board, user=user, lines=data.splitlines(keepends=True),
-                size=len(data), filename="out.txt", **fields,
-            )  # fmt: skip
+                leaderboard=board,
+                user=user,
+                lines=data.splitlines(keepends=True),
+                size=len(data),
+                filename="out.txt",
+                **fields,
+            )
         execute(submission.run_id)
         submission.refresh_from_db()
         assert submission.status == "finished", submission.error

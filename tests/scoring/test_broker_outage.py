@@ -47,8 +47,10 @@ def test_a_submission_waits_for_a_worker_instead_of_a_500(
     assert "broker unreachable, runs.execute" in caplog.text
     body = response.json()
     assert (body["status"], body["status_text"], body["charged"]) == (
-        "queued", "Waiting for a worker", False,
-    )  # fmt: skip
+        "queued",
+        "Waiting for a worker",
+        False,
+    )
     submission = Submission.objects.select_related("run").get()
     assert submission.run.dispatched_at is None  # in the outbox
     page = client_for(other).get(f"/leaderboards/submissions/{submission.pk}/")
@@ -66,9 +68,13 @@ def test_the_sweep_sends_the_outbox_once_the_broker_is_back(
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):  # as if the broker had refused it
         submission = submission_create(
-            leaderboard=board, user=other, lines=GOOD.splitlines(keepends=True),
-            size=len(GOOD), filename="out.txt", method="m",
-        )  # fmt: skip
+            leaderboard=board,
+            user=other,
+            lines=GOOD.splitlines(keepends=True),
+            size=len(GOOD),
+            filename="out.txt",
+            method="m",
+        )
     sent = []
     monkeypatch.setattr(
         "core.runs.tasks.execute_run_task.apply_async", lambda args, **kw: sent.append(args)

@@ -78,9 +78,13 @@ def test_chunks_read_from_the_file_equal_the_rows_of_one_piece(make_leaderboard,
     board = make_leaderboard(companion_metrics=companions)
     data = ("\n".join(HYPS) + "\n").encode()
     submission = submission_create(
-        leaderboard=board, user=other, lines=data.splitlines(keepends=True), size=len(data),
-        filename="out.txt", method="m",
-    )  # fmt: skip
+        leaderboard=board,
+        user=other,
+        lines=data.splitlines(keepends=True),
+        size=len(data),
+        filename="out.txt",
+        method="m",
+    )
     for name in board.metrics:
         refs = reference_index(board, name)
         whole = refs.metric.stats(HYPS, refs.prepared)

@@ -32,16 +32,23 @@ def upload(board, user, text=HYPS_FILE, **fields):
     data = text.encode()
     fields.setdefault("method", "seq2seq")
     return submission_create(
-        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
-        filename="out.txt", **fields,
-    )  # fmt: skip
+        leaderboard=board,
+        user=user,
+        lines=data.splitlines(keepends=True),
+        size=len(data),
+        filename="out.txt",
+        **fields,
+    )
 
 
 def test_only_scorable_items_are_on_the_board(make_leaderboard):
     board = make_leaderboard()
     assert leaderboard_item_ids(leaderboard=board) == ["d1", "d2", "d3", "d5"]
-    (_, d3), = [pair for pair in release_scoring_items(release=board.release, split="dev")
-                if pair[1].id == "d3"]  # fmt: skip
+    ((_, d3),) = [
+        pair
+        for pair in release_scoring_items(release=board.release, split="dev")
+        if pair[1].id == "d3"
+    ]
     assert [r.text for r in d3.refs] == ["see you tomorrow then", "bye"]  # unrated left out
 
 
@@ -95,8 +102,10 @@ def test_chunks_give_exactly_the_rows_of_one_piece(make_leaderboard):
     references = references_service.reference_index(board, "dbleu")
     metric, prepared = references.metric, references.prepared
     whole = metric.stats(HYPS, prepared)
-    parts = [stats_slice(metric, HYPS[a:b], prepared, a, b, len(HYPS)) for a, b in
-             references_service.chunk_bounds(len(HYPS), size=3)]  # fmt: skip
+    parts = [
+        stats_slice(metric, HYPS[a:b], prepared, a, b, len(HYPS))
+        for a, b in references_service.chunk_bounds(len(HYPS), size=3)
+    ]
     assert np.array_equal(np.concatenate(parts), whole)
 
 

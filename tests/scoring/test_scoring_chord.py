@@ -67,9 +67,13 @@ def submitted(board, user, django_capture_on_commit_callbacks):
     data = ("\n".join(PERFECT) + "\n").encode()
     with django_capture_on_commit_callbacks(execute=False):  # no broker: the test runs it
         return submission_create(
-            leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
-            filename="out.txt", method="chunked",
-        )  # fmt: skip
+            leaderboard=board,
+            user=user,
+            lines=data.splitlines(keepends=True),
+            size=len(data),
+            filename="out.txt",
+            method="chunked",
+        )
 
 
 def test_the_chord_of_a_chunked_submission_scores_it(

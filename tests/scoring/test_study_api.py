@@ -16,8 +16,14 @@ def inputs(owner, make_release):
 
 
 def _body(release, judgments, **extra):
-    return {"name": "API study", "release": release.pk, "split": "test",
-            "judgment_set": judgments.pk, "options": STUDY_OPTIONS, **extra}  # fmt: skip
+    return {
+        "name": "API study",
+        "release": release.pk,
+        "split": "test",
+        "judgment_set": judgments.pk,
+        "options": STUDY_OPTIONS,
+        **extra,
+    }
 
 
 @pytest.fixture

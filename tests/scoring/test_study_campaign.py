@@ -48,9 +48,13 @@ def systems(owner, make_release):
 
 def rated_campaign(owner, rater, release, systems, mode):
     campaign = output_campaign_create(
-        owner=owner, dataset=release.dataset, name=mode, systems=systems, mode=mode,
+        owner=owner,
+        dataset=release.dataset,
+        name=mode,
+        systems=systems,
+        mode=mode,
         ratings_per_unit=1,
-    )  # fmt: skip
+    )
     output_campaign_join(campaign=campaign, rater=rater)
     better = list(DROPPED_WORDS)  # best first
     while (rating := output_rating_next(campaign=campaign, rater=rater)) is not None:
@@ -69,8 +73,13 @@ def test_a_likert_campaigns_means_are_the_studys_human_differences(
 ):
     release, made = systems
     campaign = rated_campaign(owner, rater, release, made, "likert")
-    body = {"name": "From raters", "release": release.pk, "split": "test",
-            "output_campaign": campaign.pk, "options": STUDY_OPTIONS}  # fmt: skip
+    body = {
+        "name": "From raters",
+        "release": release.pk,
+        "split": "test",
+        "output_campaign": campaign.pk,
+        "options": STUDY_OPTIONS,
+    }
     with django_capture_on_commit_callbacks(execute=False):
         response = client_for(owner).post("/api/v1/studies/", body, format="json")
     assert response.status_code == 201, response.json()

@@ -41,9 +41,13 @@ def study(owner, make_release, django_capture_on_commit_callbacks):
     )
     with django_capture_on_commit_callbacks(execute=False):
         return study_create(
-            owner=owner, name="flat", release=release, split="test", judgment_set=flat,
+            owner=owner,
+            name="flat",
+            release=release,
+            split="test",
+            judgment_set=flat,
             options=STUDY_OPTIONS,
-        )  # fmt: skip
+        )
 
 
 def test_undefined_coefficients_are_stored_as_null_with_a_note(study, owner, client_for):

@@ -28,9 +28,13 @@ def upload(django_capture_on_commit_callbacks):
         data = ("\n".join(GOOD) + "\n").encode()
         with django_capture_on_commit_callbacks(execute=False):
             return submission_create(
-                leaderboard=board, user=user, lines=data.splitlines(keepends=True),
-                size=len(data), filename="out.txt", method="m",
-            )  # fmt: skip
+                leaderboard=board,
+                user=user,
+                lines=data.splitlines(keepends=True),
+                size=len(data),
+                filename="out.txt",
+                method="m",
+            )
 
     return make
 

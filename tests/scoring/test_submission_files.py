@@ -46,10 +46,16 @@ def test_an_empty_file_is_refused():
     assert "the file is empty" in problems(b"")
 
 
-@pytest.mark.parametrize("data, fmt", [
-    (b"\xef\xbb\xbfx\r\n\n y \n", "text"),
-    (b'{"id": "c", "hyp": " z"}\n\n{"id": "a", "hyp": "x"}\n{"id": "b", "hyp": "y "}\n', "jsonl"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "data, fmt",
+    [
+        (b"\xef\xbb\xbfx\r\n\n y \n", "text"),
+        (
+            b'{"id": "c", "hyp": " z"}\n\n{"id": "a", "hyp": "x"}\n{"id": "b", "hyp": "y "}\n',
+            "jsonl",
+        ),
+    ],
+)
 def test_a_slice_of_the_file_equals_the_same_items_of_the_whole(data, fmt):
     from scoring.submission_files import submission_slice
 

@@ -43,13 +43,25 @@ def world(make_dataset, make_campaign, owner, settings, tmp_path):
     for k, reference in enumerate(Reference.objects.filter(item__split__dataset=dataset)):
         w = (0.5, -0.5)[k % 2]
         Weight.objects.create(
-            campaign=campaign, reference=reference, n=1, mean=3 + 2 * w, sd=0.0, weight=w,
-            z_weight=w, ci_low=w, ci_high=w,
-        )  # fmt: skip
+            campaign=campaign,
+            reference=reference,
+            n=1,
+            mean=3 + 2 * w,
+            sd=0.0,
+            weight=w,
+            z_weight=w,
+            ci_low=w,
+            ci_high=w,
+        )
         Rating.objects.create(
-            campaign=campaign, reference=reference, rater=crowd, status=RatingStatus.DONE,
-            score=4, started_at=now, finished_at=now,
-        )  # fmt: skip
+            campaign=campaign,
+            reference=reference,
+            rater=crowd,
+            status=RatingStatus.DONE,
+            score=4,
+            started_at=now,
+            finished_at=now,
+        )
     return dataset, campaign
 
 
@@ -87,9 +99,14 @@ def test_the_leaderboard_export_quotes_a_method_and_a_team(
     board = make_leaderboard()
     data = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
     submission = submission_create(
-        leaderboard=board, user=other, lines=data.splitlines(keepends=True), size=len(data),
-        filename="out.txt", method="=cmd|' /C calc'!A0", description="@x",
-    )  # fmt: skip
+        leaderboard=board,
+        user=other,
+        lines=data.splitlines(keepends=True),
+        size=len(data),
+        filename="out.txt",
+        method="=cmd|' /C calc'!A0",
+        description="@x",
+    )
     assert execute(submission.run_id).state == "succeeded"
     for url in (
         f"/leaderboards/{board.slug}/export.csv",

@@ -73,16 +73,23 @@ def test_a_nul_byte_in_a_tsv_import_names_its_line(make_dataset, client_for, own
 @pytest.mark.parametrize("kind", ["nan", "nul", "surrogate", "deep"])
 def test_a_submission_names_the_bad_line(make_leaderboard, client_for, other, kind):
     board = make_leaderboard()
-    hyp = {"nan": "NaN", "nul": '"a\\u0000"', "surrogate": '"\\ud800"',
-           "deep": "[" * 3000 + "]" * 3000}[kind]  # fmt: skip
+    hyp = {
+        "nan": "NaN",
+        "nul": '"a\\u0000"',
+        "surrogate": '"\\ud800"',
+        "deep": "[" * 3000 + "]" * 3000,
+    }[kind]
     ids = ["d1", "d2", "d3", "d5"]
     lines = [json.dumps({"id": i, "hyp": "words"}) for i in ids[:3]]
     lines.append('{"id": "d5", "hyp": ' + hyp + "}")
     response = client_for(other).post(
         f"/api/v1/leaderboards/{board.slug}/submissions/",
-        {"file": SimpleUploadedFile("out.jsonl", "\n".join(lines).encode()), "method": "m",
-         "format": "jsonl"},
-    )  # fmt: skip
+        {
+            "file": SimpleUploadedFile("out.jsonl", "\n".join(lines).encode()),
+            "method": "m",
+            "format": "jsonl",
+        },
+    )
     assert response.status_code == 400
     assert response.json()["problems"][0]["line"] == 4
     assert not Submission.objects.exists()

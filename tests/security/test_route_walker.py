@@ -30,9 +30,16 @@ MISSING = {"slug": "no-such-thing", "int": 987654, "version": "9.9.9", "name": "
 SKIPPED_PREFIXES = ("admin/",)
 PAGE_METHODS = ("get", "post")
 RELEASE_FILES = (
-    "manifest.json", "release.json", "README.md", "items.jsonl", "refs.dev.jsonl",
-    "refs.test.jsonl", "references.tsv", "references.parquet", "ratings.tsv",
-)  # fmt: skip
+    "manifest.json",
+    "release.json",
+    "README.md",
+    "items.jsonl",
+    "refs.dev.jsonl",
+    "refs.test.jsonl",
+    "references.tsv",
+    "references.parquet",
+    "ratings.tsv",
+)
 
 
 @dataclass(frozen=True)

@@ -42,9 +42,14 @@ CANARIES = (HIDDEN_CANARY, PRIVATE_CANARY, SUBMISSION_CANARY)
 def _line(item_id, split, message, refs, context=("hello there",)):
     references = [{"text": text, "origin": "original", "provenance": {}} for text in refs]
     return json.dumps(
-        {"id": item_id, "split": split, "context": list(context), "message": message,
-         "references": references}
-    )  # fmt: skip
+        {
+            "id": item_id,
+            "split": split,
+            "context": list(context),
+            "message": message,
+            "references": references,
+        }
+    )
 
 
 PUBLIC_LINES = [
@@ -83,21 +88,37 @@ def _rate_everything(dataset, campaign, raters):
     for reference in references:
         w = WEIGHTS[reference.position % 2]
         Weight.objects.create(
-            campaign=campaign, reference=reference, n=2, mean=3 + 2 * w, sd=0.5, weight=w,
-            z_weight=w, ci_low=w - 0.1, ci_high=min(1, w + 0.1),
-        )  # fmt: skip
+            campaign=campaign,
+            reference=reference,
+            n=2,
+            mean=3 + 2 * w,
+            sd=0.5,
+            weight=w,
+            z_weight=w,
+            ci_low=w - 0.1,
+            ci_high=min(1, w + 0.1),
+        )
         for k, rater in enumerate(raters):
             Rating.objects.create(
-                campaign=campaign, reference=reference, rater=rater, status=RatingStatus.DONE,
-                score=3 + k, started_at=now, finished_at=now,
-            )  # fmt: skip
+                campaign=campaign,
+                reference=reference,
+                rater=rater,
+                status=RatingStatus.DONE,
+                score=3 + k,
+                started_at=now,
+                finished_at=now,
+            )
 
 
 def _published(dataset, campaign, owner):
     release = release_freeze(
-        dataset=dataset, campaign=campaign, created_by=owner, version="1.0.0",
-        citation="@misc{x, title={X}, year={2026}}", public_splits=["dev"],
-    )  # fmt: skip
+        dataset=dataset,
+        campaign=campaign,
+        created_by=owner,
+        version="1.0.0",
+        citation="@misc{x, title={X}, year={2026}}",
+        public_splits=["dev"],
+    )
     return release_publish(release=release)
 
 
@@ -105,9 +126,13 @@ def _submit(board, user, hyps, **fields):
     data = ("\n".join(hyps) + "\n").encode()
     fields.setdefault("method", "system")
     submission = submission_create(
-        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data),
-        filename="out.txt", **fields,
-    )  # fmt: skip
+        leaderboard=board,
+        user=user,
+        lines=data.splitlines(keepends=True),
+        size=len(data),
+        filename="out.txt",
+        **fields,
+    )
     execute(submission.run_id)
     submission.refresh_from_db()
     return submission
@@ -136,9 +161,12 @@ def build_world() -> World:
     private = _dataset(owner, "priv", Visibility.PRIVATE, PRIVATE_LINES)
     # The rater persona joined a public campaign on the dev split only.
     dev_campaign = campaign_create(
-        owner=owner, dataset=public, name="dev round", control_rate=0.0,
+        owner=owner,
+        dataset=public,
+        name="dev round",
+        control_rate=0.0,
         split=public.splits.get(name="dev"),
-    )  # fmt: skip
+    )
     campaign_join(campaign=dev_campaign, rater=personas["rater"])
     public_campaign = campaign_create(owner=owner, dataset=public, name="all", control_rate=0.0)
     private_campaign = campaign_create(owner=owner, dataset=private, name="p", control_rate=0.0)
@@ -155,13 +183,21 @@ def build_world() -> World:
     )
     # A leaderboard the owner keeps private, on the public release, and a draft release.
     leaderboard_create(
-        owner=owner, release=public_release, split="dev", name="Quiet", slug="pub-quiet",
+        owner=owner,
+        release=public_release,
+        split="dev",
+        name="Quiet",
+        slug="pub-quiet",
         is_public=False,
-    )  # fmt: skip
+    )
     release_freeze(
-        dataset=public, campaign=public_campaign, created_by=owner, version="2.0.0",
-        citation="", public_splits=["dev", "test"],
-    )  # fmt: skip
+        dataset=public,
+        campaign=public_campaign,
+        created_by=owner,
+        version="2.0.0",
+        citation="",
+        public_splits=["dev", "test"],
+    )
     private_board = leaderboard_create(
         owner=owner, release=private_release, split="dev", name="Priv", slug="priv-dev"
     )
@@ -169,17 +205,22 @@ def build_world() -> World:
     _submit(dev_board, participant, ["the match was great", "going to the beach"])
     _submit(test_board, participant, ["an answer", "over there"], method="mine")
     secret = _submit(
-        test_board, stranger, [f"the {SUBMISSION_CANARY} answer", SUBMISSION_CANARY],
-        method=f"method {SUBMISSION_CANARY}", is_public=False,
-    )  # fmt: skip
+        test_board,
+        stranger,
+        [f"the {SUBMISSION_CANARY} answer", SUBMISSION_CANARY],
+        method=f"method {SUBMISSION_CANARY}",
+        is_public=False,
+    )
     private_submission = _submit(private_board, owner, ["a reply", "again"])
 
     # A queued mining run of the private dataset; its message names a private corpus.
     mining = run_create(
-        kind="mining", owner=owner, scope=f"dataset:{private.pk}",
+        kind="mining",
+        owner=owner,
+        scope=f"dataset:{private.pk}",
         params={"dataset_id": private.pk, "corpus": f"corpus {PRIVATE_CANARY}", "split": "dev"},
         message=f"Waiting to mine from corpus {PRIVATE_CANARY}",
-    )  # fmt: skip
+    )
     hidden_reference = Reference.objects.get(text=f"the {HIDDEN_CANARY} answer")
     private_rating = Rating.objects.filter(campaign=private_campaign).first()
     hidden_rating = Rating.objects.filter(campaign=public_campaign, reference=hidden_reference)
@@ -225,9 +266,13 @@ def _human_evaluation(owner, dataset, release):
         owner=owner, dataset=dataset, name="outputs", systems=systems, split="dev"
     )
     study = study_create(
-        owner=owner, name="study", release=release, split="dev", judgment_set=judgments,
+        owner=owner,
+        name="study",
+        release=release,
+        split="dev",
+        judgment_set=judgments,
         options={"unit_size": 1, "assignments": 5, "metrics": ["bleu"]},
-    )  # fmt: skip
+    )
     corpus = corpus_create(
         owner=owner, name=f"corpus {PRIVATE_CANARY}", fmt="jsonl", source="x.jsonl", shared=False
     )

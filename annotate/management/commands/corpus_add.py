@@ -38,10 +38,14 @@ class Command(BaseCommand):
         try:
             fmt = corpus_format_for(path.name, options["format"])
             corpus = corpus_create(
-                owner=user, name=options["name"] or path.name, fmt=fmt, source=str(path.resolve()),
-                language=options["language"], shared=not options["private"],
+                owner=user,
+                name=options["name"] or path.name,
+                fmt=fmt,
+                source=str(path.resolve()),
+                language=options["language"],
+                shared=not options["private"],
                 skip_bad_rows=options["skip_bad_rows"],
-            )  # fmt: skip
+            )
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         self._index(corpus, path)

@@ -32,14 +32,19 @@ class Command(BaseCommand):
         if dataset is None:
             raise CommandError(f"No dataset {opts['slug']!r}.")
         bundle = bundle_parse(
-            judgments=_file(opts["judgments"]), systems=_file(opts["systems"]),
-            contexts=_file(opts["contexts"]), references=_file(opts["references"]),
-        )  # fmt: skip
+            judgments=_file(opts["judgments"]),
+            systems=_file(opts["systems"]),
+            contexts=_file(opts["contexts"]),
+            references=_file(opts["references"]),
+        )
         try:
             imported = judgments_import(
-                dataset=dataset, owner=dataset.owner, split=opts["split"],
-                name=opts["name"] or Path(opts["judgments"]).name, bundle=bundle,
-            )  # fmt: skip
+                dataset=dataset,
+                owner=dataset.owner,
+                split=opts["split"],
+                name=opts["name"] or Path(opts["judgments"]).name,
+                bundle=bundle,
+            )
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from exc
         report = imported.report

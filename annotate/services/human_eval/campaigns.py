@@ -35,10 +35,16 @@ from core.dispatch import dispatch_debounced
 
 @transaction.atomic
 def output_campaign_create(
-    *, owner: User, dataset: Dataset, name: str, systems: list[EvalSystem], split: str = "test",
-    mode: str = OutputCampaignMode.LIKERT, pairs: list[tuple[int, int]] | None = None,
+    *,
+    owner: User,
+    dataset: Dataset,
+    name: str,
+    systems: list[EvalSystem],
+    split: str = "test",
+    mode: str = OutputCampaignMode.LIKERT,
+    pairs: list[tuple[int, int]] | None = None,
     **fields: object,
-) -> OutputCampaign:  # fmt: skip
+) -> OutputCampaign:
     """A campaign over the items every involved system has an output for (and the dataset
     has). Pairwise campaigns compare `pairs` (system ids), by default every pair."""
     if len(systems) < (2 if mode == OutputCampaignMode.PAIRWISE else 1):
@@ -76,8 +82,11 @@ def _slots(campaign: OutputCampaign, systems: list[EvalSystem], pairs) -> list[O
     for a, b in units:
         items = have.get(a, set()) & (have.get(b, set()) if b else have.get(a, set()))
         for item_id in sorted(items):
-            slots.append(OutputSlot(campaign=campaign, item_id=item_id, system_a_id=a,
-                                    system_b_id=b, wanted=wanted))  # fmt: skip
+            slots.append(
+                OutputSlot(
+                    campaign=campaign, item_id=item_id, system_a_id=a, system_b_id=b, wanted=wanted
+                )
+            )
     return slots
 
 
@@ -102,8 +111,10 @@ def output_rating_next(*, campaign: OutputCampaign, rater: User) -> OutputRating
     """The rater's live lease, or a new one on the least-rated slot they have not rated."""
     membership = (
         OutputCampaignRater.objects.select_for_update(of=("self",))
-        .filter(campaign=campaign, rater=rater).order_by("pk").first()
-    )  # fmt: skip
+        .filter(campaign=campaign, rater=rater)
+        .order_by("pk")
+        .first()
+    )
     if membership is None:
         raise ValidationError("Join the campaign first.")
     now = timezone.now()
@@ -117,23 +128,30 @@ def output_rating_next(*, campaign: OutputCampaign, rater: User) -> OutputRating
     slot = (
         OutputSlot.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(campaign=campaign, active__lt=F("wanted"))
-        .filter(~Exists(rated)).order_by("active", "pk").first()
-    )  # fmt: skip
+        .filter(~Exists(rated))
+        .order_by("active", "pk")
+        .first()
+    )
     if slot is None:
         return None
     OutputSlot.objects.filter(pk=slot.pk).update(active=F("active") + 1)
     return OutputRating.objects.create(
-        campaign=campaign, slot=slot, rater=rater, started_at=now,
+        campaign=campaign,
+        slot=slot,
+        rater=rater,
+        started_at=now,
         a_on_left=slot.system_b_id is None or random.random() < 0.5,
         lease_expires_at=now + timedelta(minutes=campaign.lease_minutes),
-    )  # fmt: skip
+    )
 
 
 def _locked(rating_id: int, rater: User) -> OutputRating:
     rating = (
-        OutputRating.objects.select_for_update(of=("self",)).select_related("campaign")
-        .filter(pk=rating_id, rater=rater).first()
-    )  # fmt: skip
+        OutputRating.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .filter(pk=rating_id, rater=rater)
+        .first()
+    )
     if rating is None:
         raise ValidationError("This item is not yours, or its lease ran out and was reclaimed.")
     return rating
@@ -178,9 +196,12 @@ def _qc_after_commit(rating: OutputRating) -> None:
     def send() -> None:
         campaign, rater = rating.campaign_id, rating.rater_id
         dispatch_debounced(
-            f"output-rater-qc-{campaign}-{rater}", QC_DEBOUNCE_SECONDS, OUTPUT_QC_TASK, campaign,
+            f"output-rater-qc-{campaign}-{rater}",
+            QC_DEBOUNCE_SECONDS,
+            OUTPUT_QC_TASK,
+            campaign,
             rater,
-        )  # fmt: skip
+        )
 
     transaction.on_commit(send)
 
@@ -208,9 +229,12 @@ def output_rater_qc(*, campaign: OutputCampaign, rater: User) -> OutputCampaignR
         for r in done.order_by("finished_at") if r.finished_at
     ]  # fmt: skip
     thresholds = Thresholds(
-        min_seconds=campaign.qc_min_seconds, max_straightline=campaign.qc_max_straightline,
-        alpha=0.1, min_controls=10**6, max_repeat_difference=10.0,
-    )  # fmt: skip
+        min_seconds=campaign.qc_min_seconds,
+        max_straightline=campaign.qc_max_straightline,
+        alpha=0.1,
+        min_controls=10**6,
+        max_repeat_difference=10.0,
+    )
     verdict = assess(answers, thresholds)
     done.update(counted=verdict.status != "failed")
     membership.qc_status, membership.qc_reasons = verdict.status, verdict.reasons

@@ -103,14 +103,22 @@ def _create_items(dataset: Dataset, split: Split, bundle: Bundle) -> int:
         if item_id in existing:
             continue
         item = Item.objects.create(
-            split=split, external_id=item_id, context=turns, message=message,
+            split=split,
+            external_id=item_id,
+            context=turns,
+            message=message,
             position=start + created,
-        )  # fmt: skip
+        )
         Reference.objects.bulk_create(
-            Reference(item=item, text=text, origin="original" if k == 0 else "written",
-                      provenance={"import": "judgments bundle", "column": k + 1}, position=k)
+            Reference(
+                item=item,
+                text=text,
+                origin="original" if k == 0 else "written",
+                provenance={"import": "judgments bundle", "column": k + 1},
+                position=k,
+            )
             for k, text in enumerate(refs.get(item_id, []))
-        )  # fmt: skip
+        )
         created += 1
     return created
 
@@ -138,25 +146,32 @@ def judgments_import(
     for system_name in sorted({r.system for r in bundle.judgments.rows} | set(outputs)):
         if system_name in outputs:
             systems[system_name] = eval_system_set_outputs(
-                dataset=dataset, name=system_name, split=split,
+                dataset=dataset,
+                name=system_name,
+                split=split,
                 outputs=outputs[system_name].items(),
-            )  # fmt: skip
+            )
         else:
             systems[system_name], _ = EvalSystem.objects.get_or_create(
                 dataset=dataset, name=system_name
             )
     errors = Counter(p.level for p in problems)
     judgment_set = JudgmentSet.objects.create(
-        dataset=dataset, owner=owner, name=name, split=split,
+        dataset=dataset,
+        owner=owner,
+        name=name,
+        split=split,
         criteria=bundle.judgments.criteria,
         report={
             "judgments": sum(len(r.scores) for r in bundle.judgments.rows),
-            "rows": len(bundle.judgments.rows), "items_created": created_items,
-            "systems": sorted(systems), "errors": errors["error"],
+            "rows": len(bundle.judgments.rows),
+            "items_created": created_items,
+            "systems": sorted(systems),
+            "errors": errors["error"],
             "warnings": errors["warning"],
             "problems": [p.as_dict() for p in problems[:MAX_LISTED_PROBLEMS]],
         },
-    )  # fmt: skip
+    )
     Judgment.objects.bulk_create(
         (
             Judgment(
@@ -190,5 +205,6 @@ def judgments_import_files(
     if "judgments" not in read:
         raise ValidationError({"judgments": "The per-judge file is required."})
     bundle = bundle_parse(**read)
-    return judgments_import(dataset=dataset, owner=owner, name=name or read["judgments"][0],
-                            split=split, bundle=bundle)  # fmt: skip
+    return judgments_import(
+        dataset=dataset, owner=owner, name=name or read["judgments"][0], split=split, bundle=bundle
+    )

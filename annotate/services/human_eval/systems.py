@@ -27,9 +27,10 @@ def eval_system_set_outputs(
 ) -> EvalSystem:
     """Create the system (or reuse it by name) and replace its outputs on `split`."""
     system, _ = EvalSystem.objects.get_or_create(
-        dataset=dataset, name=name,
+        dataset=dataset,
+        name=name,
         defaults={"source": source, "source_ref": source_ref, "description": description},
-    )  # fmt: skip
+    )
     SystemOutput.objects.filter(system=system, split=split).delete()
     items = _items_by_id(dataset, split)
     SystemOutput.objects.bulk_create(

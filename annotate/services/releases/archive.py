@@ -65,9 +65,11 @@ def release_archive_request(*, release: Release) -> Run | None:
     if running is not None:
         return running
     return run_create(
-        kind=JOB_KIND, owner=release.created_by, scope=f"release:{release.pk}",
+        kind=JOB_KIND,
+        owner=release.created_by,
+        scope=f"release:{release.pk}",
         params={"release_id": release.pk, "version": release.version},
-    )  # fmt: skip
+    )
 
 
 def release_archive_build(job: RunContext) -> dict[str, str]:

@@ -38,10 +38,15 @@ class Command(BaseCommand):
         try:
             with o["file"].open("rb") as lines:
                 submission = submission_create(
-                    leaderboard=board, user=user, lines=lines, size=o["file"].stat().st_size,
-                    filename=o["file"].name, method=o["method"] or o["file"].stem,
-                    team_name=o["team"], is_baseline=o["baseline"],
-                )  # fmt: skip
+                    leaderboard=board,
+                    user=user,
+                    lines=lines,
+                    size=o["file"].stat().st_size,
+                    filename=o["file"].name,
+                    method=o["method"] or o["file"].stem,
+                    team_name=o["team"],
+                    is_baseline=o["baseline"],
+                )
         except UploadRejected as exc:
             for problem in exc.problems:
                 self.stderr.write(f"{o['file']}: {problem}")

@@ -82,8 +82,9 @@ class NIST(Metric):
         check_counts_match(counts, self.tokenize, self.lowercase, self.order)
         self._check_weights(counts.tables)
         self._nrefs = counts.nrefs
-        return NISTIndex(counts.tables, counts.info(self.mteval_compat), counts.nrefs,
-                         self.mteval_compat)  # fmt: skip
+        return NISTIndex(
+            counts.tables, counts.info(self.mteval_compat), counts.nrefs, self.mteval_compat
+        )
 
     def _check_weights(self, tables: BleuIndex) -> None:
         """Checks of the reference weights (NIST ignores weights: none)."""
@@ -131,9 +132,13 @@ class NIST(Metric):
         return out
 
     def _matched_info(
-        self, table: OrderTable, info: np.ndarray, entry: np.ndarray, item_of_pos: np.ndarray,
+        self,
+        table: OrderTable,
+        info: np.ndarray,
+        entry: np.ndarray,
+        item_of_pos: np.ndarray,
         n_items: int,
-    ) -> np.ndarray:  # fmt: skip
+    ) -> np.ndarray:
         """Per item, Σ Info(g) · matched(g) over the distinct hypothesis n-grams g of one order
         found in the item's references."""
         found = np.flatnonzero(entry >= 0)

@@ -166,8 +166,10 @@ class NISTIndex:
         """Whether a NIST with these options can score against this index."""
         t = self.tables
         return (t.tokenize, t.lowercase, self.mteval_compat) == (
-            tokenize, lowercase, mteval_compat,
-        ) and order <= t.max_order  # fmt: skip
+            tokenize,
+            lowercase,
+            mteval_compat,
+        ) and order <= t.max_order
 
     def subset(self, start: int, stop: int) -> NISTIndex:
         """Items ``start:stop``; information weights stay those of the whole test set."""

@@ -1,0 +1,67 @@
+"""References flattened into arrays: what every index file stores besides its prepared form."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import MetricInputError, RefItem, WeightedRef
+
+
+@dataclass
+class RefSet:
+    """Flattened references: item ``i`` owns references ``ptr[i]:ptr[i+1]``."""
+
+    item_ids: list[str]
+    texts: Sequence[str]  # a list, or PackedStrings when loaded from a file
+    weights: np.ndarray
+    ptr: np.ndarray
+
+    @classmethod
+    def of(cls, items: Sequence[RefItem], check_weights: bool = True) -> RefSet:
+        """Flatten and validate ``items`` (≥ 1 reference each, weights finite in [-1, +1]
+        unless ``check_weights`` is false: NIST ignores weights and never checked them)."""
+        texts: list[str] = []
+        weights: list[float] = []
+        ptr = [0]
+        for item in items:
+            if not item.refs:
+                raise MetricInputError(f"item {item.id!r}: no references")
+            for ref in item.refs:
+                w = float(ref.weight)
+                if check_weights and not -1.0 <= w <= 1.0:  # also rejects NaN
+                    raise MetricInputError(
+                        f"item {item.id!r}: weight {ref.weight!r} not in [-1, 1]"
+                    )
+                texts.append(ref.text)
+                weights.append(w)
+            ptr.append(len(texts))
+        return cls(
+            [it.id for it in items], texts, np.array(weights, dtype=np.float64), np.array(ptr)
+        )
+
+    @property
+    def n_items(self) -> int:
+        """Number of items."""
+        return len(self.item_ids)
+
+    @property
+    def item_of_ref(self) -> np.ndarray:
+        """The item of every reference."""
+        return np.repeat(np.arange(self.n_items, dtype=np.int64), np.diff(self.ptr))
+
+    def items(self, start: int = 0, stop: int | None = None) -> list[RefItem]:
+        """Back to :class:`RefItem` objects (items ``start:stop``, all by default)."""
+        stop = self.n_items if stop is None else stop
+        return [
+            RefItem(
+                self.item_ids[i],
+                tuple(
+                    WeightedRef(self.texts[j], float(self.weights[j]))
+                    for j in range(int(self.ptr[i]), int(self.ptr[i + 1]))
+                ),
+            )
+            for i in range(start, stop)
+        ]
