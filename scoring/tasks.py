@@ -9,6 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from core.runs.engine import run_continue
+from core.runs.steps import FINISH_STEP
 from scoring.services.leaderboards import PREPARE_TASK
 from scoring.services.references import leaderboard_prepare
 from scoring.services.scoring import FINISH_TASK, SCORE_CHUNK_TASK, finish_chunks, score_chunk
@@ -21,12 +22,15 @@ def score_chunk_task(run_id: int, attempt: int, metric: str, start: int, stop: i
         attempt=attempt,
         ends_run=False,
         step=lambda run: score_chunk(run, metric, start, stop),
+        step_name=f"{metric}:{start}",
     )
 
 
 @shared_task(name=FINISH_TASK)
 def finish_submission_task(run_id: int, attempt: int) -> None:
-    run_continue(run_id=run_id, attempt=attempt, step=finish_chunks, ends_run=True)
+    run_continue(
+        run_id=run_id, attempt=attempt, step=finish_chunks, ends_run=True, step_name=FINISH_STEP
+    )
 
 
 @shared_task(name=PREPARE_TASK)

@@ -3,7 +3,19 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from core.runs.engine import run_cancel, run_retry
-from core.runs.models import Run
+from core.runs.models import Run, RunStep
+
+
+class RunStepInline(admin.TabularInline):
+    """The steps of a chord's attempt: which parts ran, beat and finished."""
+
+    model = RunStep
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("attempt", "name", "heartbeat_at", "finished")
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Run)
@@ -28,6 +40,7 @@ class RunAdmin(admin.ModelAdmin):
     raw_id_fields = ("owner",)
     readonly_fields = [field.name for field in Run._meta.fields]
     actions = ("cancel_runs", "retry_runs")
+    inlines = (RunStepInline,)
 
     @admin.action(description="Cancel the selected runs")
     def cancel_runs(self, request: HttpRequest, queryset: QuerySet[Run]) -> None:

@@ -20,6 +20,7 @@ def run_chord(
 ) -> object:
     """Start the chord and return DEFERRED (the body's answer). Nothing beats while a part
     waits in the queue, so the attempt is leased for `lease` seconds first."""
+    context.expect_parts(len(parts))
     context.lease(lease)
     failed = signature(CHORD_FAILED_TASK, args=(context.run_id, context.attempt), immutable=True)
     chord(parts)(finish.on_error(failed))

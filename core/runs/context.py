@@ -76,6 +76,10 @@ class RunContext:
         self._timings[name] = round(self._timings.get(name, 0.0) + time.perf_counter() - started, 3)
         self._write(stage_timings=dict(self._timings))
 
+    def expect_parts(self, count: int) -> None:
+        """The attempt fans out to `count` parts (see core/runs/steps.py)."""
+        self._write(parts=count)
+
     def lease(self, seconds: float) -> None:
         """Promise a heartbeat within `seconds` (longer than the kind's grace): for a stage whose
         tasks wait in a queue, where nothing can beat until a worker takes them."""

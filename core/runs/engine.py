@@ -21,6 +21,7 @@ from core.runs.errors import RunCancelled, RunFenced, RunRefused
 from core.runs.heartbeat import Heartbeat
 from core.runs.kinds import DEFERRED, HEAVY_QUEUE, RunKind, get_kind
 from core.runs.models import Run, RunState
+from core.runs.steps import step_finished, step_started, steps_forget
 from core.runs.tempfiles import tmp_remove
 
 log = logging.getLogger(__name__)
@@ -109,20 +110,29 @@ def run_execute(*, run_id: int, attempt: int) -> None:
 
 
 def run_continue(
-    *, run_id: int, attempt: int, step: Callable[[RunContext], Any], ends_run: bool
+    *,
+    run_id: int,
+    attempt: int,
+    step: Callable[[RunContext], Any],
+    ends_run: bool,
+    step_name: str | None = None,
 ) -> Any:
     """Run one step of a live attempt with a heartbeat beside it. A step that `ends_run` stores
     its return value as the result (unless it returned DEFERRED: later tasks end it). A step that
     fails ends the attempt: retried with the next attempt number, or failed after the last one;
-    a step of a chord re-raises then, so that the chord stops and its error callback runs."""
+    a step of a chord re-raises then, so that the chord stops and its error callback runs.
+    A named step (a part of a chord) beats for itself too, so that the sweep finds it silent
+    if its worker dies while the attempt still holds its lease (see core/runs/steps.py)."""
     run = Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.RUNNING).first()
     if run is None:
         return None  # superseded or ended: a late worker writes nothing
     kind = get_kind(run.kind)
     context = RunContext(run)
     refusals: tuple[type[BaseException], ...] = (RunRefused, *kind.refusals)
+    if step_name is not None:
+        step_started(run_id, attempt, step_name)
     try:
-        with Heartbeat(run_id, attempt):
+        with Heartbeat(run_id, attempt, step_name):
             result = step(context)
     except RunFenced:
         return None
@@ -138,6 +148,9 @@ def run_continue(
         if not ends_run:
             raise
         return None
+    finally:
+        if step_name is not None:
+            step_finished(run_id, attempt, step_name)
     if ends_run and result is not DEFERRED and not context.ended:
         run_succeed(context, result if isinstance(result, dict) else {})
     return result
@@ -159,7 +172,13 @@ def run_succeed(
         )
         _call_end_hook(row)
     context.ended = True
-    tmp_remove(context.run_id, context.attempt)
+    _release(context.run_id, context.attempt)
+
+
+def _release(run_id: int, attempt: int) -> None:
+    """What an ended attempt leaves: its temporary files and its steps' heartbeats."""
+    tmp_remove(run_id, attempt)
+    steps_forget(run_id, attempt)
 
 
 def _call_end_hook(run: Run) -> None:
@@ -179,7 +198,7 @@ def _end(run_id: int, attempt: int, state: str, *, reason: str, refused: bool = 
         row.message = "Cancelled." if state == RunState.CANCELLED else "Failed."
         row.save(update_fields=["state", "reason", "refused", "finished_at", "message"])
         _call_end_hook(row)
-    tmp_remove(run_id, attempt)
+    _release(run_id, attempt)
     return True
 
 
@@ -202,6 +221,7 @@ def run_attempt_failed(*, run_id: int, attempt: int, reason: str) -> None:
             cancelled = False
             row.attempt += 1
             row.state, row.dispatched_at, row.heartbeat_at = RunState.QUEUED, None, None
+            row.parts = 0
             row.reason = f"Attempt {attempt} failed: {reason}"[:4000]
             row.message = f"Retrying (attempt {row.attempt} of {row.max_attempts})."
             row.save(
@@ -210,6 +230,7 @@ def run_attempt_failed(*, run_id: int, attempt: int, reason: str) -> None:
                     "state",
                     "dispatched_at",
                     "heartbeat_at",
+                    "parts",
                     "reason",
                     "message",
                 ]
@@ -223,7 +244,7 @@ def run_attempt_failed(*, run_id: int, attempt: int, reason: str) -> None:
             )
     if cancelled:
         _end(run_id, attempt, RunState.CANCELLED, reason="Cancelled by its owner.")
-    tmp_remove(run_id, attempt)
+    _release(run_id, attempt)
 
 
 def run_cancel(*, run: Run) -> bool:

@@ -16,6 +16,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from core.runs.models import Run, RunState
+from core.runs.steps import step_beat
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +24,8 @@ log = logging.getLogger(__name__)
 class Heartbeat:
     """`with Heartbeat(run_id, attempt): ...` beats every RUNS_HEARTBEAT_SECONDS."""
 
-    def __init__(self, run_id: int, attempt: int) -> None:
-        self.run_id, self.attempt = run_id, attempt
+    def __init__(self, run_id: int, attempt: int, step_name: str | None = None) -> None:
+        self.run_id, self.attempt, self.step_name = run_id, attempt, step_name
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name=f"run-{run_id}-heartbeat")
         self._thread.daemon = True
@@ -46,6 +47,8 @@ class Heartbeat:
                     Run.objects.filter(
                         pk=self.run_id, attempt=self.attempt, state=RunState.RUNNING
                     ).update(heartbeat_at=Greatest("heartbeat_at", timezone.now()))
+                    if self.step_name is not None:
+                        step_beat(self.run_id, self.attempt, self.step_name)
                 except DatabaseError as exc:  # a locked SQLite file: the next beat will do
                     log.info("heartbeat of run %s skipped: %s", self.run_id, exc)
         finally:

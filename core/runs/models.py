@@ -48,6 +48,9 @@ class Run(models.Model):
     params = models.JSONField(default=dict, blank=True)
     result = models.JSONField(default=dict, blank=True)
     cancel_requested = models.BooleanField(default=False)
+    parts = models.PositiveIntegerField(
+        default=0, help_text="Parts of the attempt's chord (0: the attempt runs in one task)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     dispatched_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -88,3 +91,25 @@ class Run(models.Model):
         if self.state == RunState.RUNNING and self.attempt > 1:
             return f"Running (attempt {self.attempt} of {self.max_attempts})"
         return self.get_state_display()
+
+
+class RunStep(models.Model):
+    """A step of an attempt that runs apart from its body: a part of a chord, or the step that
+    ends it. While parts wait in the queue the attempt lives on its lease; once a part runs, its
+    own heartbeat says whether its worker is alive, so a part lost with a killed worker is found
+    within the grace instead of at the end of the lease."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="steps")
+    attempt = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    heartbeat_at = models.DateTimeField()
+    finished = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "attempt", "name"], name="run_step_unique")
+        ]
+        indexes = [models.Index(fields=["finished", "heartbeat_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}/{self.attempt} {self.name}"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from core.runs.engine import run_attempt_failed, run_dispatch
 from core.runs.kinds import get_kind
 from core.runs.models import Run, RunState
+from core.runs.steps import silent_steps
 from core.runs.tempfiles import tmp_remove_orphans
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,8 @@ def _outbox() -> list[tuple[int, int]]:
 
 
 def _silent() -> list[tuple[int, int, str]]:
-    """Running attempts whose heartbeat is older than their kind's grace."""
+    """Running attempts whose heartbeat is older than their kind's grace, or with a started
+    step (a part of a chord) that stopped beating before it finished."""
     now = timezone.now()
     candidates = Run.objects.filter(state=RunState.RUNNING).values_list(
         "pk", "attempt", "kind", "heartbeat_at"
@@ -53,7 +55,7 @@ def _silent() -> list[tuple[int, int, str]]:
             continue  # a kind this process does not know: another app's worker handles it
         if heartbeat_at is None or heartbeat_at < now - grace:
             silent.append((pk, attempt, kind))
-    return silent
+    return sorted(set(silent) | set(silent_steps(now)))
 
 
 def run_sweep() -> SweepReport:

@@ -8,80 +8,21 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from core.runs import engine, kinds
 from core.runs.context import RunContext
 from core.runs.engine import run_cancel, run_claim, run_continue, run_create, run_retry
 from core.runs.errors import RunCancelled, RunFenced
-from core.runs.kinds import LIGHT_QUEUE, RunKind
+from core.runs.kinds import RunKind
 from core.runs.models import Run
 from core.runs.sweep import run_sweep, run_sweep_local_files
 from core.runs.tasks import chord_failed_task
-from core.runs.tempfiles import run_storage_folder, tmp_folder
+from core.runs.tempfiles import tmp_folder
+from tests.core.run_kind_kit import ENDED, SEEN, leftovers, new_run
 from tests.runs_kit import execute
 
-pytestmark = pytest.mark.django_db
-SEEN: list[tuple[int, int]] = []
-
-
-def _body(run: RunContext) -> dict:
-    """What the test kind does, by its params: work in steps, fail, or leave files behind."""
-    SEEN.append((run.run_id, run.attempt))
-    (run.tmpdir / "scratch").write_text("partial")
-    default_storage.save(f"{run_storage_folder(run.run_id, run.attempt)}/part", ContentFile(b"x"))
-    if run.params.get("fail"):
-        raise RuntimeError(run.params["fail"])
-    with run.stage("work"):
-        for step in range(1, 4):
-            run.progress(step, 3, f"step {step}")
-    return {"steps": 3}
-
-
-ENDED: list[str] = []
-TEST_KIND = RunKind(
-    name="test-kind",
-    body=_body,
-    weight=LIGHT_QUEUE,
-    grace=timedelta(seconds=30),
-    refusals=(ValueError,),
-    on_end=lambda run: ENDED.append(run.state),
-)
-
-
-@pytest.fixture(autouse=True)
-def _clean(settings, tmp_path, monkeypatch):
-    # Registered for this test only: the registry lists the product's kinds.
-    monkeypatch.setitem(kinds._KINDS, TEST_KIND.name, TEST_KIND)
-    settings.RUNS_TMP_DIR = tmp_path / "runs"
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    SEEN.clear()
-    ENDED.clear()
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """The messages the broker accepted: (run id, attempt, queue, countdown)."""
-    messages = []
-
-    def accept(args, countdown=None, queue=None):
-        messages.append((*args, queue, countdown))
-
-    monkeypatch.setattr("core.runs.tasks.execute_run_task.apply_async", accept)
-    return messages
-
-
-def _new(owner, django_capture_on_commit_callbacks, **params) -> Run:
-    with django_capture_on_commit_callbacks(execute=True):
-        return run_create(kind="test-kind", owner=owner, params=params, scope="thing:1")
-
-
-def _leftovers(run_id: int, attempt: int) -> list[str]:
-    local = tmp_folder(run_id, attempt)
-    stored = default_storage.exists(f"{run_storage_folder(run_id, attempt)}/part")
-    return [name for name, there in (("local", local.exists()), ("stored", stored)) if there]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("test_kind")]
 
 
 def test_work_is_sent_only_after_its_transaction_commits(
@@ -99,14 +40,14 @@ def test_work_is_sent_only_after_its_transaction_commits(
 def test_a_run_succeeds_with_progress_timings_and_no_files_left(
     owner, sent, django_capture_on_commit_callbacks
 ):
-    run = execute(_new(owner, django_capture_on_commit_callbacks))
+    run = execute(new_run(owner, django_capture_on_commit_callbacks))
     assert (run.state, run.attempt, run.percent, run.result) == ("succeeded", 1, 100, {"steps": 3})
     assert set(run.stage_timings) == {"work"} and run.started_at <= run.finished_at
-    assert ENDED == ["succeeded"] and _leftovers(run.pk, 1) == []
+    assert ENDED == ["succeeded"] and leftovers(run.pk, 1) == []
 
 
 def test_a_duplicate_message_does_nothing(owner, sent, django_capture_on_commit_callbacks):
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     execute(run)
     engine.run_execute(run_id=run.pk, attempt=1)
     assert [(run.pk, 1)] == SEEN
@@ -121,7 +62,7 @@ def test_an_unreachable_broker_leaves_the_run_in_the_outbox(
         raise OperationalError("connection refused")
 
     monkeypatch.setattr("core.runs.tasks.execute_run_task.apply_async", refuse)
-    run = _new(owner, django_capture_on_commit_callbacks)  # no exception reaches the caller
+    run = new_run(owner, django_capture_on_commit_callbacks)  # no exception reaches the caller
     run.refresh_from_db()
     assert (run.state, run.dispatched_at, run.status_text) == (
         "queued",
@@ -140,7 +81,7 @@ def test_an_unreachable_broker_leaves_the_run_in_the_outbox(
 def test_a_task_that_always_fails_fails_after_three_attempts_with_its_reason(
     owner, sent, django_capture_on_commit_callbacks, settings
 ):
-    run = _new(owner, django_capture_on_commit_callbacks, fail="the disk is full")
+    run = new_run(owner, django_capture_on_commit_callbacks, fail="the disk is full")
     for _ in range(5):  # more deliveries than attempts: it never loops
         with django_capture_on_commit_callbacks(execute=True):
             execute(run)
@@ -153,7 +94,7 @@ def test_a_task_that_always_fails_fails_after_three_attempts_with_its_reason(
         (2, settings.CELERY_TASK_DEFAULT_QUEUE, backoff),
         (3, settings.CELERY_TASK_DEFAULT_QUEUE, 2 * backoff),
     ]
-    assert ENDED == ["failed"] and all(_leftovers(run.pk, a) == [] for a in (1, 2, 3))
+    assert ENDED == ["failed"] and all(leftovers(run.pk, a) == [] for a in (1, 2, 3))
 
 
 def test_a_refused_input_fails_at_once(
@@ -171,7 +112,7 @@ def test_a_refused_input_fails_at_once(
 def test_a_silent_attempt_is_retried_and_its_late_worker_fenced(
     owner, sent, django_capture_on_commit_callbacks
 ):
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(run.pk, 1)
     late = RunContext(Run.objects.get(pk=run.pk))  # the worker that will be "killed"
     late.tmpdir.joinpath("scratch").write_text("left by a killed worker")
@@ -196,7 +137,7 @@ def test_a_long_silent_step_keeps_beating(
     owner, sent, django_capture_on_commit_callbacks, settings, transactional_db
 ):
     settings.RUNS_HEARTBEAT_SECONDS = 0.05
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(run.pk, 1)
     Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
 
@@ -211,11 +152,11 @@ def test_a_long_silent_step_keeps_beating(
 def test_cancel_stops_a_queued_run_at_once_and_a_running_one_at_its_next_report(
     owner, sent, django_capture_on_commit_callbacks
 ):
-    queued = _new(owner, django_capture_on_commit_callbacks)
+    queued = new_run(owner, django_capture_on_commit_callbacks)
     assert run_cancel(run=queued) and queued.state == "cancelled"
     assert execute(queued).state == "cancelled" and SEEN == []  # its message does nothing
 
-    running = _new(owner, django_capture_on_commit_callbacks)
+    running = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(running.pk, 1)
     context = RunContext(Run.objects.get(pk=running.pk))
     context.tmpdir.joinpath("half").write_text("half-written")
@@ -233,7 +174,7 @@ def test_cancel_stops_a_queued_run_at_once_and_a_running_one_at_its_next_report(
 
 
 def test_a_failed_chord_part_fails_the_attempt(owner, sent, django_capture_on_commit_callbacks):
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(run.pk, 1)
 
     def broken_part(ctx):
@@ -257,11 +198,11 @@ def test_a_failed_chord_part_fails_the_attempt(owner, sent, django_capture_on_co
 
 
 def test_an_operator_retries_a_failed_run(owner, sent, django_capture_on_commit_callbacks):
-    run = _new(owner, django_capture_on_commit_callbacks, fail="flaky")
+    run = new_run(owner, django_capture_on_commit_callbacks, fail="flaky")
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
             execute(run)
-        assert not run_retry(run=_new(owner, django_capture_on_commit_callbacks))  # not failed
+        assert not run_retry(run=new_run(owner, django_capture_on_commit_callbacks))  # not failed
         assert run_retry(run=run)
     assert (run.state, run.attempt, run.max_attempts, run.refused) == ("queued", 4, 6, False)
     assert sent[-1][:2] == (run.pk, 4)
@@ -270,7 +211,7 @@ def test_an_operator_retries_a_failed_run(owner, sent, django_capture_on_commit_
 def test_a_starting_worker_removes_orphaned_folders(
     owner, sent, django_capture_on_commit_callbacks
 ):
-    live = _new(owner, django_capture_on_commit_callbacks)
+    live = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(live.pk, 1)
     tmp_folder(live.pk, 1).mkdir(parents=True)
     tmp_folder(live.pk + 1000, 1).mkdir(parents=True)  # of a run that ended long ago
@@ -282,7 +223,7 @@ def test_a_starting_worker_removes_orphaned_folders(
 def test_a_run_is_seen_and_cancelled_by_its_owner_only(
     who, visible, owner, other, rater, client_for, sent, django_capture_on_commit_callbacks
 ):
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     client = client_for({"owner": owner, "other": other, "rater": rater}[who])
     listed = [r["id"] for r in client.get("/api/v1/runs/").json()["results"]]
     assert listed == ([run.pk] if visible else [])
@@ -297,7 +238,7 @@ def test_a_run_is_seen_and_cancelled_by_its_owner_only(
 
 
 def test_anonymous_sees_no_runs(client, owner, sent, django_capture_on_commit_callbacks):
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     assert client.get("/api/v1/runs/").status_code in (401, 403)
     assert client.get(f"/api/v1/runs/{run.pk}/").status_code in (401, 403)
     assert client.get("/runs/").status_code == 302
@@ -306,7 +247,7 @@ def test_anonymous_sees_no_runs(client, owner, sent, django_capture_on_commit_ca
 def test_the_runs_page_shows_state_attempt_timings_and_reason(
     owner, client_for, sent, django_capture_on_commit_callbacks
 ):
-    run = _new(owner, django_capture_on_commit_callbacks, fail="the disk is full")
+    run = new_run(owner, django_capture_on_commit_callbacks, fail="the disk is full")
     for _ in range(3):
         execute(run)
     page = client_for(owner).get("/runs/?state=failed").content.decode()
@@ -320,10 +261,10 @@ def test_the_runs_command_lists_retries_and_cancels(
 ):
     from django.core.management import CommandError, call_command
 
-    failed = _new(owner, django_capture_on_commit_callbacks, fail="boom")
+    failed = new_run(owner, django_capture_on_commit_callbacks, fail="boom")
     for _ in range(3):
         execute(failed)
-    fine = execute(_new(owner, django_capture_on_commit_callbacks))
+    fine = execute(new_run(owner, django_capture_on_commit_callbacks))
     out = io.StringIO()
     call_command("runs", stdout=out)
     assert f"{failed.pk:>6}  test-kind" in out.getvalue() and "boom" in out.getvalue()
@@ -339,7 +280,7 @@ def test_the_runs_command_lists_retries_and_cancels(
 
 
 def test_parts_advance_the_count_atomically(owner, sent, django_capture_on_commit_callbacks):
-    run = _new(owner, django_capture_on_commit_callbacks)
+    run = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(run.pk, 1)
     first, second = (RunContext(Run.objects.get(pk=run.pk)) for _ in range(2))
     first.progress(0, 4)
