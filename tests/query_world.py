@@ -45,8 +45,7 @@ from annotate.services.weights import weights_recompute_campaign
 from scoring.models import Leaderboard
 from scoring.services.leaderboards import leaderboard_create
 from scoring.services.study import study_create
-from scoring.services.submissions import submission_create
-from tests.runs_kit import execute
+from tests.runs_kit import execute, upload
 
 PASSWORD = "a-long-test-password-42"
 DEV_IDS = ("p1", "p2")
@@ -231,16 +230,8 @@ def _leaderboards(world: World, k: int, participant: User) -> None:
         slug=f"board{k}",
     )
     hyps = ["the match was great", f"going to the beach {k}"]
-    data = ("\n".join(hyps) + "\n").encode()
     for user in (participant, world.participant):
-        submission = submission_create(
-            leaderboard=world.board,
-            user=user,
-            lines=data.splitlines(keepends=True),
-            size=len(data),
-            filename="out.txt",
-            method=f"system {k}",
-        )
+        submission = upload(world.board, user, hyps, method=f"system {k}")
         execute(submission.run_id)
 
 

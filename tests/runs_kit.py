@@ -12,3 +12,20 @@ def execute(run: Run | int) -> Run:
     current = Run.objects.get(pk=run_id)
     run_execute(run_id=run_id, attempt=current.attempt)
     return Run.objects.get(pk=run_id)
+
+
+def upload(board, user, hyps, **fields):
+    """`submission_create` for a list of output lines (or the file's text or bytes), as a
+    participant's upload arrives: named out.txt unless `filename` says otherwise, method
+    "system" by default."""
+    from scoring.services.submissions import submission_create
+
+    if isinstance(hyps, bytes):
+        data = hyps
+    else:
+        data = (hyps if isinstance(hyps, str) else "\n".join(hyps) + "\n").encode()
+    fields.setdefault("method", "system")
+    fields.setdefault("filename", "out.txt")
+    return submission_create(
+        leaderboard=board, user=user, lines=data.splitlines(keepends=True), size=len(data), **fields
+    )

@@ -7,7 +7,6 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from scoring.models import Submission
-from scoring.services.submissions import submission_create
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
@@ -24,14 +23,7 @@ def test_concurrent_uploads_cannot_exceed_the_daily_quota(make_leaderboard, othe
     def upload():
         try:
             start.wait()
-            submission_create(
-                leaderboard=board,
-                user=other,
-                lines=GOOD.splitlines(keepends=True),
-                size=len(GOOD),
-                filename="out.txt",
-                method="racer",
-            )
+            upload(board, other, GOOD, method="racer")
             accepted.append(1)
         except ValidationError:
             refused.append(1)

@@ -16,6 +16,7 @@ from django.db import transaction
 from core.runs.models import Run
 from deltableu.celery import app
 from scoring.models import Submission
+from tests.runs_kit import upload
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -132,18 +133,9 @@ def _submit_during_an_outage(private_redis, make_leaderboard, client_for, other)
 def test_work_that_always_fails_fails_after_three_attempts_with_its_reason(
     celery_worker_process, make_leaderboard, other
 ):
-    from scoring.services.submissions import submission_create
-
     board = make_leaderboard()
     with transaction.atomic():  # the run is sent when this commits
-        submission = submission_create(
-            leaderboard=board,
-            user=other,
-            lines=GOOD.splitlines(keepends=True),
-            size=len(GOOD),
-            filename="out.txt",
-            method="m",
-        )
+        submission = upload(board, other, GOOD, method="m")
         # The stored file is lost before any worker reads it: every attempt fails alike.
         submission.file.storage.delete(submission.file.name)
     wait_for(

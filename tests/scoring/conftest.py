@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.services import references as references_service
-from scoring.services.submissions import submission_create
-from tests.runs_kit import execute
+from tests.runs_kit import execute, upload
 
 # Dev items d1, d2, d3, d5 of the default release.
 PERFECT = [
@@ -37,17 +36,8 @@ def scored(django_capture_on_commit_callbacks):
     """`scored(board, user, hyps, **fields)`: a finished submission with its scores."""
 
     def make(board, user, hyps, **fields):
-        data = ("\n".join(hyps) + "\n").encode()
-        fields.setdefault("method", "system")
         with django_capture_on_commit_callbacks(execute=False):
-            submission = submission_create(
-                leaderboard=board,
-                user=user,
-                lines=data.splitlines(keepends=True),
-                size=len(data),
-                filename="out.txt",
-                **fields,
-            )
+            submission = upload(board, user, hyps, **fields)
         execute(submission.run_id)
         submission.refresh_from_db()
         assert submission.status == "finished", submission.error

@@ -8,7 +8,7 @@ from core.runs.models import Run
 from core.runs.sweep import run_sweep
 from deltableu.celery import app
 from scoring.models import Submission
-from tests.runs_kit import execute
+from tests.runs_kit import execute, upload
 
 pytestmark = pytest.mark.django_db
 GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
@@ -63,18 +63,9 @@ def test_a_submission_waits_for_a_worker_instead_of_a_500(
 def test_the_sweep_sends_the_outbox_once_the_broker_is_back(
     make_leaderboard, other, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from scoring.services.submissions import submission_create
-
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):  # as if the broker had refused it
-        submission = submission_create(
-            leaderboard=board,
-            user=other,
-            lines=GOOD.splitlines(keepends=True),
-            size=len(GOOD),
-            filename="out.txt",
-            method="m",
-        )
+        submission = upload(board, other, GOOD, method="m")
     sent = []
     monkeypatch.setattr(
         "core.runs.tasks.execute_run_task.apply_async", lambda args, **kw: sent.append(args)

@@ -8,7 +8,7 @@ import pytest
 
 from scoring.metrics import read_refs_jsonl
 from scoring.models import Leaderboard, Team
-from scoring.services.submissions import submission_create
+from tests.runs_kit import upload
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db
@@ -73,16 +73,8 @@ def test_a_private_leaderboard_is_the_owners_alone(board, client_for, owner, oth
 def test_own_submissions_being_scored_show_a_progress_bar(
     board, client_for, other, django_capture_on_commit_callbacks
 ):
-    data = ("\n".join(NONSENSE) + "\n").encode()
     with django_capture_on_commit_callbacks(execute=False):
-        pending = submission_create(
-            leaderboard=board,
-            user=other,
-            lines=data.splitlines(keepends=True),
-            size=len(data),
-            filename="o.txt",
-            method="still running",
-        )
+        pending = upload(board, other, NONSENSE, filename="o.txt", method="still running")
     page = client_for(other).get("/leaderboards/board/").content.decode()
     assert f'data-url="/api/v1/submissions/{pending.pk}/"' in page and "<progress" in page
     assert "still running" not in client_for(None).get("/leaderboards/board/").content.decode()

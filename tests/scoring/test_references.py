@@ -10,7 +10,7 @@ from django.core.files.storage import default_storage
 from scoring.metrics import entries
 from scoring.services import references as references_service
 from scoring.services.references import reference_index, submission_chunk_stats
-from scoring.services.submissions import submission_create
+from tests.runs_kit import upload
 
 pytestmark = pytest.mark.django_db
 
@@ -76,15 +76,7 @@ def test_a_damaged_stored_file_is_rebuilt_from_the_release(make_leaderboard):
 def test_chunks_read_from_the_file_equal_the_rows_of_one_piece(make_leaderboard, other):
     companions = [name for name in entries() if name != "dbleu"]
     board = make_leaderboard(companion_metrics=companions)
-    data = ("\n".join(HYPS) + "\n").encode()
-    submission = submission_create(
-        leaderboard=board,
-        user=other,
-        lines=data.splitlines(keepends=True),
-        size=len(data),
-        filename="out.txt",
-        method="m",
-    )
+    submission = upload(board, other, HYPS, method="m")
     for name in board.metrics:
         refs = reference_index(board, name)
         whole = refs.metric.stats(HYPS, refs.prepared)

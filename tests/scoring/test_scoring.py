@@ -18,9 +18,9 @@ from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring
 from scoring.selectors.stored import load_matrix
 from scoring.services import references as references_service
 from scoring.services import scoring as scoring_service
-from scoring.services.submissions import submission_create
 from scoring.submission_files import UploadRejected
 from tests.runs_kit import execute
+from tests.runs_kit import upload as upload_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -29,16 +29,8 @@ HYPS_FILE = "\n".join(HYPS) + "\n"
 
 
 def upload(board, user, text=HYPS_FILE, **fields):
-    data = text.encode()
     fields.setdefault("method", "seq2seq")
-    return submission_create(
-        leaderboard=board,
-        user=user,
-        lines=data.splitlines(keepends=True),
-        size=len(data),
-        filename="out.txt",
-        **fields,
-    )
+    return upload_lines(board, user, text, **fields)
 
 
 def test_only_scorable_items_are_on_the_board(make_leaderboard):

@@ -11,8 +11,7 @@ import scoring.tasks  # noqa: F401  (registers the chord's tasks by name)
 from core.runs import canvas
 from scoring.models import Score
 from scoring.services import scoring as scoring_service
-from scoring.services.submissions import submission_create
-from tests.runs_kit import execute
+from tests.runs_kit import execute, upload
 from tests.scoring.conftest import PERFECT
 
 pytestmark = pytest.mark.django_db
@@ -64,16 +63,8 @@ def second_chunk_breaks(monkeypatch):
 
 
 def submitted(board, user, django_capture_on_commit_callbacks):
-    data = ("\n".join(PERFECT) + "\n").encode()
     with django_capture_on_commit_callbacks(execute=False):  # no broker: the test runs it
-        return submission_create(
-            leaderboard=board,
-            user=user,
-            lines=data.splitlines(keepends=True),
-            size=len(data),
-            filename="out.txt",
-            method="chunked",
-        )
+        return upload(board, user, PERFECT, method="chunked")
 
 
 def test_the_chord_of_a_chunked_submission_scores_it(

@@ -15,8 +15,9 @@ from core.runs.models import Run
 from scoring.models import Score
 from scoring.selectors.leaderboards import leaderboard_entries
 from scoring.services.scoring import _chunk_stats, submission_finish, submission_plan
-from scoring.services.submissions import submission_cancel, submission_create
+from scoring.services.submissions import submission_cancel
 from tests.runs_kit import execute
+from tests.runs_kit import upload as upload_lines
 from tests.scoring.conftest import GOOD
 
 pytestmark = pytest.mark.django_db
@@ -25,16 +26,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def upload(django_capture_on_commit_callbacks):
     def make(board, user):
-        data = ("\n".join(GOOD) + "\n").encode()
         with django_capture_on_commit_callbacks(execute=False):
-            return submission_create(
-                leaderboard=board,
-                user=user,
-                lines=data.splitlines(keepends=True),
-                size=len(data),
-                filename="out.txt",
-                method="m",
-            )
+            return upload_lines(board, user, GOOD, method="m")
 
     return make
 

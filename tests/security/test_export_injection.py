@@ -13,6 +13,7 @@ from annotate.models import Rating, RatingStatus, Reference, Release, Weight
 from annotate.services.campaigns import campaign_join, crowd_rater_get_or_create
 from annotate.services.releases.importing import release_import_archive
 from tests.annotate.release_kit import archive_bytes, published
+from tests.runs_kit import execute, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -92,21 +93,10 @@ def test_release_tsv_files_quote_risky_cells_and_import_back_unchanged(world, ow
 def test_the_leaderboard_export_quotes_a_method_and_a_team(
     make_leaderboard, client_for, other, owner, settings, tmp_path
 ):
-    from scoring.services.submissions import submission_create
-    from tests.runs_kit import execute
-
     settings.MEDIA_ROOT = str(tmp_path / "media")
     board = make_leaderboard()
-    data = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
-    submission = submission_create(
-        leaderboard=board,
-        user=other,
-        lines=data.splitlines(keepends=True),
-        size=len(data),
-        filename="out.txt",
-        method="=cmd|' /C calc'!A0",
-        description="@x",
-    )
+    hyps = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]
+    submission = upload(board, other, hyps, method="=cmd|' /C calc'!A0", description="@x")
     assert execute(submission.run_id).state == "succeeded"
     for url in (
         f"/leaderboards/{board.slug}/export.csv",

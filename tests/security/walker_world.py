@@ -29,8 +29,7 @@ from annotate.services.releases import release_freeze, release_publish
 from core.runs.engine import run_create
 from scoring.services.leaderboards import leaderboard_create
 from scoring.services.study import study_create
-from scoring.services.submissions import submission_create
-from tests.runs_kit import execute
+from tests.runs_kit import execute, upload
 
 PASSWORD = "a-long-test-password-42"
 HIDDEN_CANARY = "zqxhiddencanary"
@@ -123,16 +122,7 @@ def _published(dataset, campaign, owner):
 
 
 def _submit(board, user, hyps, **fields):
-    data = ("\n".join(hyps) + "\n").encode()
-    fields.setdefault("method", "system")
-    submission = submission_create(
-        leaderboard=board,
-        user=user,
-        lines=data.splitlines(keepends=True),
-        size=len(data),
-        filename="out.txt",
-        **fields,
-    )
+    submission = upload(board, user, hyps, **fields)
     execute(submission.run_id)
     submission.refresh_from_db()
     return submission
