@@ -30,6 +30,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,46 +203,41 @@ def metric_seconds(board, hyps: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def run_size(
-    n_items: int,
-    n_refs: int,
-    worker: subprocess.Popen,
-    companions: list[str] | None,
-    skip_metric: bool,
-) -> dict:
+def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metric: bool) -> dict:
+    from django_celery_results.models import TaskResult
+
     from scoring.models import Submission
     from scoring.services.references import _INDEX_CACHE
-    from scoring.services.submissions import submission_create
+    from tests.runs_kit import upload
 
     tag = f"bench-{n_items}-{n_refs}"
     t0 = time.perf_counter()
-    board, user, hyps = make_board(n_items, n_refs, tag, companions)
-    build = time.perf_counter() - t0
-    from django_celery_results.models import TaskResult
-
-    done = TaskResult.objects.filter(
-        task_name="scoring.tasks.prepare_leaderboard",
-        task_args__contains=f"({board.pk},)",
-        status="SUCCESS",
-    )
-    wait_until(done.exists, 3600, "the indexes")
-    prepared = time.perf_counter() - t0 - build
-    data = ("\n".join(hyps) + "\n").encode()
-    sampler = PeakSampler(worker.pid)
-    sampler.start()
-    start = time.perf_counter()
-    submission = submission_create(
-        leaderboard=board,
-        user=user,
-        lines=data.splitlines(keepends=True),
-        size=len(data),
-        filename="out.txt",
-        method="bench",
-    )
-    ended = Submission.objects.filter(pk=submission.pk, status__in=["finished", "failed"])
-    wait_until(ended.exists, 3600, "scoring")
-    elapsed = time.perf_counter() - start
-    sampler.running = False
+    # The indexes are built by a worker of their own, watched for its peak: a board's indexes
+    # are built once when it opens, and the pool recycles the process that built them (its
+    # memory limit), so scoring is measured on a worker started afterwards.
+    with running_worker("build") as builder:
+        build_sampler = PeakSampler(builder.pid)
+        build_sampler.start()
+        board, user, hyps = make_board(n_items, n_refs, tag, companions)
+        setup = time.perf_counter() - t0
+        done = TaskResult.objects.filter(
+            task_name="scoring.tasks.prepare_leaderboard",
+            task_args__contains=f"({board.pk},)",
+            status="SUCCESS",
+        )
+        wait_until(done.exists, 3600, "the indexes")
+        build_sampler.running = False
+    prepared = time.perf_counter() - t0 - setup
+    with running_worker("score") as worker:
+        time.sleep(5)  # the pool's processes up and idle
+        sampler = PeakSampler(worker.pid)
+        sampler.start()
+        start = time.perf_counter()
+        submission = upload(board, user, hyps, method="bench")
+        ended = Submission.objects.filter(pk=submission.pk, status__in=["finished", "failed"])
+        wait_until(ended.exists, 3600, "scoring")
+        elapsed = time.perf_counter() - start
+        sampler.running = False
     status = Submission.objects.get(pk=submission.pk)
     if status.status != "finished":
         raise SystemExit(f"submission failed: {status.error}")
@@ -248,10 +245,30 @@ def run_size(
     metric_time = None if skip_metric else metric_seconds(board, hyps)
     _INDEX_CACHE.clear()
     return {
-        "lines": n_items, "setup": build, "indexes": prepared, "e2e": elapsed,
+        "lines": n_items, "setup": setup, "indexes": prepared, "e2e": elapsed,
         **{f"{key}_mb": value / 1024 for key, value in sampler.peak.items()},
+        "build_own_mb": build_sampler.peak["own_one"] / 1024,
         "metric": metric_time, "metrics": len(board.metrics),
     }  # fmt: skip
+
+
+@contextmanager
+def running_worker(name: str) -> Iterator[subprocess.Popen]:
+    """A Celery worker (two pool processes, both queues) for the length of the block."""
+    log = (WORK / f"worker-{name}.log").open("w")
+    queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "warning",
+         "--concurrency", "2", "--without-gossip", "--without-mingle", "-Q", queues],
+        cwd=ROOT, env={**os.environ}, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    WORKER[:] = [worker]
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+        WORKER.clear()
 
 
 def main() -> None:
@@ -272,52 +289,24 @@ def main() -> None:
         "all": [name for name in entries() if name != "dbleu"],
     }.get(args.companions, args.companions.split(","))
     call_command("migrate", verbosity=0)
-    env = {**os.environ}
-    log = (WORK / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "deltableu",
-            "worker",
-            "-l",
-            "warning",
-            "--concurrency",
-            "2",
-            "--without-gossip",
-            "--without-mingle",
-            "-Q",
-            f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
+    print(f"database: {connection.vendor}; broker: {broker}")
+    print(
+        f"{'lines':>9} {'refs':>5} {'metrics':>7} {'release s':>10} {'indexes s':>10}"
+        f" {'upload→board s':>15} {'worker RSS MB':>14} {'worker PSS MB':>14}"
+        f" {'1 process RSS MB':>17} {'1 process own MB':>17} {'index build own MB':>19}"
+        f" {'metric share':>13}"
     )
-    WORKER.append(worker)
-    try:
-        broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
-        print(f"database: {connection.vendor}; broker: {broker}")
+    for size in args.sizes:
+        row = run_size(size, args.refs, companions, args.skip_metric)
+        share = "-" if row["metric"] is None else f"{min(1.0, row['metric'] / row['e2e']):.0%}"
         print(
-            f"{'lines':>9} {'refs':>5} {'metrics':>7} {'release s':>10} {'indexes s':>10}"
-            f" {'upload→board s':>15} {'worker RSS MB':>14} {'worker PSS MB':>14}"
-            f" {'1 process RSS MB':>17} {'1 process own MB':>17} {'metric share':>13}"
+            f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
+            f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['rss_mb']:>14.0f}"
+            f" {row['pss_mb']:>14.0f} {row['rss_one_mb']:>17.0f} {row['own_one_mb']:>17.0f}"
+            f" {row['build_own_mb']:>19.0f} {share:>13}",
+            flush=True,
         )
-        for size in args.sizes:
-            row = run_size(size, args.refs, worker, companions, args.skip_metric)
-            share = "-" if row["metric"] is None else f"{min(1.0, row['metric'] / row['e2e']):.0%}"
-            print(
-                f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
-                f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['rss_mb']:>14.0f}"
-                f" {row['pss_mb']:>14.0f} {row['rss_one_mb']:>17.0f} {row['own_one_mb']:>17.0f}"
-                f" {share:>13}",
-                flush=True,
-            )
-    finally:
-        worker.terminate()
-        worker.wait(timeout=30)
 
 
 if __name__ == "__main__":
