@@ -59,15 +59,23 @@ def test_upload_is_scored_by_the_worker_like_the_cli(
 OWN_QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "kill-light", "CELERY_HEAVY_QUEUE": "kill-heavy"}
 
 
+def _state(run_id: int) -> str:
+    """What a timed-out wait reports: the run and its attempt's steps."""
+    run = Run.objects.get(pk=run_id)
+    steps = list(run.steps.values_list("attempt", "name", "finished", "heartbeat_at"))
+    return f"{run.state} attempt {run.attempt}, {run.parts} parts, {run.reason!r}, steps {steps}"
+
+
 def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     start_worker, make_release, make_leaderboard, client_for, other, settings
 ):
     settings.CELERY_TASK_DEFAULT_QUEUE = OWN_QUEUES["CELERY_TASK_DEFAULT_QUEUE"]
     settings.CELERY_HEAVY_QUEUE = OWN_QUEUES["CELERY_HEAVY_QUEUE"]
     queues = {**OWN_QUEUES, "QUEUES": ",".join(OWN_QUEUES.values()), "SCORING_CHUNK_ITEMS": "3"}
-    # The default chord lease (600 s) covers only the parts' wait in the queue: a part that a
-    # killed worker held stops beating, and the sweep retries its attempt after the grace.
-    first = start_worker(**queues)
+    # A short chord lease: a part the killed worker was running stops beating and is found
+    # after the grace, but one it had received and not yet started is found only when the
+    # lease ends (600 s by default, to outlast a busy queue; see the README).
+    first = start_worker(**queues, SCORING_CHORD_LEASE_SECONDS="5")
     items = [("dev", f"i{n}", [(f"reference number {n} is here", 1.0)]) for n in range(30)]
     board = make_leaderboard(release=make_release(slug="many", items=items), slug="many")
     hyps = "".join(f"reference {n} maybe\n" for n in range(30)).encode()
@@ -89,11 +97,14 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     started = time.monotonic()
     second = start_worker(**queues, WITH_BEAT="1")
     try:
-        wait_for(
-            lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
-            timeout=150,
-            what="the recovered run",
-        )
+        try:
+            wait_for(
+                lambda: Run.objects.filter(pk=run_id, state="succeeded").exists(),
+                timeout=150,
+                what="the recovered run",
+            )
+        except AssertionError as exc:
+            raise AssertionError(f"{exc} Now: {_state(run_id)}") from exc
     finally:
         second.stop()  # its beat must not outlive the test (one beat per schedule)
     elapsed = time.monotonic() - started
