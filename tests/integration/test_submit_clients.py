@@ -13,6 +13,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 GOOD = "the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
 
 
+def client_submit(live_server, token, board, outputs, *extra) -> list[str]:
+    """The command line of `scoring.client submit` for this server, token, board and file."""
+    return [
+        sys.executable, "-m", "scoring.client", "submit", "--url", live_server.url,
+        "--token", token, "--leaderboard", board.slug, "--file", str(outputs), *extra,
+    ]  # fmt: skip
+
+
 def test_the_participant_client_submits_and_waits(
     celery_worker_process, live_server, make_leaderboard, other, tmp_path
 ):
@@ -20,23 +28,7 @@ def test_the_participant_client_submits_and_waits(
     token = Token.objects.create(user=other).key
     outputs = tmp_path / "outputs.txt"
     outputs.write_text(GOOD)
-    command = [
-        sys.executable,
-        "-m",
-        "scoring.client",
-        "submit",
-        "--url",
-        live_server.url,
-        "--token",
-        token,
-        "--leaderboard",
-        board.slug,
-        "--file",
-        str(outputs),
-        "--wait",
-        "--timeout",
-        "120",
-    ]
+    command = client_submit(live_server, token, board, outputs, "--wait", "--timeout", "120")
     result = subprocess.run(command, capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "dbleu|def:paper" in result.stdout and "95% CI" in result.stdout
@@ -50,20 +42,7 @@ def test_the_client_lists_every_problem_of_a_bad_file(
     token = Token.objects.create(user=other).key
     outputs = tmp_path / "bad.txt"
     outputs.write_bytes(b"one\ntwo\x00\n")
-    command = [
-        sys.executable,
-        "-m",
-        "scoring.client",
-        "submit",
-        "--url",
-        live_server.url,
-        "--token",
-        token,
-        "--leaderboard",
-        board.slug,
-        "--file",
-        str(outputs),
-    ]
+    command = client_submit(live_server, token, board, outputs)
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert "bad.txt: line 2: contains a NUL byte" in result.stderr

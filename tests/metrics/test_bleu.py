@@ -9,10 +9,10 @@ import sacrebleu
 from scoring.metrics import get_metric, score_corpus
 from scoring.metrics.bleu_math import brevity_penalty, compute_bleu
 
-from .conftest import SHARED, shared_json
+from .conftest import VECTORS_DIR, vector_json
 from .helpers import items_from_streams
 
-VECTORS = shared_json("sacrebleu_vectors.json")
+VECTORS = vector_json("sacrebleu_vectors.json")
 
 
 def _opts(settings: dict) -> dict:
@@ -127,7 +127,7 @@ WMT = [v for v in VECTORS["wmt17_en_de_vectors"]]
 
 
 def _wmt_case(vec):
-    read = lambda rel: (SHARED / rel).read_text(encoding="utf-8").splitlines()
+    read = lambda rel: (VECTORS_DIR / rel).read_text(encoding="utf-8").splitlines()
     return read(vec["hyps_file"]), [read(p) for p in vec["refs_files"]]
 
 

@@ -20,7 +20,7 @@ from scoring.metrics.nist import (
     make_tokenizer,
 )
 
-from .conftest import SHARED, shared_json
+from .conftest import VECTORS_DIR, vector_json
 
 # mteval-v13a's NIST on WMT17 en→de, as printed and restated at full precision with and without
 # its Perl quirk (tests/data/vectors/README.md).
@@ -33,7 +33,7 @@ VECTORS = [
         "nist_with_quirk": v["expected"]["nist_restated_full_precision_with_perl_zero_quirk"],
         "nist_no_quirk": v["expected"]["nist_restated_full_precision_no_quirk"],
     }
-    for v in shared_json("sacrebleu_vectors.json")["wmt17_en_de_vectors"]
+    for v in vector_json("sacrebleu_vectors.json")["wmt17_en_de_vectors"]
 ]
 
 
@@ -151,9 +151,9 @@ def test_delta_nist_design_example() -> None:
 
 def test_delta_nist_equals_nist_with_unit_weights() -> None:
     ref_lines = (
-        (SHARED / "wmt17_en_de" / "newstest2017-ende-ref.de.txt").read_text().split("\n")[:200]
+        (VECTORS_DIR / "wmt17_en_de" / "newstest2017-ende-ref.de.txt").read_text().split("\n")[:200]
     )
-    hyp_lines = (SHARED / VECTORS[0]["hyps_file"]).read_text().split("\n")[:200]
+    hyp_lines = (VECTORS_DIR / VECTORS[0]["hyps_file"]).read_text().split("\n")[:200]
     refs = items(*((r, h) for r, h in zip(ref_lines, hyp_lines[::-1])))
     for compat in (False, True):
         plain, delta = NIST(mteval_compat=compat), DeltaNIST(mteval_compat=compat)
@@ -201,7 +201,7 @@ def test_nist_and_delta_nist_share_reference_counts() -> None:
 @lru_cache(maxsize=8)
 def _prepared(refs_files: tuple[str, ...], compat: bool) -> tuple[NIST, NISTIndex]:
     metric = NIST(mteval_compat=compat)
-    streams = [(SHARED / f).read_text(encoding="utf-8").split("\n")[:-1] for f in refs_files]
+    streams = [(VECTORS_DIR / f).read_text(encoding="utf-8").split("\n")[:-1] for f in refs_files]
     refs = [
         RefItem(str(k), tuple(WeightedRef(s[k]) for s in streams)) for k in range(len(streams[0]))
     ]
@@ -210,7 +210,7 @@ def _prepared(refs_files: tuple[str, ...], compat: bool) -> tuple[NIST, NISTInde
 
 def _wmt_score(vector: dict, compat: bool) -> float:
     metric, prepared = _prepared(tuple(vector["refs_files"]), compat)
-    hyps = (SHARED / vector["hyps_file"]).read_text(encoding="utf-8").split("\n")[:-1]
+    hyps = (VECTORS_DIR / vector["hyps_file"]).read_text(encoding="utf-8").split("\n")[:-1]
     return float(metric.scores_from_stats(metric.stats(hyps, prepared).sum(axis=0)))
 
 
