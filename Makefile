@@ -67,7 +67,7 @@ test: install-dev browser redis lint typecheck
 # each worker keeping its migrated test database for the next run (new migrations are still
 # applied; `--create-db` starts afresh). `make test` always builds a fresh one.
 test-fast: install-dev
-	$(BIN)/python -m pytest -n auto --reuse-db -m "not browser and not integration and not slow"
+	TESTS_FAST=1 $(BIN)/python -m pytest -n auto --reuse-db -m "not browser and not integration and not slow"
 
 bench: install-dev
 	$(BIN)/python bench/metrics.py

@@ -1,7 +1,7 @@
 """AMBER's statistics: the per-pair reference path against the numpy batch, on the same pairs.
 
-Synthetic data like scoring/study/synthetic.py: per item a pool of 20 words ("w1234", so that
-variant 4 splits every word), hypothesis and reference of 5–12 words drawn from it. Both
+Synthetic data like scoring/study/analysis/synthetic.py: per item a pool of 20 words ("w1234", so
+that variant 4 splits every word), hypothesis and reference of 5–12 words drawn from it. Both
 variants (1 and 4) are computed, and the rows are checked to be equal.
 
 Usage: ``python bench/amber.py [--pairs 30000] [--seed 0]``

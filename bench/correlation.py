@@ -21,10 +21,10 @@ from scipy import stats as sps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.study.configs import StudyOptions, table_configs
-from scoring.study.engine import observations, run_study
-from scoring.study.stats import compute_stats
-from scoring.study.synthetic import SyntheticSpec, synthetic_study
+from scoring.study.analysis.configs import StudyOptions, table_configs
+from scoring.study.analysis.engine import observations, run_study
+from scoring.study.analysis.stats import compute_stats
+from scoring.study.analysis.synthetic import SyntheticSpec, synthetic_study
 
 
 def main() -> None:
@@ -57,7 +57,7 @@ def main() -> None:
         sps.spearmanr(m[a], q[a])
         sps.kendalltau(m[a], q[a])
     scipy_s = time.perf_counter() - t
-    from scoring.study.correlation import kendall_rows, spearman_rows
+    from scoring.study.analysis.correlation import kendall_rows, spearman_rows
 
     t = time.perf_counter()
     spearman_rows(m, q)

@@ -102,10 +102,10 @@ def build_rows() -> list[Row]:
     from django.test import override_settings
     from rest_framework.test import APIClient
 
-    from annotate.models import Role
-    from annotate.services.accounts import user_create
-    from annotate.services.corpora import CorpusInvalid, corpus_build_index, corpus_create
-    from annotate.services.releases.importing import release_import_archive
+    from annotate.accounts.models import Role
+    from annotate.accounts.services import user_create
+    from annotate.mining.services.corpora import CorpusInvalid, corpus_build_index, corpus_create
+    from annotate.releases.services.importing import release_import_archive
     from tests.bombs import GIB, deflate_repeated, gzip_bomb, zip_bomb, zip_many_entries, zip_raw
 
     password = secrets.token_urlsafe(16)
@@ -179,7 +179,7 @@ def build_rows() -> list[Row]:
     def jsonl_import(lines: bytes) -> Callable[[], str]:
         return api("/api/v1/datasets/bench/import/", "file", "d.jsonl", lines)
 
-    from annotate.services.datasets import dataset_create
+    from annotate.datasets.services.datasets import dataset_create
 
     dataset_create(owner=user, name="Bench", slug="bench")
     deep = "[" * 1_000_000 + "]" * 1_000_000

@@ -125,17 +125,15 @@ def populate(args: argparse.Namespace) -> tuple[int, list[str]]:
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import User
 
-    from annotate.models import Profile, Role
-    from annotate.services.campaigns import campaign_create, campaign_join
-    from annotate.services.datasets import dataset_create, dataset_import_file
+    from annotate.accounts.models import Profile, Role
+    from annotate.datasets.services.datasets import dataset_create, dataset_import_file
+    from annotate.rating.services.campaigns import campaign_create, campaign_join
 
     owner = User.objects.create(username="bench-owner", password=make_password(PASSWORD))
     Profile.objects.create(user=owner, role=Role.RESEARCHER)
     dataset = dataset_create(owner=owner, name="Bench", slug="bench")
     dataset_import_file(dataset=dataset, lines=synthetic_jsonl(args.items), fmt="jsonl")
-    campaign = campaign_create(
-        owner=owner, dataset=dataset, name="Load", ratings_per_reference=args.k
-    )
+    campaign = campaign_create(owner=owner, dataset=dataset, name="Load", ratings_per_unit=args.k)
     hashed = make_password(PASSWORD)  # one hash for all: hashing 50 times costs 15 s
     names = [f"bench-rater-{i}" for i in range(args.raters)]
     for name in names:
@@ -252,7 +250,7 @@ def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
     """What is wrong in the database after the run (an empty list: nothing)."""
     from django.db.models import Count
 
-    from annotate.models import Rating, RatingKind, RatingStatus, ReferenceSlot
+    from annotate.rating.models import Rating, RatingKind, RatingStatus, Slot
 
     problems = []
     ratings = Rating.objects.filter(campaign_id=campaign_id)
@@ -262,8 +260,8 @@ def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
         missing, unexpected = len(accepted - stored), len(stored - accepted)
         problems.append(f"{missing} accepted answers missing, {unexpected} unexpected")
     normal = done.filter(kind=RatingKind.NORMAL)
-    per_reference = dict(normal.values_list("reference_id").annotate(n=Count("pk")))
-    for slot in ReferenceSlot.objects.filter(campaign_id=campaign_id):
+    per_reference = dict(normal.values_list("slot__reference_id").annotate(n=Count("pk")))
+    for slot in Slot.objects.filter(campaign_id=campaign_id):
         n = per_reference.get(slot.reference_id, 0)
         # Fewer raters than wanted ratings: each rater rates the reference once, no more.
         if n != min(slot.wanted, raters) or slot.active != n:
@@ -271,7 +269,7 @@ def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
                 f"reference {slot.reference_id}: {n} ratings, wants {slot.wanted}, "
                 f"slot says {slot.active}"
             )
-    pairs = normal.values("reference_id", "rater_id").annotate(n=Count("pk"))
+    pairs = normal.values("slot__reference_id", "rater_id").annotate(n=Count("pk"))
     twice = pairs.filter(n__gt=1).count()
     if twice:
         problems.append(f"{twice} (reference, rater) pairs rated twice")
@@ -282,13 +280,13 @@ def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
 
 
 def report(raters: list[Rater], seconds: float, campaign_id: int, k: int) -> int:
-    from annotate.models import Rating, RatingKind, ReferenceSlot
+    from annotate.rating.models import Rating, RatingKind, Slot
 
     next_ms = [v for r in raters for v in r.next_ms]
     submit_ms = [v for r in raters for v in r.submit_ms]
     accepted = {pk for r in raters for pk in r.accepted}
     errors = [e for r in raters for e in r.errors]
-    slots = ReferenceSlot.objects.filter(campaign_id=campaign_id)
+    slots = Slot.objects.filter(campaign_id=campaign_id)
     controls = Rating.objects.filter(campaign_id=campaign_id).exclude(kind=RatingKind.NORMAL)
     print(
         f"raters {len(raters)}, references {slots.count()}, k {k} "

@@ -87,10 +87,11 @@ def sentence(rng: random.Random) -> str:
 
 
 def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None):
-    from annotate.models import Release, ReleaseItem, ReleaseReference, Visibility
-    from annotate.services.accounts import user_create
-    from annotate.services.datasets import dataset_create
-    from scoring.services.leaderboards import leaderboard_create
+    from annotate.accounts.services import user_create
+    from annotate.datasets.models import Visibility
+    from annotate.datasets.services.datasets import dataset_create
+    from annotate.releases.models import Release, ReleaseItem, ReleaseReference
+    from scoring.leaderboards.services.leaderboards import leaderboard_create
 
     rng = random.Random(n_items)
     owner = user_create(username=f"owner-{tag}", password=BENCH_PASSWORD, role="researcher")
@@ -190,8 +191,8 @@ def wait_until(condition, timeout: float, what: str) -> None:
 
 
 def metric_seconds(board, hyps: list[str]) -> float:
+    from scoring.leaderboards.services.references import reference_index
     from scoring.metrics import bootstrap_ci
-    from scoring.services.references import reference_index
 
     loaded = [reference_index(board, name) for name in board.metrics]  # not timed: the worker
     started = time.perf_counter()  # keeps its indexes in memory between submissions
@@ -206,8 +207,8 @@ def metric_seconds(board, hyps: list[str]) -> float:
 def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metric: bool) -> dict:
     from django_celery_results.models import TaskResult
 
-    from scoring.models import Submission
-    from scoring.services.references import _INDEX_CACHE
+    from scoring.leaderboards.models import Submission
+    from scoring.leaderboards.services.references import _INDEX_CACHE
     from tests.runs_kit import upload
 
     tag = f"bench-{n_items}-{n_refs}"
@@ -221,7 +222,7 @@ def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metri
         board, user, hyps = make_board(n_items, n_refs, tag, companions)
         setup = time.perf_counter() - t0
         done = TaskResult.objects.filter(
-            task_name="scoring.tasks.prepare_leaderboard",
+            task_name="scoring.leaderboards.tasks.prepare_leaderboard",
             task_args__contains=f"({board.pk},)",
             status="SUCCESS",
         )

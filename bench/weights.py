@@ -68,8 +68,8 @@ def build_campaign(n_items: int, rng: random.Random):
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from annotate.models import Dataset, Item, Reference, Split
-    from annotate.models.rating import Campaign, Rating
+    from annotate.datasets.models import Dataset, Item, Reference, Split
+    from annotate.rating.models import Campaign, Rating
 
     owner = User.objects.create(username="bench-owner")
     raters = User.objects.bulk_create(User(username=f"bench-rater{k}") for k in range(RATERS))
@@ -101,8 +101,8 @@ def add_ratings(campaign, references, raters, rng: random.Random) -> None:
     """A few new ratings, each with its reference's raw weight updated as `rating_submit` does."""
     from django.utils import timezone
 
-    from annotate.models.rating import Rating
-    from annotate.services.weights import weight_recompute
+    from annotate.rating.models import Rating
+    from annotate.rating.services.weights import weight_recompute
 
     rated = set(Rating.objects.filter(campaign=campaign).values_list("reference_id", "rater_id"))
     for reference in rng.sample(references, WINDOW_RATINGS):
@@ -123,7 +123,7 @@ def add_ratings(campaign, references, raters, rng: random.Random) -> None:
 def measure(label: str, campaign_id: int, **options: bool) -> None:
     from django.db import connection
 
-    from annotate.services.weights import weights_recompute_campaign
+    from annotate.rating.services.weights import weights_recompute_campaign
 
     queries = 0
 

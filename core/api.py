@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -60,3 +61,17 @@ def paginated(serializer_class: type[serializers.Serializer]) -> serializers.Ser
             "results": serializer_class(many=True),
         },
     )
+
+
+def validated_input(
+    serializer_class: type[serializers.Serializer], request: Request, **kwargs: Any
+) -> dict[str, Any]:
+    """The request's data as ``serializer_class`` cleans it (a 400 naming each bad field)."""
+    data = serializer_class(data=request.data, **kwargs)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def problems_response(detail: str, problems: list[dict[str, Any]]) -> Response:
+    """The 400 of an upload that was refused whole: why, and every problem by file and line."""
+    return Response({"detail": detail, "problems": problems}, status=400)

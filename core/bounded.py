@@ -62,19 +62,22 @@ class Limits:
 
     @classmethod
     def for_archives(cls) -> Limits:
-        return cls(
-            inflated=Limit.from_settings("ARCHIVE_MAX_INFLATED_BYTES"),
-            ratio=Limit.from_settings("ARCHIVE_MAX_RATIO"),
-            line=Limit.from_settings("UPLOAD_MAX_LINE_BYTES"),
-            entries=Limit.from_settings("ARCHIVE_MAX_ENTRIES"),
-        )
+        entries = Limit.from_settings("ARCHIVE_MAX_ENTRIES")
+        return cls._compressed("ARCHIVE_MAX_INFLATED_BYTES", entries=entries)
 
     @classmethod
     def for_corpora(cls) -> Limits:
+        return cls._compressed("CORPUS_MAX_INFLATED_BYTES")
+
+    @classmethod
+    def _compressed(cls, inflated_setting: str, entries: Limit | None = None) -> Limits:
+        """A compressed upload's caps: its own inflated size, and the ratio and line length
+        every compressed upload shares."""
         return cls(
-            inflated=Limit.from_settings("CORPUS_MAX_INFLATED_BYTES"),
+            inflated=Limit.from_settings(inflated_setting),
             ratio=Limit.from_settings("ARCHIVE_MAX_RATIO"),
             line=Limit.from_settings("UPLOAD_MAX_LINE_BYTES"),
+            entries=entries,
         )
 
     def without_lines(self) -> Limits:

@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
+
+T = TypeVar("T")
+
+
+def form_call(form: forms.BaseForm, service: Callable[..., T], /, **kwargs: Any) -> T | None:
+    """`service(**kwargs)` for a valid form, or None with the service's refusal shown on the
+    form (see form_add_service_errors) so that the page renders it again."""
+    try:
+        return service(**kwargs)
+    except ValidationError as exc:
+        form_add_service_errors(form, exc)
+        return None
 
 
 def form_add_service_errors(form: forms.BaseForm, exc: ValidationError) -> None:
@@ -13,3 +29,19 @@ def form_add_service_errors(form: forms.BaseForm, exc: ValidationError) -> None:
         return
     for name, errors in exc.message_dict.items():
         form.add_error(name if name in form.fields else None, errors)
+
+
+class LimitedFileField(forms.FileField):
+    """A file upload refused above the size a setting names (read at each upload, so a deployment
+    or a test can change it), with the limit in the message."""
+
+    def __init__(self, *args, limit_setting: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.limit_setting = limit_setting
+
+    def clean(self, data, initial=None):
+        upload = super().clean(data, initial)
+        limit = getattr(settings, self.limit_setting)
+        if upload is not None and upload.size > limit:
+            raise ValidationError(f"The file is larger than {limit // (1024 * 1024)} MB.")
+        return upload

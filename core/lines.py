@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from core import strict_json
+
 BOM = b"\xef\xbb\xbf"
 MAX_REPORTED_PROBLEMS = 200
 
@@ -111,3 +113,20 @@ def read_lines(
             yield number, text.rstrip("\r\n")
         elif keep_bad:
             yield number, ""
+
+
+def json_object_lines(
+    lines: Iterable[tuple[int, str]], problems: LineProblems
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(number, object) of each line holding one JSON object; any other line is an error in
+    `problems` (the JSON error names where it is) and is skipped."""
+    for number, text in lines:
+        try:
+            obj = strict_json.loads(text)
+        except strict_json.StrictJSONError as exc:
+            problems.add(number, f"not valid JSON ({exc.describe()})", exc.path)
+            continue
+        if not isinstance(obj, dict):
+            problems.add(number, "must be a JSON object")
+            continue
+        yield number, obj

@@ -19,14 +19,53 @@ GIB = 1024 * MIB
 EMPTY_FINAL_BLOCK = b"\x03\x00"  # a last, empty, fixed-Huffman deflate block
 
 
+def _gf2_times(matrix: list[int], vector: int) -> int:
+    total, row = 0, 0
+    while vector:
+        if vector & 1:
+            total ^= matrix[row]
+        vector >>= 1
+        row += 1
+    return total
+
+
+def _gf2_compose(a: list[int], b: list[int]) -> list[int]:
+    return [_gf2_times(a, column) for column in b]
+
+
+def _append_zeros(count: int) -> list[int]:
+    """The 32x32 matrix over GF(2) taking a CRC-32 to that of its data followed by `count` zero
+    bytes (zlib's crc32_combine, by squaring)."""
+    operator = [0xEDB88320] + [1 << n for n in range(31)]  # one zero bit
+    for _ in range(3):
+        operator = _gf2_compose(operator, operator)  # one zero byte
+    result = [1 << n for n in range(32)]  # identity
+    while count:
+        if count & 1:
+            result = _gf2_compose(operator, result)
+        operator = _gf2_compose(operator, operator)
+        count >>= 1
+    return result
+
+
+def crc32_repeated(piece: bytes, times: int) -> int:
+    """zlib.crc32(piece * times) without reading `times` pieces: CRC(A+B) is CRC(A) moved past
+    len(B) zero bytes, xor CRC(B); pieces are appended by doubling."""
+    crc, block, append = 0, zlib.crc32(piece), _append_zeros(len(piece))
+    while times:
+        if times & 1:
+            crc = _gf2_times(append, crc) ^ block
+        block = _gf2_times(append, block) ^ block
+        append = _gf2_compose(append, append)
+        times >>= 1
+    return crc
+
+
 def deflate_repeated(piece: bytes, times: int) -> tuple[bytes, int, int]:
     """Raw deflate of `piece` repeated `times` times: (compressed, crc32, inflated size)."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
     block = compressor.compress(piece) + compressor.flush(zlib.Z_FULL_FLUSH)
-    crc = 0
-    for _ in range(times):
-        crc = zlib.crc32(piece, crc)
-    return block * times + EMPTY_FINAL_BLOCK, crc, len(piece) * times
+    return block * times + EMPTY_FINAL_BLOCK, crc32_repeated(piece, times), len(piece) * times
 
 
 def gzip_bomb(total: int = GIB, *, piece: bytes = b"\0" * MIB) -> bytes:

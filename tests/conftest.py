@@ -8,14 +8,16 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from annotate.models import Role, Visibility
-from annotate.release_triggers import (
+from annotate.accounts.models import Role
+from annotate.accounts.services import user_create
+from annotate.datasets.models import Visibility
+from annotate.datasets.services.datasets import dataset_create, dataset_import_file
+from annotate.releases.triggers import (
     drop_frozen_triggers,
     install_frozen_triggers,
     missing_frozen_triggers,
 )
-from annotate.services.accounts import user_create
-from annotate.services.datasets import dataset_create, dataset_import_file
+from core.throttling import AtomicWindowMixin
 
 # Fixtures of one area, kept beside its tests rather than in this file.
 pytest_plugins = ["tests.mining_fixtures", "tests.workers"]
@@ -61,29 +63,40 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttle_counts():
+def _fresh_throttle_counts(monkeypatch):
     # Throttle counters live in the cache; one test's requests must not throttle the next.
     cache.clear()
+    # They count per fixed window: a test that straddled a window's end would count twice (CI
+    # once saw four of six requests pass a 3/minute limit). Time stands still mid-window.
+    monkeypatch.setattr(AtomicWindowMixin, "timer", lambda self: 1_800_000_030.0)
+
+
+def user_of(username: str, role: str, **fields):
+    """The test user of that name: made once, also when a module's shared world made it first."""
+    from django.contrib.auth.models import User
+
+    found = User.objects.filter(username=username).first()
+    return found or user_create(username=username, password=PASSWORD, role=role, **fields)
 
 
 @pytest.fixture
 def owner(db):
-    return user_create(username="owner", password=PASSWORD, role=Role.RESEARCHER)
+    return user_of("owner", Role.RESEARCHER)
 
 
 @pytest.fixture
 def other(db):
-    return user_create(username="other", password=PASSWORD, role=Role.RESEARCHER)
+    return user_of("other", Role.RESEARCHER)
 
 
 @pytest.fixture
 def rater(db):
-    return user_create(username="rater", password=PASSWORD, role=Role.RATER)
+    return user_of("rater", Role.RATER)
 
 
 @pytest.fixture
 def staff(db):
-    return user_create(username="staff", password=PASSWORD, role=Role.RESEARCHER, is_staff=True)
+    return user_of("staff", Role.RESEARCHER, is_staff=True)
 
 
 def _client_for(user):
@@ -99,23 +112,26 @@ def client_for():
     return _client_for
 
 
+def dataset_of(owner, *, slug="chat", visibility=Visibility.PRIVATE, data="small.jsonl"):
+    """A dataset of `owner`, its items imported from tests/data (none with `data=None`)."""
+    dataset = dataset_create(owner=owner, name=slug.title(), slug=slug, visibility=visibility)
+    if data:
+        with (DATA / data).open("rb") as lines:
+            dataset_import_file(dataset=dataset, lines=lines, fmt="jsonl")
+    return dataset
+
+
 @pytest.fixture
 def make_dataset(owner):
-    def make(*, slug="chat", visibility=Visibility.PRIVATE, user=None, data="small.jsonl"):
-        dataset = dataset_create(
-            owner=user or owner, name=slug.title(), slug=slug, visibility=visibility
-        )
-        if data:
-            with (DATA / data).open("rb") as lines:
-                dataset_import_file(dataset=dataset, lines=lines, fmt="jsonl")
-        return dataset
+    def make(*, user=None, **fields):
+        return dataset_of(user or owner, **fields)
 
     return make
 
 
 @pytest.fixture
 def make_campaign(owner, make_dataset):
-    from annotate.services.campaigns import campaign_create
+    from annotate.rating.services.campaigns import campaign_create
 
     def make(*, dataset=None, **fields):
         fields.setdefault("name", "First round")
@@ -134,7 +150,7 @@ def make_rater(db):
     def make(campaign=None):
         user = user_create(username=f"rater{next(numbers)}", password=PASSWORD, role=Role.RATER)
         if campaign is not None:
-            from annotate.services.campaigns import campaign_join
+            from annotate.rating.services.campaigns import campaign_join
 
             campaign_join(campaign=campaign, rater=user)
         return user
@@ -158,7 +174,7 @@ def make_release(owner, make_dataset):
     """A published release built row by row (no campaign needed)."""
     from django.utils import timezone
 
-    from annotate.models import Release, ReleaseItem, ReleaseReference
+    from annotate.releases.models import Release, ReleaseItem, ReleaseReference
 
     def make(*, slug="chat", items=DEFAULT_RELEASE_ITEMS, public_splits=("dev",), version="1.0.0"):
         dataset = make_dataset(slug=slug, visibility="public", data=None)
@@ -195,7 +211,7 @@ def make_release(owner, make_dataset):
 
 @pytest.fixture
 def make_leaderboard(owner, make_release):
-    from scoring.services.leaderboards import leaderboard_create
+    from scoring.leaderboards.services.leaderboards import leaderboard_create
 
     def make(*, release=None, split="dev", slug="board", **fields):
         return leaderboard_create(

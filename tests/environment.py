@@ -5,6 +5,7 @@ with DEBUG's relaxed transport security (no HTTPS redirect for the test client).
 """
 
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -13,3 +14,8 @@ os.environ.setdefault("DEBUG", "True")
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made beside it in
 # the same thread are safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Keep the compiled project and test modules (git ignores __pycache__) even where
+# PYTHONDONTWRITEBYTECODE is set, as on these machines and in the image: otherwise every run,
+# and each of `make test-fast`'s workers, compiles them all again (2-3 s of CPU a process).
+# Set here, before Django and the tests are imported; processes the tests start are unchanged.
+sys.dont_write_bytecode = False

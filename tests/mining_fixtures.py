@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from annotate.models import Corpus
-from annotate.services.corpora import corpus_build_index, corpus_create
+from annotate.mining.models import Corpus
+from annotate.mining.services.corpora import corpus_build_index, corpus_create
 from tests.conftest import DATA
 
 

@@ -12,39 +12,29 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+import pytest
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from annotate.models import (
-    Campaign,
-    Dataset,
-    DismissedCandidate,
-    EvalSystem,
-    OutputCampaignMode,
-    Rating,
-    RatingStatus,
-    Reference,
-    Release,
-    Role,
-    SplitReveal,
-    Visibility,
-)
-from annotate.services.accounts import invitation_create, user_create
-from annotate.services.campaigns import campaign_create, campaign_join
-from annotate.services.corpora import corpus_create
-from annotate.services.datasets import dataset_create, dataset_import_file
-from annotate.services.human_eval.campaigns import (
-    output_campaign_create,
-    output_campaign_join,
-    output_rating_next,
-)
-from annotate.services.human_eval.importing import bundle_parse, judgments_import
-from annotate.services.human_eval.systems import eval_system_set_outputs
-from annotate.services.releases import release_freeze, release_publish
-from annotate.services.weights import weights_recompute_campaign
-from scoring.models import Leaderboard
-from scoring.services.leaderboards import leaderboard_create
-from scoring.services.study import study_create
+from annotate.accounts.models import Role
+from annotate.accounts.services import invitation_create, user_create
+from annotate.datasets.models import Dataset, Reference, Visibility
+from annotate.datasets.services.datasets import dataset_create, dataset_import_file
+from annotate.judgments.models import EvalSystem
+from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.judgments.services.systems import eval_system_set_outputs
+from annotate.mining.models import DismissedCandidate
+from annotate.mining.services.corpora import corpus_create
+from annotate.rating.models import Campaign, Mode, Rating, RatingStatus, Slot, Subject
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.campaigns import campaign_create, campaign_join, campaign_sync_slots
+from annotate.rating.services.weights import weights_recompute_campaign
+from annotate.releases.models import Release, SplitReveal
+from scoring.leaderboards.models import Leaderboard
+from scoring.leaderboards.services import references as references_service
+from scoring.leaderboards.services.leaderboards import leaderboard_create
+from scoring.study.services import study_create
+from tests.annotate.release_kit import published
 from tests.runs_kit import execute, upload
 
 PASSWORD = "a-long-test-password-42"
@@ -72,6 +62,16 @@ def _import(dataset: Dataset, lines: list[str]) -> None:
     dataset_import_file(dataset=dataset, lines=data.splitlines(keepends=True), fmt="jsonl")
 
 
+@pytest.fixture(autouse=True)
+def _own_storage(settings, tmp_path):
+    """Files, and the cached reference indexes, of this test only (import it with the world)."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.VAR_DIR = tmp_path / "var"
+    references_service._INDEX_CACHE.clear()
+    yield
+    references_service._INDEX_CACHE.clear()
+
+
 @dataclass
 class World:
     owner: User
@@ -83,9 +83,11 @@ class World:
 
 
 def _rate(campaign: Campaign, rater: User, references) -> None:
+    campaign_sync_slots(campaign=campaign)  # references added since the campaign began
     now = timezone.now()
     for reference in references:
-        rating = Rating(campaign=campaign, reference=reference, rater=rater)
+        slot = Slot.objects.get(campaign=campaign, reference=reference)
+        rating = Rating(campaign=campaign, slot=slot, rater=rater)
         rating.status, rating.score = RatingStatus.DONE, 3 + reference.position % 3
         rating.started_at = rating.finished_at = now
         rating.save()
@@ -108,15 +110,7 @@ def build_world() -> World:
         campaign_join(campaign=campaign, rater=rater)
         _rate(campaign, rater, Reference.objects.filter(item__split__dataset=dataset))
     weights_recompute_campaign(campaign_id=campaign.pk)
-    release = release_freeze(
-        dataset=dataset,
-        campaign=campaign,
-        created_by=owner,
-        version="1.0.0",
-        citation="",
-        public_splits=["dev"],
-    )
-    release = release_publish(release=release)
+    release = published(dataset, campaign, owner, citation="", public_splits=["dev"])
     board = leaderboard_create(
         owner=owner, release=release, split="dev", name="Main", slug="main-board"
     )
@@ -171,16 +165,15 @@ def _datasets(world: World, k: int, rater: User) -> None:
     campaign_join(campaign=world.campaign, rater=rater)
     _rate(world.campaign, rater, Reference.objects.filter(item__split__dataset=world.dataset))
     weights_recompute_campaign(campaign_id=world.campaign.pk)
-    release = release_freeze(
-        dataset=world.dataset,
-        campaign=world.campaign,
-        created_by=world.owner,
+    published(
+        world.dataset,
+        world.campaign,
+        world.owner,
         version=f"1.{k + 1}.0",
         citation="",
         public_splits=["dev"],
         include_ratings=True,
     )
-    release_publish(release=release)
 
 
 def _human_evaluation(world: World, k: int, rater: User) -> None:
@@ -200,16 +193,17 @@ def _human_evaluation(world: World, k: int, rater: User) -> None:
         dataset=world.dataset, owner=world.owner, name=f"human {k}", split="dev", bundle=bundle
     )
     systems = list(EvalSystem.objects.filter(dataset=world.dataset, name__in=names))
-    outputs = output_campaign_create(
+    outputs = campaign_create(
         owner=world.owner,
         dataset=world.dataset,
         name=f"outputs {k}",
+        subject=Subject.OUTPUTS,
         systems=systems,
-        split="dev",
-        mode=OutputCampaignMode.PAIRWISE,
+        split=world.dataset.splits.get(name="dev"),
+        mode=Mode.PAIRWISE,
     )
-    output_campaign_join(campaign=outputs, rater=rater)
-    output_rating_next(campaign=outputs, rater=rater)
+    campaign_join(campaign=outputs, rater=rater)
+    rating_next(campaign=outputs, rater=rater)
     study_create(
         owner=world.owner,
         name=f"study {k}",

@@ -18,7 +18,7 @@ def upload(board, user, hyps, **fields):
     """`submission_create` for a list of output lines (or the file's text or bytes), as a
     participant's upload arrives: named out.txt unless `filename` says otherwise, method
     "system" by default."""
-    from scoring.services.submissions import submission_create
+    from scoring.leaderboards.services.submissions import submission_create
 
     if isinstance(hyps, bytes):
         data = hyps

@@ -6,26 +6,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.services import references as references_service
-from tests.query_world import build_world, grow
+from tests.annotate.test_admin import OWN_APPS
+from tests.query_world import _own_storage, build_world, grow  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 # Ours, and Django's users and groups; the other apps' admins (axes, celery) are theirs.
-APPS = {"annotate", "scoring", "runs", "auth"}
+APPS = {*OWN_APPS, "runs", "auth"}
 MODELS = sorted(
     (model for model in admin.site._registry if model._meta.app_label in APPS),
     key=lambda model: model._meta.label,
 )
-
-
-@pytest.fixture(autouse=True)
-def _own_storage(settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    settings.VAR_DIR = tmp_path / "var"
-    references_service._INDEX_CACHE.clear()
-    yield
-    references_service._INDEX_CACHE.clear()
 
 
 def changelists(client) -> dict[str, tuple[int, int]]:

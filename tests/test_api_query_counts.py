@@ -6,8 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.services import references as references_service
-from tests.query_world import World, build_world, grow
+from tests.query_world import World, _own_storage, build_world, grow  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +16,6 @@ LISTS = [
     ("api-datasets", lambda w: {}, ANYONE),
     ("api-dataset-items", lambda w: {"slug": w.dataset.slug}, ANYONE),
     ("api-dataset-export", lambda w: {"slug": w.dataset.slug}, ANYONE),
-    ("api-output-campaigns", lambda w: {"slug": w.dataset.slug}, OWNER),
     ("api-releases", lambda w: {"slug": w.dataset.slug}, ANYONE),
     ("api-campaigns", lambda w: {}, OWNER),
     ("api-campaign-ratings", lambda w: {"campaign_id": w.campaign.pk}, OWNER),
@@ -32,15 +30,6 @@ LISTS = [
     ("api-studies", lambda w: {}, OWNER),
     ("api-runs", lambda w: {}, OWNER),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _own_storage(settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    settings.VAR_DIR = tmp_path / "var"
-    references_service._INDEX_CACHE.clear()
-    yield
-    references_service._INDEX_CACHE.clear()
 
 
 def measure(world: World) -> dict[str, tuple[int, int]]:

@@ -3,5 +3,5 @@
 No database or storage here, only files and plain Python: `corpus` streams rows out of a file,
 `index` builds and searches a BM25 index over them with bm25s, `candidates` picks what to add
 to a seed.
-The services in `annotate.services.mining` tie these to the database and to jobs.
+The services in `annotate.mining.services.mining` tie these to the database and to jobs.
 """

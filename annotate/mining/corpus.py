@@ -20,10 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from annotate.formats import CONTEXT_SEPARATOR
-from core import strict_json
+from annotate.datasets.formats import CONTEXT_SEPARATOR
 from core.bounded import Limits, lines, open_maybe_gzip
-from core.lines import LineProblems, read_lines
+from core.lines import LineProblems, json_object_lines, read_lines
 
 FORMATS = ("jsonl", "tsv")
 TSV_COLUMNS = ("context", "message", "response", "conversation")
@@ -95,15 +94,7 @@ def _triple(line: int, row: dict[str, Any], problems: LineProblems) -> Triple | 
 
 
 def _jsonl_rows(lines: Iterator[tuple[int, str]], problems: LineProblems) -> Iterator[Triple]:
-    for line, text in lines:
-        try:
-            row = strict_json.loads(text)
-        except strict_json.StrictJSONError as exc:
-            problems.add(line, f"not valid JSON ({exc.describe()})", exc.path)
-            continue
-        if not isinstance(row, dict):
-            problems.add(line, "must be a JSON object")
-            continue
+    for line, row in json_object_lines(lines, problems):
         triple = _triple(line, row, problems)
         if triple is not None:
             yield triple

@@ -56,8 +56,16 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "core.runs",
-    "annotate",
-    "scoring",
+    # Annotation, one app per capability, each depending only on those above it.
+    "annotate.accounts",
+    "annotate.datasets",
+    "annotate.mining",
+    "annotate.judgments",
+    "annotate.rating",
+    "annotate.releases",
+    # Scoring: leaderboards, then studies (which read leaderboards' submissions).
+    "scoring.leaderboards",
+    "scoring.study",
 ]
 
 MIDDLEWARE = [
@@ -294,7 +302,7 @@ SPECTACULAR_SETTINGS = {
     },
     # One name per choice set, where fields of the same name hold different choices.
     "ENUM_NAME_OVERRIDES": {
-        "SplitEnum": "annotate.models.datasets.SplitName",
+        "SplitEnum": "annotate.datasets.models.SplitName",
         "ImportFormatEnum": ["jsonl", "tsv"],
         "SubmissionFormatEnum": ["", "text", "jsonl"],
     },

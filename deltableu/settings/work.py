@@ -39,9 +39,9 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_HEAVY_QUEUE = env_str("CELERY_HEAVY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-heavy")
 # Runs go to the queue of their kind's weight (core.runs.kinds); the parts of a chord follow.
 HEAVY_TASKS = (
-    "scoring.tasks.score_chunk",
-    "scoring.tasks.finish_submission",
-    "scoring.tasks.prepare_leaderboard",
+    "scoring.leaderboards.tasks.score_chunk",
+    "scoring.leaderboards.tasks.finish_submission",
+    "scoring.leaderboards.tasks.prepare_leaderboard",
 )
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_HEAVY_QUEUE} for name in HEAVY_TASKS}
 CELERY_TASK_SERIALIZER = "json"
@@ -70,13 +70,13 @@ CELERY_BEAT_SCHEDULE = {
     # The embedded brokers never redeliver a task lost with a killed worker: this sweep
     # recomputes whatever such a loss left stale.
     "datasets-refresh-stale-stats": {
-        "task": "annotate.tasks.datasets_refresh_stale_stats",
+        "task": "annotate.datasets.tasks.datasets_refresh_stale_stats",
         "schedule": 300.0,
         "options": {"expires": 240},
     },
     # Abandoned rating leases go back to the pool even when no rater asks for work.
     "leases-reclaim": {
-        "task": "annotate.tasks.leases_reclaim",
+        "task": "annotate.rating.tasks.leases_reclaim",
         "schedule": 60.0,
         "options": {"expires": 50},
     },

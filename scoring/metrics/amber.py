@@ -161,9 +161,6 @@ class Amber(TokenIdMetric):
         "AMBER (Chen & Kuhn 2011), variant (1,4) without linguistic resources: precision, "
         "recall and F-measures over n-gram and gapped matches times ten penalties."
     )
-    higher_is_better: ClassVar[bool] = True
-    uses_weights: ClassVar[bool] = False
-
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=ALL_TOKENIZERS),
         OptionSpec("lowercase", bool, True, "lowercase (variant 1 is normalized text)"),

@@ -54,6 +54,8 @@ class BleuFamily(Metric):
     """Shared machinery: the reference index, per-item counts, signatures and result fields."""
 
     definition: str = "counts"  # what a matched n-gram earns, see matching.py
+    # BLEU's own defaults; metrics that smooth or add options replace the tuple.
+    options = common_options(4, "exp", None)
 
     @property
     def max_order(self) -> int:
@@ -108,15 +110,18 @@ class BleuFamily(Metric):
         """Per-item statistics rows without building a full index (same numbers)."""
         return self.rows(self.counts_direct(hyps, items), [it.id for it in items])
 
+    def brevity(self, summed: np.ndarray) -> np.ndarray:
+        """The brevity penalty of summed rows: φ(sys_len / ref_len)."""
+        return brevity_penalty(summed[..., 0], summed[..., 1])
+
     def parts(self, summed: np.ndarray) -> BleuParts:
         """Score, precisions and BP from summed rows of shape ``(..., n_stats)``."""
         n = self.max_order
         s = np.asarray(summed, dtype=np.float64)
-        bp = brevity_penalty(s[..., 0], s[..., 1])
         return compute_bleu(
             s[..., 2 : 2 + n],
             s[..., 2 + n : 2 + 2 * n],
-            bp,
+            self.brevity(s),
             self.opts["smooth"],
             self.opts["smooth_value"],
             self.opts["effective_order"],
@@ -176,7 +181,6 @@ class BLEU(BleuFamily):
     name = "bleu"
     display_name = "BLEU"
     description = "Corpus BLEU (Papineni et al. 2002), identical to sacrebleu's corpus_bleu."
-    options = common_options(4, "exp", None)
 
 
 @register
@@ -198,7 +202,7 @@ class DeltaBLEU(BleuFamily):
             "paper (sec. 3) or author-2019 (the author's 2019 code)",
             choices=("paper", "author-2019"),
         ),
-        *common_options(4, "exp", None),
+        *BleuFamily.options,
     )
 
     @property

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .bleu import BleuFamily, common_options
-from .bleu_math import BleuParts, brevity_penalty, compute_bleu
+from .bleu import BleuFamily
+from .bleu_math import brevity_penalty
 from .matching import MatchCounts
 from .registry import register
 
@@ -25,23 +25,12 @@ class BleuSBP(BleuFamily):
     name = "bleu-sbp"
     display_name = "BLEU-SBP"
     description = "BLEU with strict brevity penalty (Chiang et al. 2008); weights ignored."
-    options = common_options(4, "exp", None)
 
     def rows(self, mc: MatchCounts, item_ids: Any) -> np.ndarray:
         """BLEU rows plus ``min(c_i, r_i)``."""
         clipped = np.minimum(mc.hyp_len, mc.ref_len)
         return np.column_stack([super().rows(mc, item_ids), clipped])
 
-    def parts(self, summed: np.ndarray) -> BleuParts:
-        """Precisions as BLEU; BP = φ(Σ min(c_i, r_i) / Σ r_i)."""
-        n = self.max_order
-        s = np.asarray(summed, dtype=np.float64)
-        bp = brevity_penalty(s[..., -1], s[..., 1])
-        return compute_bleu(
-            s[..., 2 : 2 + n],
-            s[..., 2 + n : 2 + 2 * n],
-            bp,
-            self.opts["smooth"],
-            self.opts["smooth_value"],
-            self.opts["effective_order"],
-        )
+    def brevity(self, summed: np.ndarray) -> np.ndarray:
+        """BP = φ(Σ min(c_i, r_i) / Σ r_i), from the last column and ref_len."""
+        return brevity_penalty(summed[..., -1], summed[..., 1])

@@ -156,9 +156,6 @@ class GRR(TokenIdMetric):
         "matches, penalising insertions (alpha) and deletions (beta); micro-averaged, "
         "best reference per item."
     )
-    higher_is_better: ClassVar[bool] = True
-    uses_weights: ClassVar[bool] = False
-
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("alpha", float, 1.0, "reward of a matched n-gram step (the paper's α)"),
         OptionSpec("beta", float, 0.0, "penalty weight of an unmatched word (the paper's β)"),

@@ -84,8 +84,11 @@ def bootstrap_ci(
     (sums,) = _resampled_sums([stats], n_samples, seed)
     scores = metric.scores_from_stats(sums)
     low, high = percentile_bounds(scores)
-    score = float(metric.scores_from_stats(stats.sum(axis=0)))
-    return Interval(score, float(scores.mean()), low, high)
+    return Interval(_corpus_score(metric, stats), float(scores.mean()), low, high)
+
+
+def _corpus_score(metric: Metric, stats: np.ndarray) -> float:
+    return float(metric.scores_from_stats(stats.sum(axis=0)))
 
 
 def _p_value(samples: np.ndarray, observed: float) -> float:
@@ -109,8 +112,7 @@ def paired_bootstrap(
     """Paired bootstrap resampling (Koehn 2004), p-value as sacrebleu's ``_paired_bs_test``."""
     baseline, system = _paired(baseline, system)
     bl_sums, sys_sums = _resampled_sums([baseline, system], n_samples, seed)
-    bl_score = float(metric.scores_from_stats(baseline.sum(axis=0)))
-    sys_score = float(metric.scores_from_stats(system.sum(axis=0)))
+    bl_score, sys_score = _corpus_score(metric, baseline), _corpus_score(metric, system)
     diffs = np.abs(metric.scores_from_stats(sys_sums) - metric.scores_from_stats(bl_sums))
     p = _p_value(diffs - diffs.mean(), abs(bl_score - sys_score))
     return PairedResult(bl_score, sys_score, p, n_samples)
@@ -127,8 +129,7 @@ def paired_approximate_randomization(
     baseline, system = _paired(baseline, system)
     n = len(baseline)
     rng = np.random.default_rng(seed)
-    bl_score = float(metric.scores_from_stats(baseline.sum(axis=0)))
-    sys_score = float(metric.scores_from_stats(system.sum(axis=0)))
+    bl_score, sys_score = _corpus_score(metric, baseline), _corpus_score(metric, system)
     diffs = np.empty(n_samples)
     block = _block_rows(n, multiple=32)  # whole 32-bit draws per block: same stream as one draw
     for start in range(0, n_samples, block):

@@ -12,8 +12,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.files.storage import default_storage
 
-from annotate.models import Dataset, Release
-from annotate.selectors.release_content import dumps, sha256
+from annotate.datasets.models import Dataset
+from annotate.releases.models import Release
+from annotate.releases.selectors.content import dumps, sha256
 from tests.annotate.release_kit import archive_bytes, published, rated
 
 

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from itertools import count
+from pathlib import Path
+
 import pytest
+from django.db import transaction
+from django.test import override_settings
 from django.utils import timezone
 
-from annotate.models import Rating, RatingStatus, Reference, Visibility, Weight
-from annotate.services.releases import release_freeze, release_publish
+from annotate.datasets.models import Reference, Visibility
+from annotate.rating.models import Rating, RatingStatus, Weight
+from annotate.releases.services import release_freeze, release_publish
 
 # Weights given to the references in order (small.jsonl has 6): c1 (dev) 3, c2 (test) 2, c3 1.
 WEIGHTS = [0.5, -0.25, 1.0, 0.75, -0.5, 0.25]
@@ -18,6 +27,64 @@ def _media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@contextmanager
+def module_world(django_db_blocker, media: Path) -> Iterator[None]:
+    """Rows and files a whole test module shares, built once: the rows in a transaction open
+    for the module (each test runs in a savepoint inside it, as usual) and rolled back after
+    it; the files in `media`, which each test gets a copy of (see `media_copy`)."""
+    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+def media_copy(settings, tmp_path: Path, media: Path) -> None:
+    """The module world's files, copied into this test's own storage folder."""
+    shutil.copytree(media, tmp_path / "media", dirs_exist_ok=True)
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+def shared_world(build: Callable) -> Callable:
+    """A module-scoped fixture giving (what `build(owner, make_dataset, make_campaign,
+    make_rater)` returns, the world's media folder), built once for the module."""
+
+    @pytest.fixture(scope="module")
+    def shared(django_db_setup, django_db_blocker, tmp_path_factory):
+        from annotate.accounts.models import Role
+        from tests.conftest import user_of
+
+        media = tmp_path_factory.mktemp("world-media")
+        with module_world(django_db_blocker, media):
+            owner = user_of("owner", Role.RESEARCHER)
+            yield build(owner, *world_makers(owner)), media
+
+    return shared
+
+
+def world_makers(owner) -> tuple[Callable, Callable, Callable]:
+    """make_dataset, make_campaign and make_rater for a module world (its raters are named apart
+    from the ones a test makes)."""
+    from annotate.rating.services.campaigns import campaign_create, campaign_join
+    from tests.conftest import dataset_of, user_of
+
+    numbers = count(1)
+
+    def make_dataset(**fields):
+        return dataset_of(owner, **fields)
+
+    def make_campaign(*, dataset, **fields):
+        fields.setdefault("name", "First round")
+        fields.setdefault("control_rate", 0.0)
+        return campaign_create(owner=owner, dataset=dataset, **fields)
+
+    def make_rater(campaign=None):
+        user = user_of(f"world-rater{next(numbers)}", "rater")
+        if campaign is not None:
+            campaign_join(campaign=campaign, rater=user)
+        return user
+
+    return make_dataset, make_campaign, make_rater
+
+
 def rated(make_dataset, make_campaign, make_rater, *, slug="chat", visibility="public"):
     dataset = make_dataset(slug=slug, visibility=visibility)
     campaign = make_campaign(dataset=dataset)
@@ -26,28 +93,40 @@ def rated(make_dataset, make_campaign, make_rater, *, slug="chat", visibility="p
         "item__position", "position"
     )
     for ref, w, z in zip(refs, WEIGHTS, Z_WEIGHTS, strict=True):
-        Weight.objects.create(
-            campaign=campaign,
-            reference=ref,
-            n=2,
-            mean=3 + 2 * w,
-            sd=0.5,
-            weight=w,
-            z_weight=z,
-            ci_low=w - 0.1,
-            ci_high=min(1, w + 0.1),
-        )
-        for k, rater in enumerate(raters):
-            Rating.objects.create(
-                campaign=campaign,
-                reference=ref,
-                rater=rater,
-                status=RatingStatus.DONE,
-                score=3 + k,
-                started_at=timezone.now(),
-                finished_at=timezone.now(),
-            )
+        settle(campaign, ref, raters, weight=w, z_weight=z)
     return dataset, campaign
+
+
+def settle(
+    campaign, reference, raters, *, weight, z_weight=None, sd=0.5, ci_halfwidth=0.1, first_score=3
+):
+    """The reference as a finished campaign leaves it: one done rating per rater (scores
+    ``first_score``, ``first_score + 1``, …) and the weight aggregated from them."""
+    now = timezone.now()
+    slot = campaign.slots.get(reference=reference)
+    Weight.objects.create(
+        campaign=campaign,
+        reference=reference,
+        n=len(raters),
+        mean=3 + 2 * weight,
+        sd=sd,
+        weight=weight,
+        z_weight=weight if z_weight is None else z_weight,
+        ci_low=weight - ci_halfwidth,
+        ci_high=min(1, weight + ci_halfwidth),
+    )
+    Rating.objects.bulk_create(
+        Rating(
+            campaign=campaign,
+            slot=slot,
+            rater=rater,
+            status=RatingStatus.DONE,
+            score=first_score + k,
+            started_at=now,
+            finished_at=now,
+        )
+        for k, rater in enumerate(raters)
+    )
 
 
 def freeze(dataset, campaign, owner, **fields):
@@ -60,7 +139,15 @@ def published(dataset, campaign, owner, **fields):
     return release_publish(release=freeze(dataset, campaign, owner, **fields))
 
 
-__all__ = ["Visibility", "archive_bytes", "archive_run", "freeze", "published", "rated"]
+__all__ = [
+    "Visibility",
+    "archive_bytes",
+    "archive_run",
+    "freeze",
+    "published",
+    "rated",
+    "settle",
+]
 
 
 def archive_run(release, owner):

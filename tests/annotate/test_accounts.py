@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from annotate.models import Invitation, Role
-from annotate.services.accounts import invitation_create
+from annotate.accounts.models import Invitation, Role
+from annotate.accounts.services import invitation_create
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

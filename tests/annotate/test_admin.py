@@ -8,7 +8,16 @@ from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 
-OWN_APPS = ("annotate", "scoring")
+OWN_APPS = (
+    "accounts",
+    "datasets",
+    "mining",
+    "judgments",
+    "rating",
+    "releases",
+    "leaderboards",
+    "study",
+)
 
 
 def own_models():

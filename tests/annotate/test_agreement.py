@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
-from annotate.agreement_math import (
+from annotate.datasets.models import Reference
+from annotate.rating.agreement_math import (
     alpha,
     consensus_agreement,
     matrix_value_counts,
     value_counts,
 )
-from annotate.models import Rating, Reference
-from annotate.selectors.agreement import campaign_agreement
+from annotate.rating.models import Rating, Slot
+from annotate.rating.selectors.agreement import campaign_agreement
 
 NAN = math.nan
 # Krippendorff (2011), "Computing Krippendorff's alpha-reliability", the 4 observers × 12 units
@@ -85,7 +86,7 @@ def test_consensus_needs_three_shared_references():
 
 @pytest.mark.django_db
 def test_campaign_agreement_over_counted_ratings(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2)
+    campaign = make_campaign(ratings_per_unit=2)
     references = list(Reference.objects.order_by("pk"))
     a, b, excluded = make_rater(campaign), make_rater(campaign), make_rater(campaign)
     now = timezone.now()
@@ -97,7 +98,7 @@ def test_campaign_agreement_over_counted_ratings(make_campaign, make_rater):
         ):
             Rating.objects.create(
                 campaign=campaign,
-                reference=reference,
+                slot=Slot.objects.get(campaign=campaign, reference=reference),
                 rater=rater,
                 status="done",
                 score=score,
@@ -108,7 +109,7 @@ def test_campaign_agreement_over_counted_ratings(make_campaign, make_rater):
     result = campaign_agreement(campaign=campaign)
     assert result.alpha_interval == pytest.approx(1.0)
     assert result.alpha_ordinal == pytest.approx(1.0)
-    assert (result.references, result.ratings, result.raters) == (6, 12, 2)
+    assert (result.units, result.ratings, result.raters) == (6, 12, 2)
     assert result.per_rater[a.pk]["rho"] == pytest.approx(1.0)
     assert result.per_rater[excluded.pk] == {"rho": None, "n": 6}  # never varies
     assert np.isfinite(result.per_rater[b.pk]["rho"])
@@ -117,4 +118,4 @@ def test_campaign_agreement_over_counted_ratings(make_campaign, make_rater):
 @pytest.mark.django_db
 def test_campaign_agreement_of_an_empty_campaign(make_campaign):
     result = campaign_agreement(campaign=make_campaign())
-    assert (result.alpha_interval, result.references, result.per_rater) == (None, 0, {})
+    assert (result.alpha_interval, result.units, result.per_rater) == (None, 0, {})

@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from annotate.models import Rating, RatingKind, ReferenceSlot
-from annotate.services.assignment import NotAMember, leases_reclaim, rating_next
-from annotate.services.ratings import rating_pass, rating_submit
+from annotate.rating.models import Rating, RatingKind, Slot
+from annotate.rating.services.assignment import NotAMember, leases_reclaim, rating_next
+from annotate.rating.services.ratings import rating_pass, rating_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -17,34 +17,34 @@ pytestmark = pytest.mark.django_db
 def rate_all(campaign, rater, score=4):
     seen = []
     while (rating := rating_next(campaign=campaign, rater=rater)) is not None:
-        seen.append(rating.reference_id)
+        seen.append(rating.slot.reference_id)
         rating_submit(rating_id=rating.pk, rater=rater, score=score)
     return seen
 
 
 def test_a_rater_rates_each_reference_once(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2)
+    campaign = make_campaign(ratings_per_unit=2)
     rater = make_rater(campaign)
     seen = rate_all(campaign, rater)
     assert len(seen) == len(set(seen)) == 6
 
 
-def test_exactly_k_ratings_per_reference(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2)
+def test_exactly_k_ratings_per_unit(make_campaign, make_rater):
+    campaign = make_campaign(ratings_per_unit=2)
     raters = [make_rater(campaign) for _ in range(4)]
     for rater in raters:
         rate_all(campaign, rater)
-    counts = [s.active for s in ReferenceSlot.objects.filter(campaign=campaign)]
+    counts = [s.active for s in Slot.objects.filter(campaign=campaign)]
     assert counts == [2] * 6
     assert Rating.objects.filter(campaign=campaign, status="done").count() == 12
 
 
 def test_the_reference_with_fewest_ratings_comes_first(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=3)
+    campaign = make_campaign(ratings_per_unit=3)
     first, second = make_rater(campaign), make_rater(campaign)
     taken = rating_next(campaign=campaign, rater=first)
     offered = rating_next(campaign=campaign, rater=second)
-    assert offered.reference_id != taken.reference_id
+    assert offered.slot.reference_id != taken.slot.reference_id
 
 
 def test_the_current_lease_is_resumed(make_campaign, make_rater):
@@ -56,25 +56,25 @@ def test_the_current_lease_is_resumed(make_campaign, make_rater):
 
 
 def test_an_expired_lease_goes_back_to_the_pool(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=1)
+    campaign = make_campaign(ratings_per_unit=1)
     slow, quick = make_rater(campaign), make_rater(campaign)
     abandoned = rating_next(campaign=campaign, rater=slow)
     Rating.objects.filter(pk=abandoned.pk).update(lease_expires_at=timezone.now() - timedelta(1))
     assert leases_reclaim() == 1
-    assert abandoned.reference_id in rate_all(campaign, quick)
+    assert abandoned.slot.reference_id in rate_all(campaign, quick)
     with pytest.raises(ValidationError, match="reclaimed"):
         rating_submit(rating_id=abandoned.pk, rater=slow, score=3)
 
 
 def test_a_skipped_reference_is_offered_to_others_not_again_to_the_rater(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=1)
+    campaign = make_campaign(ratings_per_unit=1)
     skipper, other = make_rater(campaign), make_rater(campaign)
     skipped = rating_next(campaign=campaign, rater=skipper)
     rating_pass(rating_id=skipped.pk, rater=skipper)
-    assert skipped.reference_id not in rate_all(campaign, skipper)
+    assert skipped.slot.reference_id not in rate_all(campaign, skipper)
     flagged = Rating.objects.filter(campaign=campaign, rater=skipper, status="done").first()
     assert flagged is not None
-    assert skipped.reference_id in rate_all(campaign, other)
+    assert skipped.slot.reference_id in rate_all(campaign, other)
 
 
 def test_a_flag_is_recorded(make_campaign, make_rater):
@@ -99,7 +99,7 @@ def test_the_database_refuses_a_second_normal_rating(make_campaign, make_rater):
     with pytest.raises(IntegrityError), transaction.atomic():
         Rating.objects.create(
             campaign=campaign,
-            reference_id=rating.reference_id,
+            slot_id=rating.slot_id,
             rater=rater,
             started_at=timezone.now(),
         )
@@ -147,7 +147,7 @@ def test_time_is_recorded_server_side(make_campaign, make_rater):
 
 
 def test_a_crowd_rater_stops_at_their_quota(make_campaign):
-    from annotate.services.campaigns import crowd_rater_get_or_create
+    from annotate.rating.services.campaigns import crowd_rater_get_or_create
 
     campaign = make_campaign(ratings_per_rater=2)
     crowd = crowd_rater_get_or_create(campaign=campaign, participant_id="PID-1")
@@ -156,24 +156,22 @@ def test_a_crowd_rater_stops_at_their_quota(make_campaign):
 
 
 def test_strong_disagreement_asks_for_more_ratings(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2, extra_ratings_on_disagreement=2)
+    campaign = make_campaign(ratings_per_unit=2, extra_ratings_on_disagreement=2)
     lenient, strict = make_rater(campaign), make_rater(campaign)
     rate_all(campaign, lenient, score=5)
     rate_all(campaign, strict, score=1)
-    assert set(
-        ReferenceSlot.objects.filter(campaign=campaign).values_list("wanted", flat=True)
-    ) == {4}
+    assert set(Slot.objects.filter(campaign=campaign).values_list("wanted", flat=True)) == {4}
     assert rating_next(campaign=campaign, rater=make_rater(campaign)) is not None
 
 
 def test_controls_are_mixed_in_at_the_configured_rate(make_campaign, make_rater, make_dataset):
-    from annotate.services.datasets import dataset_import_file
-    from annotate.services.demo import DEMO_FILE
+    from annotate.datasets.services.datasets import dataset_import_file
+    from annotate.datasets.services.demo import DEMO_FILE
 
     dataset = make_dataset(slug="demo", data=None)
     with DEMO_FILE.open("rb") as lines:
         dataset_import_file(dataset=dataset, lines=lines, fmt="jsonl")
-    campaign = make_campaign(dataset=dataset, control_rate=0.25, ratings_per_reference=1)
+    campaign = make_campaign(dataset=dataset, control_rate=0.25, ratings_per_unit=1)
     rater = make_rater(campaign)
     kinds = []
     for n in range(40):
@@ -183,6 +181,7 @@ def test_controls_are_mixed_in_at_the_configured_rate(make_campaign, make_rater,
     assert kinds.count(RatingKind.BAD_REFERENCE) >= 4 and kinds.count(RatingKind.REPEAT) >= 4
     assert kinds.count(RatingKind.NORMAL) == 30
     bad = Rating.objects.filter(rater=rater, kind=RatingKind.BAD_REFERENCE).first()
-    assert bad.control_text and bad.control_text != bad.reference.text and bad.donor is not None
+    assert bad.control_text and bad.control_text != bad.slot.reference.text
+    assert bad.donor_item_id not in (None, bad.slot.item_id)
     repeat = Rating.objects.filter(rater=rater, kind=RatingKind.REPEAT).first()
-    assert Rating.objects.filter(rater=rater, kind="normal", reference=repeat.reference).exists()
+    assert Rating.objects.filter(rater=rater, kind="normal", slot=repeat.slot).exists()

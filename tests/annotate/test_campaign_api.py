@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotate.models import Campaign, Rating
+from annotate.rating.models import Campaign, Rating
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,7 @@ def user_of(who, request):
 )
 def test_only_the_dataset_owner_starts_a_campaign(make_dataset, client_for, who, status, request):
     make_dataset()
-    body = {"dataset": "chat", "name": "Round 1", "ratings_per_reference": 2}
+    body = {"dataset": "chat", "name": "Round 1", "ratings_per_unit": 2}
     response = client_for(user_of(who, request)).post("/api/v1/campaigns/", body, format="json")
     assert response.status_code == status
     assert Campaign.objects.exists() == (status == 201)
@@ -52,7 +52,7 @@ def test_campaign_detail_is_for_its_owner(
     campaign = make_campaign()
     user = user_of(who, request)
     if who == "rater":
-        from annotate.services.campaigns import campaign_join
+        from annotate.rating.services.campaigns import campaign_join
 
         campaign_join(campaign=campaign, rater=user)
     response = client_for(user).get(f"/api/v1/campaigns/{campaign.pk}/")
@@ -68,7 +68,7 @@ def test_a_rater_joins_takes_an_item_and_answers(make_campaign, client_for, rate
     assert client.post(f"/api/v1/campaigns/{campaign.pk}/next/").status_code == 404
     assert client.post("/api/v1/campaigns/join/", {"token": campaign.token}).status_code == 200
     item = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()
-    assert set(item) >= {"rating_id", "item", "candidate", "scale", "anchors"}
+    assert set(item) >= {"rating_id", "item", "texts", "scale", "anchors"}
     assert item["scale"] == [1, 2, 3, 4, 5]
     again = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()
     assert again["rating_id"] == item["rating_id"]  # resumes the lease
@@ -106,7 +106,7 @@ def test_nobody_answers_someone_elses_item(make_campaign, make_rater, client_for
 
 
 def test_nothing_left_is_204(make_campaign, make_rater, client_for):
-    campaign = make_campaign(ratings_per_reference=1)
+    campaign = make_campaign(ratings_per_unit=1)
     rater = make_rater(campaign)
     client = client_for(rater)
     for _ in range(6):

@@ -5,8 +5,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotate.models import Dataset, Invitation, Item
-from annotate.services.demo import DEMO_FILE, DEMO_SLUG
+from annotate.accounts.models import Invitation
+from annotate.datasets.models import Dataset, Item
+from annotate.datasets.services.demo import DEMO_FILE, DEMO_SLUG
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db

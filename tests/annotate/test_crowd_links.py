@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from annotate.models import CampaignRater
+from annotate.rating.models import CampaignRater
 
 pytestmark = pytest.mark.django_db
 

@@ -6,17 +6,18 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from annotate.models import CampaignRater, Rating, Reference
-from annotate.selectors.agreement import campaign_agreement
-from annotate.selectors.dashboard import (
-    flagged_references,
+from annotate.datasets.models import Reference
+from annotate.rating.models import CampaignRater, Rating, Slot
+from annotate.rating.selectors.agreement import campaign_agreement
+from annotate.rating.selectors.dashboard import (
+    flagged_units,
     raters_overview,
     ratings_per_hour,
     widest_disagreement,
 )
-from annotate.services.assignment import rating_next
-from annotate.services.ratings import rating_pass, rating_submit
-from annotate.services.weights import weights_recompute_campaign
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.ratings import rating_pass, rating_submit
+from annotate.rating.services.weights import weights_recompute_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def answer(campaign, rater, reference, score, *, at=None, status="done", flag=""
     at = at or timezone.now()
     return Rating.objects.create(
         campaign=campaign,
-        reference=reference,
+        slot=Slot.objects.get(campaign=campaign, reference=reference),
         rater=rater,
         status=status,
         score=score,
@@ -38,7 +39,7 @@ def answer(campaign, rater, reference, score, *, at=None, status="done", flag=""
 
 @pytest.fixture
 def campaign(make_campaign):
-    return make_campaign(name="Round one", ratings_per_reference=2)
+    return make_campaign(name="Round one", ratings_per_unit=2)
 
 
 def user_of(who, request, campaign, make_rater):
@@ -135,10 +136,10 @@ def test_flagged_references_are_counted_by_flag(campaign, make_rater):
     answer(campaign, raters[0], refs[1], None, status="flagged", flag="offensive")
     answer(campaign, raters[1], refs[1], None, status="flagged", flag="offensive")
     answer(campaign, raters[2], refs[2], None, status="flagged", flag="broken")
-    rows = flagged_references(campaign=campaign)
-    assert [(r["reference_id"], r["flag"], r["times"]) for r in rows] == [
-        (refs[1].pk, "offensive", 2),
-        (refs[2].pk, "broken", 1),
+    rows = flagged_units(campaign=campaign)
+    assert [(r["text"], r["flag"], r["times"]) for r in rows] == [
+        (refs[1].text, "offensive", 2),
+        (refs[2].text, "broken", 1),
     ]
 
 
@@ -152,3 +153,18 @@ def test_raters_overview_counts_answers_and_counted_ratings(campaign, make_rater
     [row] = raters_overview(campaign=campaign, agreement=campaign_agreement(campaign=campaign))
     assert (row.answered, row.counted) == (2, 1)
     assert row.pseudonym.startswith("r-") and row.completion_code_valid is None
+
+
+def test_progress_counts_counted_ratings_up_to_each_slots_wanted_number(campaign, make_rater):
+    from annotate.rating.selectors.campaigns import campaign_progress
+
+    a, b, c, failed = (make_rater(campaign) for _ in range(4))
+    refs = list(Reference.objects.order_by("pk"))
+    for rater in (a, b, c):  # three ratings where two are wanted: two count towards progress
+        answer(campaign, rater, refs[0], 4)
+    answer(campaign, a, refs[1], 3)
+    answer(campaign, failed, refs[2], 5, counted=False)  # excluded by quality control
+    answer(campaign, b, refs[3], None, status="leased")
+    progress = campaign_progress(campaign=campaign)
+    assert (progress.total, progress.units, progress.done) == (12, 6, 3)
+    assert (progress.complete_units, progress.leased, progress.raters) == (1, 1, 4)

@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 
-from annotate.models import Dataset, Item
+from annotate.datasets.models import Dataset, Item
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db
@@ -80,21 +80,23 @@ def test_items_of_a_private_dataset(make_dataset, client_for, who, status, reque
         assert [i["id"] for i in response.json()["results"]] == ["c1", "c3"]
 
 
+def _import(client, upload_name, data_file, **fields):
+    """Upload tests/data/`data_file` as `upload_name` to the import of dataset "chat"."""
+    file = SimpleUploadedFile(upload_name, (DATA / data_file).read_bytes())
+    return client.post("/api/v1/datasets/chat/import/", {"file": file, **fields})
+
+
 @pytest.mark.parametrize("who, status", [("owner", 201), ("other", 403), ("anonymous", 403)])
 def test_import_is_for_the_owner(make_dataset, client_for, who, status, request):
     make_dataset(visibility="public", data=None)
-    file = SimpleUploadedFile("x.tsv", (DATA / "small.tsv").read_bytes())
-    response = client_for(user_of(who, request)).post(
-        "/api/v1/datasets/chat/import/", {"file": file}
-    )
+    response = _import(client_for(user_of(who, request)), "x.tsv", "small.tsv")
     assert response.status_code == status
     assert Item.objects.count() == (2 if status == 201 else 0)
 
 
 def test_import_errors_name_line_and_field_and_write_nothing(make_dataset, client_for, owner):
     make_dataset(data=None)
-    file = SimpleUploadedFile("bad.jsonl", (DATA / "bad.jsonl").read_bytes())
-    response = client_for(owner).post("/api/v1/datasets/chat/import/", {"file": file})
+    response = _import(client_for(owner), "bad.jsonl", "bad.jsonl")
     assert response.status_code == 400
     problems = response.json()["problems"]
     assert {"line": 6, "field": "id", "message": "'ok-1' already used on line 1"} in problems
@@ -103,10 +105,7 @@ def test_import_errors_name_line_and_field_and_write_nothing(make_dataset, clien
 
 def test_import_with_an_explicit_format(make_dataset, client_for, owner):
     make_dataset(data=None)
-    file = SimpleUploadedFile("upload.dat", (DATA / "small.jsonl").read_bytes())
-    response = client_for(owner).post(
-        "/api/v1/datasets/chat/import/", {"file": file, "format": "jsonl"}
-    )
+    response = _import(client_for(owner), "upload.dat", "small.jsonl", format="jsonl")
     assert response.json() == {"items": 3, "references": 6}
 
 
@@ -120,7 +119,6 @@ def test_export_round_trips(make_dataset, client_for, who, status, request):
 
 
 def test_token_authentication(owner, client_for):
-    from annotate.models import Role  # noqa: F401  (the owner fixture made the profile)
 
     response = client_for(None).post(
         "/api/v1/auth/token/", {"username": "owner", "password": "a-long-test-password-42"}

@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from annotate.models import Dataset, Item
+from annotate.datasets.models import Dataset, Item
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db
@@ -114,35 +114,23 @@ def test_only_researchers_create_datasets(client_for, who, status, request):
     assert client_for(user).get(reverse("dataset-new")).status_code == status
 
 
-def test_creating_a_dataset_leads_to_the_import(client_for, owner):
-    response = client_for(owner).post(
-        reverse("dataset-new"),
-        {
-            "name": "Chat",
-            "slug": "chat",
-            "language": "en",
-            "scale_min": 1,
-            "scale_max": 5,
-            "visibility": "private",
-        },
+def _create_chat(client, *, scale_min, scale_max):
+    """Post the new-dataset form for a private English dataset "chat" with this scale."""
+    form = {"name": "Chat", "slug": "chat", "language": "en", "visibility": "private"}
+    return client.post(
+        reverse("dataset-new"), {**form, "scale_min": scale_min, "scale_max": scale_max}
     )
+
+
+def test_creating_a_dataset_leads_to_the_import(client_for, owner):
+    response = _create_chat(client_for(owner), scale_min=1, scale_max=5)
     assert response.status_code == 302
     assert response["Location"] == reverse("dataset-import", args=["chat"])
     assert Dataset.objects.get(slug="chat").owner == owner
 
 
 def test_a_reversed_scale_names_the_problem(client_for, owner):
-    response = client_for(owner).post(
-        reverse("dataset-new"),
-        {
-            "name": "Chat",
-            "slug": "chat",
-            "language": "en",
-            "scale_min": 5,
-            "scale_max": 1,
-            "visibility": "private",
-        },
-    )
+    response = _create_chat(client_for(owner), scale_min=5, scale_max=1)
     assert response.status_code == 200
     assert "scale" in response.content.decode().lower()
     assert not Dataset.objects.exists()

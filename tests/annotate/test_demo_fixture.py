@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = REPO_ROOT / "annotate" / "fixtures" / "demo_dataset.jsonl"
+FIXTURE = REPO_ROOT / "annotate" / "datasets" / "fixtures" / "demo_dataset.jsonl"
 ORIGINS = {"original", "mined", "parroted", "written"}
 QUALITIES = {"good", "fair", "poor"}
 ITEM_KEYS = ["id", "split", "context", "message", "references"]

@@ -1,6 +1,6 @@
 import pytest
 
-from annotate.formats import FileProblems, item_to_json, parse_jsonl, parse_tsv
+from annotate.datasets.formats import FileProblems, item_to_json, parse_jsonl, parse_tsv
 from tests.conftest import DATA
 
 

@@ -3,16 +3,13 @@
 import pytest
 from django.core.management import call_command
 
-from annotate.judgments import parse_judgments, parse_outputs, parse_references
-from annotate.models import EvalSystem, Judgment, OutputRating, SystemOutput
-from annotate.services.human_eval.campaigns import (
-    output_campaign_create,
-    output_campaign_join,
-    output_rating_next,
-    output_rating_submit,
-    preference_for_a,
-)
-from annotate.services.human_eval.importing import bundle_parse, judgments_import
+from annotate.judgments.models import EvalSystem, Judgment, SystemOutput
+from annotate.judgments.parsing import parse_judgments, parse_outputs, parse_references
+from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.rating.models import Rating, Slot
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.campaigns import campaign_join
+from annotate.rating.services.ratings import preference_for_a, rating_submit
 
 CONTEXTS = (
     "\ufeffid\tdepth\tcontext\nc1\t2\thi there EOS how are you?\nc2\t1\twhat's up\nc3\t1\tbye\n"
@@ -98,54 +95,40 @@ def test_pairwise_preference_follows_the_side_shown():
 
 @pytest.mark.django_db
 def test_pairwise_campaign_leases_and_records_order(make_dataset, owner, make_rater):
-    dataset = make_dataset(slug="he", data=None)
-    bundle = bundle_parse(
-        judgments=("j", JUDGMENTS.encode()),
-        systems=("s", SYSTEMS.encode()),
-        contexts=("c", CONTEXTS.encode()),
-    )
-    judgments_import(dataset=dataset, owner=owner, name="x", split="test", bundle=bundle)
-    systems = list(EvalSystem.objects.filter(name__in=["mt", "rnn"]))
-    campaign = output_campaign_create(
-        owner=owner,
-        dataset=dataset,
-        name="AB",
-        systems=systems,
-        mode="pairwise",
-        ratings_per_unit=1,
-    )
+    from tests.annotate.output_campaign_kit import output_campaign, output_eval_dataset
+
+    dataset, systems = output_eval_dataset(make_dataset, owner)
+    campaign = output_campaign(dataset, owner, systems, mode="pairwise", control_rate=0)
     assert campaign.slots.count() == 2
     rater = make_rater()
-    output_campaign_join(campaign=campaign, rater=rater)
-    first = output_rating_next(campaign=campaign, rater=rater)
-    assert output_rating_next(campaign=campaign, rater=rater) == first  # the same lease
-    done = output_rating_submit(rating_id=first.pk, rater=rater, score=1)
+    campaign_join(campaign=campaign, rater=rater)
+    first = rating_next(campaign=campaign, rater=rater)
+    assert rating_next(campaign=campaign, rater=rater) == first  # the same lease
+    done = rating_submit(rating_id=first.pk, rater=rater, score=1)
     assert done.preference == (2 if done.a_on_left else -2)
-    second = output_rating_next(campaign=campaign, rater=rater)
+    second = rating_next(campaign=campaign, rater=rater)
     assert second.slot_id != first.slot_id
-    output_rating_submit(rating_id=second.pk, rater=rater, score=3)
-    assert output_rating_next(campaign=campaign, rater=rater) is None
-    assert OutputRating.objects.filter(campaign=campaign, status="done").count() == 2
+    rating_submit(rating_id=second.pk, rater=rater, score=3)
+    assert rating_next(campaign=campaign, rater=rater) is None
+    assert Rating.objects.filter(campaign=campaign, status="done").count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_likert_slot_cannot_be_created_twice(make_dataset, owner):
     """system_b is NULL for a Likert slot: a plain unique constraint would let it repeat."""
-    from django.db import IntegrityError
+    from django.db import IntegrityError, transaction
 
-    from annotate.models import OutputSlot
-    from tests.annotate.output_campaign_kit import output_eval_dataset
+    from tests.annotate.output_campaign_kit import output_campaign, output_eval_dataset
 
     dataset, systems = output_eval_dataset(make_dataset, owner)
-    campaign = output_campaign_create(
-        owner=owner, dataset=dataset, name="L", systems=systems, mode="likert", ratings_per_unit=1
-    )
+    campaign = output_campaign(dataset, owner, systems)
     slot = campaign.slots.filter(system_b__isnull=True).first()
-    with pytest.raises(IntegrityError):
-        OutputSlot.objects.create(
-            campaign=campaign, item=slot.item, system_a=slot.system_a, wanted=1
-        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Slot.objects.create(campaign=campaign, item=slot.item, system_a=slot.system_a, wanted=1)
     pair = {"campaign": campaign, "item": slot.item, "system_a": systems[0], "wanted": 1}
-    OutputSlot.objects.create(system_b=systems[1], **pair)
-    with pytest.raises(IntegrityError):
-        OutputSlot.objects.create(system_b=systems[1], **pair)
+    Slot.objects.create(system_b=systems[1], **pair)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Slot.objects.create(system_b=systems[1], **pair)
+    # A slot rates a reference or outputs, never both and never neither.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Slot.objects.create(campaign=campaign, item=slot.item, wanted=1)

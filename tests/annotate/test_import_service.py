@@ -1,9 +1,9 @@
 import pytest
 
-from annotate.formats import FileProblems
-from annotate.models import Item, Reference
-from annotate.selectors.datasets import dataset_export_jsonl
-from annotate.services.datasets import dataset_compute_stats, dataset_import_file
+from annotate.datasets.formats import FileProblems
+from annotate.datasets.models import Item, Reference
+from annotate.datasets.selectors import dataset_export_jsonl
+from annotate.datasets.services.datasets import dataset_compute_stats, dataset_import_file
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def test_export_round_trips_exactly(make_dataset):
 
 
 def test_demo_fixture_round_trips_exactly(make_dataset):
-    from annotate.services.demo import DEMO_FILE
+    from annotate.datasets.services.demo import DEMO_FILE
 
     dataset = make_dataset(slug="demo", data=None)
     import_bytes(dataset, DEMO_FILE.read_bytes())

@@ -3,7 +3,8 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotate.models import EvalSystem, Item, Judgment, JudgmentSet
+from annotate.datasets.models import Item
+from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
 from tests.annotate.test_human_eval import CONTEXTS, JUDGMENTS, REFERENCES, SYSTEMS
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotate.models import Corpus, Reference
+from annotate.datasets.models import Reference
+from annotate.mining.models import Corpus
 from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db

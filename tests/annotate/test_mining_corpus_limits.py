@@ -10,9 +10,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
-from annotate.models import Corpus
-from annotate.services import corpora
-from annotate.services.corpora import CorpusInvalid, corpus_build_index, corpus_create
+from annotate.mining.models import Corpus
+from annotate.mining.services import corpora
+from annotate.mining.services.corpora import CorpusInvalid, corpus_build_index, corpus_create
 from core.runs.models import Run
 from tests.bombs import GIB, MIB, gzip_bomb
 from tests.conftest import DATA

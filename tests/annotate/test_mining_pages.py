@@ -3,8 +3,9 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotate.models import Corpus, Reference, Visibility
-from annotate.services.mining import mining_start
+from annotate.datasets.models import Reference, Visibility
+from annotate.mining.models import Corpus
+from annotate.mining.services.mining import mining_start
 from core.runs.models import Run
 from tests.conftest import DATA
 from tests.mining_fixtures import index_corpus

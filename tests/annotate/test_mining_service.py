@@ -3,10 +3,11 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from annotate.datasets.models import Reference
 from annotate.mining.index import CorpusIndex
-from annotate.models import Corpus, CorpusStatus, DismissedCandidate, Reference
-from annotate.services.corpora import CorpusInvalid, corpus_index_dir
-from annotate.services.mining import (
+from annotate.mining.models import Corpus, CorpusStatus, DismissedCandidate
+from annotate.mining.services.corpora import CorpusInvalid, corpus_index_dir
+from annotate.mining.services.mining import (
     mining_start,
     references_remove_mined,
 )
@@ -126,7 +127,7 @@ def test_only_the_owner_mines_and_only_from_corpora_they_may_use(owner, other, s
 
 
 def test_cancelling_stops_a_run_between_batches(owner, seeds, corpus, monkeypatch):
-    monkeypatch.setattr("annotate.services.mining.MINING_BATCH", 1)
+    monkeypatch.setattr("annotate.mining.services.mining.MINING_BATCH", 1)
     started = mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False)
     calls = []
 
@@ -136,7 +137,7 @@ def test_cancelling_stops_a_run_between_batches(owner, seeds, corpus, monkeypatc
             Run.objects.filter(pk=started.pk).update(cancel_requested=True)
         return original(*args, **kwargs)
 
-    from annotate.services import mining
+    from annotate.mining.services import mining
 
     original = mining._add_candidates
     monkeypatch.setattr(mining, "_add_candidates", cancel_after_first)

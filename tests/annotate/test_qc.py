@@ -4,22 +4,16 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 
-from annotate.models import (
-    CampaignRater,
-    Item,
-    Rating,
-    RatingKind,
-    Reference,
-    ReferenceSlot,
-    Weight,
-)
-from annotate.services.assignment import rating_next
-from annotate.services.campaigns import campaign_sync_slots
-from annotate.services.qc import campaign_qc_evaluate, rater_qc_evaluate
-from annotate.services.ratings import rating_submit
-from annotate.tasks import rater_qc_task
+from annotate.datasets.models import Item, Reference
+from annotate.rating.models import CampaignRater, Rating, RatingKind, Slot, Weight
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.campaigns import campaign_sync_slots
+from annotate.rating.services.qc import campaign_qc_evaluate, rater_qc_evaluate
+from annotate.rating.services.ratings import rating_submit
+from annotate.rating.tasks import rater_qc_task
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +24,7 @@ def rate_everything(campaign, rater, scores, seconds=5.0):
     for score in scores:
         lease = rating_next(campaign=campaign, rater=rater)
         rating_submit(rating_id=lease.pk, rater=rater, score=score)
-        rated.append(lease.reference_id)
+        rated.append(lease.slot.reference_id)
     _take(campaign, rater, seconds)
     return rated
 
@@ -51,7 +45,7 @@ def control(campaign, rater, reference_id, score, kind=RatingKind.BAD_REFERENCE,
     now = timezone.now()
     return Rating.objects.create(
         campaign=campaign,
-        reference_id=reference_id,
+        slot=Slot.objects.get(campaign=campaign, reference_id=reference_id),
         rater=rater,
         kind=kind,
         control_text="a reply from somewhere else" if kind == RatingKind.BAD_REFERENCE else "",
@@ -64,7 +58,7 @@ def control(campaign, rater, reference_id, score, kind=RatingKind.BAD_REFERENCE,
 
 @pytest.fixture
 def campaign(make_campaign):
-    return make_campaign(ratings_per_reference=1, extra_ratings_on_disagreement=0)
+    return make_campaign(ratings_per_unit=1, extra_ratings_on_disagreement=0)
 
 
 def careless(campaign, rater):
@@ -85,11 +79,22 @@ def careful(campaign, rater):
 def test_a_rater_is_pending_until_enough_bad_references(campaign, make_rater):
     rater = make_rater(campaign)
     refs = rate_everything(campaign, rater, [5, 4, 5])
+    campaign.control_rate = 0.1  # bad references are mixed in: a verdict waits for them
+    campaign.save(update_fields=["control_rate"])
     control(campaign, rater, refs[0], 1)
     membership = rater_qc_evaluate(campaign=campaign, rater=rater)
     assert membership.qc_status == "pending"
     assert membership.qc_reasons == ["Waiting for bad references: 1 of 3 rated."]
     assert membership.qc_checked_at is not None
+
+
+def test_without_planted_controls_a_verdict_does_not_wait_for_them(campaign, make_rater):
+    """control_rate 0 plants no bad references: waiting for three would never end."""
+    rater = make_rater(campaign)
+    rate_everything(campaign, rater, [5, 4, 5, 2])
+    Rating.objects.filter(rater=rater).update(started_at=F("finished_at") - timedelta(seconds=9))
+    membership = rater_qc_evaluate(campaign=campaign, rater=rater)
+    assert (membership.qc_status, membership.qc_reasons) == ("passed", [])
 
 
 def test_a_careful_rater_passes_and_keeps_counting(campaign, make_rater):
@@ -111,7 +116,7 @@ def test_a_failed_rater_stops_counting_and_their_references_are_topped_up(campai
     assert "bad references" in membership.qc_reasons[0]
     normal = Rating.objects.filter(rater=rater, kind="normal")
     assert normal.count() == 6 and not normal.filter(counted=True).exists()  # kept, not counted
-    assert set(ReferenceSlot.objects.values_list("active", flat=True)) == {0}
+    assert set(Slot.objects.values_list("active", flat=True)) == {0}
     assert Weight.objects.filter(campaign=campaign, n=0, weight=None).count() == 6
     newcomer = make_rater(campaign)
     assert sorted(rate_everything(campaign, newcomer, [3] * 6)) == sorted(refs)
@@ -121,10 +126,10 @@ def test_evaluating_again_changes_nothing(campaign, make_rater):
     rater = make_rater(campaign)
     careless(campaign, rater)
     rater_qc_evaluate(campaign=campaign, rater=rater)
-    with mock.patch("annotate.services.qc.weights_recompute_campaign") as recompute:
+    with mock.patch("annotate.rating.services.qc.weights_recompute_campaign") as recompute:
         assert rater_qc_evaluate(campaign=campaign, rater=rater).qc_status == "failed"
     recompute.assert_not_called()
-    assert set(ReferenceSlot.objects.values_list("active", flat=True)) == {0}
+    assert set(Slot.objects.values_list("active", flat=True)) == {0}
 
 
 def test_a_later_pass_counts_the_ratings_again(campaign, make_rater):
@@ -137,7 +142,7 @@ def test_a_later_pass_counts_the_ratings_again(campaign, make_rater):
     membership = CampaignRater.objects.get(campaign=campaign, rater=rater)
     assert membership.qc_status == "passed"
     assert not Rating.objects.filter(rater=rater, counted=False).exists()
-    assert set(ReferenceSlot.objects.values_list("active", flat=True)) == {1}
+    assert set(Slot.objects.values_list("active", flat=True)) == {1}
     assert Weight.objects.filter(campaign=campaign, n=1).count() == 6
 
 
@@ -154,17 +159,17 @@ def test_ratings_given_after_failing_are_excluded_too(campaign, make_rater):
     rating_submit(rating_id=lease.pk, rater=rater, score=4)
     rater_qc_evaluate(campaign=campaign, rater=rater)
     assert not Rating.objects.filter(pk=lease.pk, counted=True).exists()
-    assert ReferenceSlot.objects.get(reference_id=lease.reference_id).active == 0
+    assert Slot.objects.get(reference_id=lease.slot.reference_id).active == 0
 
 
 def test_one_raters_verdict_leaves_others_alone(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2, extra_ratings_on_disagreement=0)
+    campaign = make_campaign(ratings_per_unit=2, extra_ratings_on_disagreement=0)
     bad, good = make_rater(campaign), make_rater(campaign)
     careless(campaign, bad)
     careful(campaign, good)
     rater_qc_evaluate(campaign=campaign, rater=bad)
     assert Rating.objects.filter(rater=good, kind="normal", counted=True).count() == 6
-    assert set(ReferenceSlot.objects.values_list("active", flat=True)) == {1}
+    assert set(Slot.objects.values_list("active", flat=True)) == {1}
 
 
 def test_the_task_judges_one_rater(campaign, make_rater):
@@ -180,8 +185,8 @@ def test_each_submitted_rating_enqueues_a_quality_check(
     rater = make_rater(campaign)
     lease = rating_next(campaign=campaign, rater=rater)
     with (
-        mock.patch("annotate.tasks.rater_qc_task.apply_async") as qc,
-        mock.patch("annotate.tasks.campaign_weights_task.apply_async"),
+        mock.patch("annotate.rating.tasks.rater_qc_task.apply_async") as qc,
+        mock.patch("annotate.rating.tasks.campaign_weights_task.apply_async"),
         django_capture_on_commit_callbacks(execute=True),
     ):
         rating_submit(rating_id=lease.pk, rater=rater, score=4)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotate.qc_math import (
+from annotate.rating.qc_math import (
     Answer,
     Thresholds,
     assess,

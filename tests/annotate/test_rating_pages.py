@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from annotate.models import CampaignRater, Rating
+from annotate.rating.models import CampaignRater, Rating
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_the_rate_page_shows_the_conversation_and_the_scale(make_campaign, make_
     rater = make_rater(campaign)
     page = client_for(rater).get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
     rating = Rating.objects.get()
-    assert rating.reference.text in page and rating.reference.item.message in page
+    assert rating.slot.reference.text in page and rating.slot.reference.item.message in page
     for label in ("Very poor", "Acceptable", "Very good", "Be kind."):
         assert label in page
     assert 'data-key="3"' in page and 'data-key="s"' in page
@@ -98,7 +98,7 @@ def test_only_members_reach_the_rate_page(make_campaign, client_for, who, reques
 
 
 def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, client_for):
-    campaign = make_campaign(ratings_per_reference=1)
+    campaign = make_campaign(ratings_per_unit=1)
     rater = make_rater(campaign)
     client = client_for(rater)
     for _ in range(6):
@@ -110,7 +110,7 @@ def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, clien
 
 
 def test_a_crowd_participant_sees_no_code_before_quality_control(make_campaign, client_for):
-    campaign = make_campaign(ratings_per_rater=1)
+    campaign = make_campaign(ratings_per_rater=1, control_rate=0.1)
     client = client_for(None)
     client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=abc")
     client.get(reverse("campaign-rate", args=[campaign.pk]))
@@ -128,8 +128,8 @@ def test_the_account_page_lists_the_raters_campaigns(make_campaign, make_rater, 
 
 
 def test_a_crowd_participant_who_passed_gets_a_valid_code(make_campaign, client_for):
-    from annotate.models import CampaignRater
-    from annotate.selectors.completion import completion_code_verify
+    from annotate.rating.models import CampaignRater
+    from annotate.rating.selectors.completion import completion_code_verify
 
     campaign = make_campaign(ratings_per_rater=1)
     client = client_for(None)
@@ -170,15 +170,20 @@ def test_starting_a_campaign_leads_to_its_dashboard(make_dataset, client_for, ow
         reverse("campaign-new", args=[dataset.slug]),
         {
             "name": "Round two",
-            "ratings_per_reference": 3,
+            "ratings_per_unit": 3,
             "control_rate": 0.1,
             "lease_minutes": 10,
             "ratings_per_rater": 20,
             "extra_ratings_on_disagreement": 2,
             "disagreement_sd": 1.25,
+            "qc_min_seconds": 2,
+            "qc_max_straightline": 0.8,
+            "qc_alpha": 0.1,
+            "qc_min_controls": 3,
+            "qc_max_repeat_difference": 1,
         },
     )
-    from annotate.models import Campaign
+    from annotate.rating.models import Campaign
 
     campaign = Campaign.objects.get(name="Round two")
     assert response["Location"] == reverse("campaign-dashboard", args=[campaign.pk])

@@ -7,19 +7,19 @@ import json
 import pytest
 from django.urls import reverse
 
-from annotate.models import CampaignRater, Rating
-from annotate.selectors.completion import completion_code_for, completion_code_verify
-from annotate.selectors.ratings_export import FIELDS, rater_pseudonym
-from annotate.services.assignment import rating_next
-from annotate.services.campaigns import crowd_rater_get_or_create
-from annotate.services.ratings import rating_pass, rating_submit
+from annotate.rating.models import CampaignRater, Rating
+from annotate.rating.selectors.completion import completion_code_for, completion_code_verify
+from annotate.rating.selectors.ratings_export import FIELDS, rater_pseudonym
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.campaigns import crowd_rater_get_or_create
+from annotate.rating.services.ratings import rating_pass, rating_submit
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def campaign(make_campaign):
-    return make_campaign(ratings_per_reference=2)
+    return make_campaign(ratings_per_unit=2)
 
 
 @pytest.fixture
@@ -148,7 +148,7 @@ def test_the_quality_api_reports_raters_and_agreement(campaign, rated, owner, cl
     expert, _ = rated
     data = client_for(owner).get(reverse("api-campaign-quality", args=[campaign.pk])).json()
     assert set(data["agreement"]) == {
-        "alpha_interval", "alpha_ordinal", "references", "ratings", "raters",
+        "alpha_interval", "alpha_ordinal", "units", "ratings", "raters",
     }  # fmt: skip
     by_crowd = {r["crowd_id"]: r for r in data["raters"]}
     assert by_crowd["PID-77"]["qc_status"] == "passed"

@@ -3,24 +3,44 @@
 import pytest
 from django.urls import reverse
 
-from annotate.models import Release, Weight
-from tests.annotate.release_kit import _media, archive_run, freeze, published, rated  # noqa: F401
+from annotate.rating.models import Weight
+from annotate.releases.models import Release
+from tests.annotate.release_kit import (
+    archive_run,
+    freeze,
+    media_copy,
+    published,
+    rated,
+    shared_world,
+)
 
 pytestmark = pytest.mark.django_db
 HIDDEN = "try the one with the blue door"
 
 
-@pytest.fixture
-def world(owner, make_dataset, make_campaign, make_rater):
-    dataset, campaign = rated(make_dataset, make_campaign, make_rater)
+def _two_datasets(owner, *makers):
+    """A public dataset with release 1.0.0 published and 1.1.0 a draft, and a private dataset
+    with a published release."""
+    dataset, campaign = rated(*makers)
     published(dataset, campaign, owner)
     Weight.objects.filter(campaign=campaign, weight=-0.25).update(weight=0.3)
     freeze(dataset, campaign, owner, version="1.1.0")
-    secret, secret_campaign = rated(
-        make_dataset, make_campaign, make_rater, slug="secret", visibility="private"
-    )
+    secret, secret_campaign = rated(*makers, slug="secret", visibility="private")
     published(secret, secret_campaign, owner)
     return dataset
+
+
+shared = shared_world(_two_datasets)
+
+
+@pytest.fixture
+def world(shared):
+    return shared[0]
+
+
+@pytest.fixture(autouse=True)
+def _media(settings, tmp_path, shared):
+    media_copy(settings, tmp_path, shared[1])
 
 
 def page(view, slug="chat", version="1.0.0", **extra):

@@ -8,7 +8,7 @@ import zipfile
 import pytest
 from django.urls import reverse
 
-from annotate.models import Release
+from annotate.releases.models import Release
 from core.runs.models import Run
 from tests.annotate.release_kit import _media, freeze, published, rated  # noqa: F401
 from tests.runs_kit import execute

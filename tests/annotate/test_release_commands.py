@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from annotate.models import Release
+from annotate.releases.models import Release
 from tests.annotate.release_kit import _media, archive_run, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 
-from annotate.models import Release, ReleaseItem
-from annotate.selectors.releases import release_ref_items
-from annotate.services.releases.importing import release_import_archive
-from annotate.services.releases.publish import release_build_files
+from annotate.releases.models import Release, ReleaseItem
+from annotate.releases.selectors.releases import release_ref_items
+from annotate.releases.services.importing import release_import_archive
+from annotate.releases.services.publish import release_build_files
 from scoring.metrics.api import score_corpus
 from tests.annotate.release_kit import _media, archive_run, published, rated  # noqa: F401
 
@@ -133,7 +133,7 @@ def test_hugging_face_datasets_loads_the_parquet_offline(release, tmp_path, monk
 
 
 def test_leaderboards_score_the_same_items_and_weights_as_the_downloaded_file(release):
-    from scoring.selectors.leaderboards import release_scoring_items
+    from scoring.leaderboards.selectors.leaderboards import release_scoring_items
 
     mine = release_ref_items(release=release, split="dev")
     theirs = [ref_item for _, ref_item in release_scoring_items(release=release, split="dev")]

@@ -7,8 +7,9 @@ from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
 
-from annotate.models import ReleaseItem, ReleaseRating, ReleaseReference, Weight
-from annotate.services.releases import release_delete_draft, release_publish, release_reveal_split
+from annotate.rating.models import Weight
+from annotate.releases.models import ReleaseItem, ReleaseRating, ReleaseReference
+from annotate.releases.services import release_delete_draft, release_publish, release_reveal_split
 from tests.annotate.release_kit import _media, freeze, published, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +34,8 @@ def test_freezing_copies_items_references_and_weights_in_order(
     assert release.status == "draft" and len(release.snapshot_checksum) == 64
     assert release.build_info["raters"]["joined"] == 2
     assert release.build_info["agreement"]["references_with_2_or_more_ratings"] == 6
+    # Every reference rated 3 and 4: D_o = 1, D_e = 2·6·6 / (12·11), alpha = 1 − 11/6.
+    assert release.build_info["agreement"]["krippendorff_alpha_interval"] == -0.8333
 
 
 def test_the_snapshot_does_not_follow_later_changes(owner, make_dataset, make_campaign, make_rater):

@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from annotate.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus
+from annotate.releases.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -77,13 +77,13 @@ def test_a_table_rebuild_loses_no_guard_once_migrate_has_run(release):
     from django.core.management import call_command
     from django.db import connection
 
-    from annotate.apps import _check_release_triggers
-    from annotate.release_triggers import drop_frozen_triggers, missing_frozen_triggers
+    from annotate.releases.apps import _check_release_triggers
+    from annotate.releases.triggers import drop_frozen_triggers, missing_frozen_triggers
 
     publish(release)
     drop_frozen_triggers(connection)  # what a table rebuild does to a table's triggers
     assert missing_frozen_triggers(connection)
-    assert [e.id for e in _check_release_triggers(databases=["default"])] == ["annotate.E001"]
+    assert [e.id for e in _check_release_triggers(databases=["default"])] == ["releases.E001"]
     call_command("migrate", verbosity=0)
     assert missing_frozen_triggers(connection) == []
     assert _check_release_triggers(databases=["default"]) == []
@@ -95,8 +95,8 @@ def test_the_trigger_check_lets_a_fresh_database_migrate(monkeypatch):
     releases to guard, and migrate installs the triggers at its end."""
     from django.db import connection
 
-    from annotate import release_triggers
-    from annotate.apps import _check_release_triggers
+    from annotate.releases import triggers as release_triggers
+    from annotate.releases.apps import _check_release_triggers
 
     # An empty database: no tables, and so no triggers either.
     monkeypatch.setattr(connection.introspection, "table_names", lambda *a, **k: [])

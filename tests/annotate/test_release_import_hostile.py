@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from annotate.models import Release
-from annotate.services.releases.importing import release_import_archive
+from annotate.releases.models import Release
+from annotate.releases.services.importing import release_import_archive
 from tests.annotate.release_archive_kit import (
     archive_of,
     database_counts,
@@ -23,15 +23,23 @@ from tests.annotate.release_archive_kit import (
     victim_release,
     with_version,
 )
-from tests.annotate.release_kit import _media  # noqa: F401
+from tests.annotate.release_kit import media_copy, shared_world
 from tests.bombs import GIB, zip_bomb, zip_many_entries, zip_of
 
 pytestmark = pytest.mark.django_db
 
 
+shared = shared_world(victim_release)  # the victim's published release and archive
+
+
 @pytest.fixture
-def victim(owner, make_dataset, make_campaign, make_rater):
-    return victim_release(owner, make_dataset, make_campaign, make_rater)
+def victim(shared):
+    return shared[0]
+
+
+@pytest.fixture(autouse=True)
+def _media(settings, tmp_path, shared):
+    media_copy(settings, tmp_path, shared[1])
 
 
 URL = reverse("api-release-import")

@@ -1,16 +1,13 @@
 """Where a release's files live: a folder per set of files, written and checked before the row
 points to it, by dataset id (a slug can change hands), old sets removed once unreferenced."""
 
-import importlib
-
 import pytest
-from django.apps import apps
 from django.core.files.storage import default_storage
 
-from annotate.models import Release
-from annotate.services.datasets import dataset_update
-from annotate.services.releases import release_publish
-from annotate.services.reveal import release_reveal
+from annotate.datasets.services.datasets import dataset_update
+from annotate.releases.models import Release
+from annotate.releases.services import release_publish
+from annotate.releases.services.reveal import release_reveal
 from tests.annotate.release_archive_kit import stored_files
 from tests.annotate.release_kit import _media, archive_run, freeze, published, rated  # noqa: F401
 
@@ -91,7 +88,7 @@ def test_an_archive_built_while_a_reveal_changed_the_files_is_dropped(
     rated_chat, owner, monkeypatch
 ):
     release = published(*rated_chat, owner)
-    from annotate.services.releases import archive
+    from annotate.releases.services import archive
 
     build = archive.archive_bytes
 
@@ -105,14 +102,3 @@ def test_an_archive_built_while_a_reveal_changed_the_files_is_dropped(
     assert run.state == "succeeded" and run.result["archive"] == ""
     assert not any(p.endswith(".zip") for p in stored_files())
     assert Release.objects.get(pk=release.pk).archive_name == ""
-
-
-def test_the_migration_copies_files_from_the_old_slug_folders(rated_chat, owner):
-    release = published(*rated_chat, owner)
-    legacy = "releases/chat/1.0.0/"
-    for name in names(release):
-        default_storage.save(legacy + name, default_storage.open(release.storage_prefix + name))
-        default_storage.delete(release.storage_prefix + name)
-    migration = importlib.import_module("annotate.migrations.0009_release_semver_and_file_folders")
-    migration.files_by_manifest(apps, None)
-    assert folder(release.storage_prefix) == names(release)

@@ -6,8 +6,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from annotate.models import Release
-from annotate.services.releases.importing import release_import_archive
+from annotate.releases.models import Release
+from annotate.releases.services.importing import release_import_archive
 from tests.annotate.release_archive_kit import archive_of, victim_release, with_version
 from tests.annotate.release_kit import _media, freeze, published, rated  # noqa: F401
 

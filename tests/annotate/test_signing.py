@@ -7,9 +7,9 @@ import pytest
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 
-from annotate.models import CampaignRater
-from annotate.selectors.completion import _code
-from annotate.selectors.ratings_export import rater_pseudonym
+from annotate.rating.models import CampaignRater
+from annotate.rating.selectors.completion import _code
+from annotate.rating.selectors.ratings_export import rater_pseudonym
 
 pytestmark = pytest.mark.django_db
 

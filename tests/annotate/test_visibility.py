@@ -3,8 +3,8 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from annotate.models import SplitReveal
-from annotate.services.reveal import dataset_reveal_split, release_reveal
+from annotate.releases.models import SplitReveal
+from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from tests.annotate.release_kit import published, rated
 
 pytestmark = pytest.mark.django_db

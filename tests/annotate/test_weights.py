@@ -4,11 +4,11 @@ import math
 
 import pytest
 
-from annotate.models import Rating, Weight
-from annotate.services.assignment import rating_next
-from annotate.services.ratings import rating_submit
-from annotate.services.weights import weights_recompute_campaign
-from annotate.weights_math import weight_of
+from annotate.rating.models import Rating, Weight
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.ratings import rating_submit
+from annotate.rating.services.weights import weights_recompute_campaign
+from annotate.rating.weights_math import weight_of
 
 pytestmark = pytest.mark.django_db
 
@@ -20,18 +20,18 @@ def rate(campaign, rater, score):
 
 
 def test_a_rating_updates_its_references_weight_at_once(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2)
+    campaign = make_campaign(ratings_per_unit=2)
     first = rate(campaign, make_rater(campaign), 5)
-    weight = Weight.objects.get(campaign=campaign, reference_id=first.reference_id)
+    weight = Weight.objects.get(campaign=campaign, reference_id=first.slot.reference_id)
     assert (weight.n, weight.weight) == (1, 1.0)
 
 
 def test_the_weight_is_the_rescaled_mean_with_n_sd_and_interval(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=2)
+    campaign = make_campaign(ratings_per_unit=2)
     a, b = make_rater(campaign), make_rater(campaign)
-    ref = rate(campaign, a, 5).reference_id
+    ref = rate(campaign, a, 5).slot.reference_id
     lease = rating_next(campaign=campaign, rater=b)
-    while lease.reference_id != ref:
+    while lease.slot.reference_id != ref:
         rating_submit(rating_id=lease.pk, rater=b, score=3)
         lease = rating_next(campaign=campaign, rater=b)
     rating_submit(rating_id=lease.pk, rater=b, score=2)
@@ -45,7 +45,7 @@ def test_z_weights_remove_a_raters_leniency(make_campaign, make_rater):
     # Each reference is rated once; the two raters take turns and give their three references
     # the same qualities 2, 3, 4, the lenient one a point higher. Raw weights differ by rater;
     # z-weights must not, and must equal the hand-computed rescaling.
-    campaign = make_campaign(ratings_per_reference=1)
+    campaign = make_campaign(ratings_per_unit=1)
     lenient, strict = make_rater(campaign), make_rater(campaign)
     quality, by_rater = {}, {lenient: [], strict: []}
     leases = True
@@ -55,8 +55,8 @@ def test_z_weights_remove_a_raters_leniency(make_campaign, make_rater):
             if (lease := rating_next(campaign=campaign, rater=rater)) is None:
                 continue
             leases = True
-            q = quality[lease.reference_id] = 2 + len(by_rater[rater])
-            by_rater[rater].append(lease.reference_id)
+            q = quality[lease.slot.reference_id] = 2 + len(by_rater[rater])
+            by_rater[rater].append(lease.slot.reference_id)
             rating_submit(rating_id=lease.pk, rater=rater, score=q + shift)
     assert [len(refs) for refs in by_rater.values()] == [3, 3]
     assert weights_recompute_campaign(campaign_id=campaign.pk) == 6
@@ -72,9 +72,9 @@ def test_z_weights_remove_a_raters_leniency(make_campaign, make_rater):
 
 
 def test_excluded_ratings_do_not_count(make_campaign, make_rater):
-    campaign = make_campaign(ratings_per_reference=1)
+    campaign = make_campaign(ratings_per_unit=1)
     rating = rate(campaign, make_rater(campaign), 5)
     Rating.objects.filter(pk=rating.pk).update(counted=False)
     weights_recompute_campaign(campaign_id=campaign.pk)
-    weight = Weight.objects.get(campaign=campaign, reference_id=rating.reference_id)
+    weight = Weight.objects.get(campaign=campaign, reference_id=rating.slot.reference_id)
     assert (weight.n, weight.weight) == (0, None)

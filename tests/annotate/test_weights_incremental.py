@@ -8,12 +8,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from annotate.models import Item, Rating, Reference, Split, Weight
-from annotate.selectors.campaigns import counted_ratings
-from annotate.services.assignment import rating_next
-from annotate.services.ratings import rating_pass, rating_submit
-from annotate.services.weights import weights_recompute_campaign
-from annotate.weights_math import summarise, weight_of, z_rescaled
+from annotate.datasets.models import Item, Reference, Split
+from annotate.rating.models import Rating, Slot, Weight
+from annotate.rating.selectors.campaigns import counted_ratings
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.ratings import rating_pass, rating_submit
+from annotate.rating.services.weights import weights_recompute_campaign
+from annotate.rating.weights_math import summarise, weight_of, z_rescaled
+from tests.examples import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ def full_recompute_oracle(campaign) -> dict[int, tuple]:
     """The weights as the full recompute computed them before it went incremental (its code,
     kept here as the yardstick), by reference."""
     ratings = counted_ratings(campaign=campaign).order_by("started_at", "pk")
-    rows = list(ratings.values_list("reference_id", "rater_id", "score"))
+    rows = list(ratings.values_list("slot__reference_id", "rater_id", "score"))
     by_reference: dict[int, list[int]] = defaultdict(list)
     for reference_id, _, score in rows:
         by_reference[reference_id].append(score)
@@ -70,7 +72,7 @@ def add_references(dataset, count: int, start: int = 0) -> list[Reference]:
 def busy_campaign(make_campaign, make_dataset):
     dataset = make_dataset(data=None)
     add_references(dataset, 8)
-    return make_campaign(dataset=dataset, ratings_per_reference=3, extra_ratings_on_disagreement=1)
+    return make_campaign(dataset=dataset, ratings_per_unit=3, extra_ratings_on_disagreement=1)
 
 
 def one_step(rng, campaign, raters, leniency) -> None:
@@ -85,7 +87,9 @@ def one_step(rng, campaign, raters, leniency) -> None:
         counted = rng.random() < 0.5
         Rating.objects.filter(campaign=campaign, rater=rater).update(counted=counted)
     elif event < 0.14 and (weight := Weight.objects.filter(campaign=campaign, n__gte=2).first()):
-        lost = Rating.objects.filter(campaign=campaign, reference_id=weight.reference_id).last()
+        lost = Rating.objects.filter(
+            campaign=campaign, slot__reference_id=weight.reference_id
+        ).last()
         seen = weight.scores_seen.rsplit(",", 1)[0]
         Weight.objects.filter(pk=weight.pk).update(n=weight.n - 1, scores_seen=seen)
         assert lost is not None  # the weight's n counts it
@@ -102,7 +106,7 @@ def test_incremental_recompute_matches_the_full_one_bit_for_bit(seed, busy_campa
     rng = random.Random(seed)
     raters = [make_rater(busy_campaign) for _ in range(6)]
     leniency = {rater.pk: rng.uniform(-1.5, 1.5) for rater in raters}
-    for step in range(120):
+    for step in range(examples(120)):
         one_step(rng, busy_campaign, raters, leniency)
         if step % rng.choice([1, 3, 7]) == 0:
             weights_recompute_campaign(campaign_id=busy_campaign.pk)
@@ -129,8 +133,10 @@ def test_a_raters_new_rating_moves_the_z_weights_of_everything_they_rated(
     after = stored(busy_campaign)
     assert after == full_recompute_oracle(busy_campaign)
     moved = {ref for ref in before if before[ref][6] != after[ref][6]}
-    rated_by_a = Rating.objects.filter(rater=a, status="done").values_list("reference", flat=True)
-    assert set(rated_by_a) - {lease.reference_id} <= moved
+    rated_by_a = Rating.objects.filter(rater=a, status="done").values_list(
+        "slot__reference", flat=True
+    )
+    assert set(rated_by_a) - {lease.slot.reference_id} <= moved
 
 
 def rate_all(campaign, references, raters, rng) -> None:
@@ -138,7 +144,8 @@ def rate_all(campaign, references, raters, rng) -> None:
     ratings = []
     for reference in references:
         for rater in raters:
-            rating = Rating(campaign=campaign, reference=reference, rater=rater, status="done")
+            slot = Slot.objects.get(campaign=campaign, reference=reference)
+            rating = Rating(campaign=campaign, slot=slot, rater=rater, status="done")
             rating.score, rating.started_at, rating.finished_at = rng.randint(1, 5), now, now
             ratings.append(rating)
     Rating.objects.bulk_create(ratings)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from annotate.weights_math import summarise, weight_of, z_rescaled
+from annotate.rating.weights_math import summarise, weight_of, z_rescaled
 
 
 @pytest.mark.parametrize("mean, weight", [(1, -1.0), (3, 0.0), (5, 1.0), (4, 0.5), (2.5, -0.25)])

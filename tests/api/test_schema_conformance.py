@@ -47,7 +47,6 @@ def _known(world) -> dict[str, dict[str, object]]:
         "leaderboards": {"slug": "pub-dev", "format": "csv"},
         "campaigns": {"campaign_id": objects["campaign"]["hidden"]},
         "ratings": {"rating_id": objects["rating"]["hidden"]},
-        "output-campaigns": {"campaign_id": objects["output_campaign"]["private"]},
         "submissions": {"submission_id": objects["submission"]["private-dataset"]},
         "runs": {"run_id": objects["run"]["private"]},
         "judgments": {"judgment_set_id": objects["judgment_set"]["private"]},
@@ -128,4 +127,4 @@ def test_every_answer_matches_the_schema(world, in_process_wsgi, caplog):
     assert problems == [], "\n".join(problems)
     operations = sum(1 for _ in schema.get_all_operations())
     # Every operation was called, several times in each of the three passes.
-    assert operations > 60 and len(CALLS) > 6 * operations, (operations, len(CALLS))
+    assert operations > 55 and len(CALLS) > 6 * operations, (operations, len(CALLS))

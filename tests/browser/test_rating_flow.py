@@ -1,10 +1,10 @@
-"""A rater rates five references with the keyboard, reloads and resumes; the owner sees the
-progress and the weights change."""
+"""Raters rate with the keyboard in a real browser: references (reload and resume; the owner sees
+the weights change) and a pairwise campaign on outputs (the owner sees its result)."""
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from annotate.models import Weight
+from annotate.rating.models import Rating, Weight
 from tests.browser.test_import_flow import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_rate_with_the_keyboard_resume_and_the_owner_sees_it(
     live_server, page: Page, browser, make_campaign, make_rater
 ):
-    campaign = make_campaign(ratings_per_reference=2)
+    campaign = make_campaign(ratings_per_unit=2)
     rater = make_rater(campaign)
     log_in(page, live_server.url, rater.username)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/rate/")
@@ -37,3 +37,33 @@ def test_rate_with_the_keyboard_resume_and_the_owner_sees_it(
     response = owner_page.request.get(f"{live_server.url}/api/v1/campaigns/{campaign.pk}/weights/")
     weights = [row["weight"] for row in response.json()["results"] if row["n"]]
     assert sorted(weights) == [-1.0, -0.5, 0.0, 0.5, 1.0]
+
+
+def test_a_pairwise_campaign_on_outputs_is_rated_with_the_keyboard_and_shows_results(
+    live_server, page: Page, browser, owner, make_dataset, make_rater
+):
+    """The same rater page serves a campaign on outputs: two responses side by side, the keys
+    1–5 and s, and the owner's dashboard turns the answers into a result for the pair."""
+    from tests.annotate.output_campaign_kit import output_campaign, output_eval_dataset
+
+    dataset, systems = output_eval_dataset(make_dataset, owner)
+    campaign = output_campaign(dataset, owner, systems, mode="pairwise", control_rate=0)
+    rater = make_rater()
+    log_in(page, live_server.url, rater.username)
+    page.goto(f"{live_server.url}/r/{campaign.token}/")
+    expect(page.locator("#output-a")).to_be_visible()
+    expect(page.locator("#output-b")).to_be_visible()
+    expect(page.get_by_text("A much better")).to_be_visible()
+    page.keyboard.press("1")  # the left one much better
+    expect(page.locator("#done-count")).to_have_text("1")
+    page.keyboard.press("s")  # skip the second pair
+    expect(page.get_by_text("Thank you")).to_be_visible()
+
+    # The sides were drawn at random: the left one is system A's or system B's.
+    answer = Rating.objects.get(campaign=campaign, status="done")
+    won, mean = ("1 · 0 · 0", "2.00") if answer.a_on_left else ("0 · 0 · 1", "-2.00")
+    owner_page = browser.new_context().new_page()
+    log_in(owner_page, live_server.url, "owner")
+    owner_page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
+    expect(owner_page.locator("#results")).to_contain_text(won)
+    expect(owner_page.locator("#results")).to_contain_text(mean)

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from annotate.models import Dataset
+from annotate.datasets.models import Dataset
 from core.bulk import update_by_pk
 
 pytestmark = pytest.mark.django_db

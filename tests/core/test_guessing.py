@@ -47,6 +47,19 @@ def test_the_token_endpoint_locks_out(owner):
     assert right.status_code == 429
 
 
+@pytest.mark.parametrize("fmt", ["json", "multipart"])
+def test_a_nul_in_the_token_endpoints_username_is_a_400_not_a_500(owner, fmt):
+    """PostgreSQL stores no NUL: the lockout lookup must never see one (schemathesis found it)."""
+    body = {"username": "own\x00er", "password": PASSWORD}
+    response = APIClient().post("/api/v1/auth/token/", body, format=fmt)
+    assert response.status_code == 400
+    assert (
+        "NUL" in response.json()["detail"]
+        if fmt == "json"
+        else response.json() == {"username": ["Null characters are not allowed."]}
+    )
+
+
 def test_wrong_api_tokens_lock_the_address_out(owner):
     token = Token.objects.create(user=owner)
     client = APIClient()

@@ -12,8 +12,8 @@ from core.runs.tasks import EXECUTE_TASK
 from deltableu.celery import app
 
 LIGHT = [
-    "annotate.tasks.rater_qc", "annotate.tasks.output_rater_qc", "annotate.tasks.campaign_weights",
-    "annotate.tasks.leases_reclaim", "annotate.tasks.dataset_compute_stats",
+    "annotate.rating.tasks.rater_qc", "annotate.rating.tasks.campaign_weights",
+    "annotate.rating.tasks.leases_reclaim", "annotate.datasets.tasks.dataset_compute_stats",
     "runs.sweep",
 ]  # fmt: skip
 HEAVY_KINDS = ["corpus-index", "correlation-study", "mining", "release-archive", "scoring"]

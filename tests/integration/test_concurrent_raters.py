@@ -6,11 +6,11 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from annotate.models import Rating, RatingKind, RatingStatus, ReferenceSlot
-from annotate.services.assignment import rating_next
-from annotate.services.datasets import dataset_import_file
-from annotate.services.demo import DEMO_FILE
-from annotate.services.ratings import rating_submit
+from annotate.datasets.services.datasets import dataset_import_file
+from annotate.datasets.services.demo import DEMO_FILE
+from annotate.rating.models import Rating, RatingKind, RatingStatus, Slot
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.ratings import rating_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,7 @@ def test_concurrent_raters_get_exactly_k_ratings_per_reference(
     # topped up by design, and a worker of another test may be running the checks.
     campaign = make_campaign(
         dataset=dataset,
-        ratings_per_reference=K,
+        ratings_per_unit=K,
         control_rate=0.1,
         extra_ratings_on_disagreement=0,
         qc_min_controls=1000,
@@ -56,15 +56,13 @@ def test_concurrent_raters_get_exactly_k_ratings_per_reference(
     assert not errors, errors
     normal = Rating.objects.filter(campaign=campaign, kind=RatingKind.NORMAL)
     per_reference = Counter(
-        normal.filter(status=RatingStatus.DONE).values_list("reference_id", flat=True)
+        normal.filter(status=RatingStatus.DONE).values_list("slot__reference_id", flat=True)
     )
-    references = ReferenceSlot.objects.filter(campaign=campaign).count()
+    references = Slot.objects.filter(campaign=campaign).count()
     assert references > 100
     assert len(per_reference) == references and set(per_reference.values()) == {K}
-    pairs = list(normal.values_list("reference_id", "rater_id"))
+    pairs = list(normal.values_list("slot__reference_id", "rater_id"))
     assert len(pairs) == len(set(pairs)) == references * K  # no duplicates, nothing lost
     assert not Rating.objects.filter(campaign=campaign, status=RatingStatus.LEASED).exists()
-    assert set(
-        ReferenceSlot.objects.filter(campaign=campaign).values_list("active", flat=True)
-    ) == {K}
+    assert set(Slot.objects.filter(campaign=campaign).values_list("active", flat=True)) == {K}
     assert Rating.objects.filter(campaign=campaign).exclude(kind=RatingKind.NORMAL).exists()

@@ -4,9 +4,10 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotate.models import Corpus, Reference
-from annotate.services.corpora import CorpusInvalid, corpus_index_job
-from annotate.services.mining import mining_run
+from annotate.datasets.models import Reference
+from annotate.mining.models import Corpus
+from annotate.mining.services.corpora import CorpusInvalid, corpus_index_job
+from annotate.mining.services.mining import mining_run
 from core.runs.engine import queue_for
 from core.runs.kinds import get_kind
 from core.runs.models import Run

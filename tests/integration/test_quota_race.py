@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from scoring.models import Submission
+from scoring.leaderboards.models import Submission
 from tests.runs_kit import upload as upload_lines
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -15,7 +15,7 @@ GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese p
 
 def test_concurrent_uploads_cannot_exceed_the_daily_quota(make_leaderboard, other):
     board = make_leaderboard(daily_quota=3, total_quota=10)
-    from scoring.services.submissions import team_for
+    from scoring.leaderboards.services.submissions import team_for
 
     team_for(user=other)  # the team exists before the race, as after a first upload
     accepted, refused, errors = [], [], []

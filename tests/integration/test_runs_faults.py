@@ -14,7 +14,7 @@ from django.db import transaction
 
 from core.runs.models import Run
 from deltableu.celery import app
-from scoring.models import Submission
+from scoring.leaderboards.models import Submission
 from tests.runs_kit import upload
 from tests.workers import wait_for
 

@@ -84,8 +84,8 @@ def s3(s3_server, settings, tmp_path):
 def test_uploads_indexes_and_statistics_live_on_s3(s3, make_leaderboard, other, client_for):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from scoring.models import Submission
-    from scoring.services import references as references_service
+    from scoring.leaderboards.models import Submission
+    from scoring.leaderboards.services import references as references_service
     from tests.runs_kit import execute
 
     board = make_leaderboard()
@@ -114,7 +114,7 @@ def test_a_release_publishes_archives_and_imports_through_s3(
     s3, make_dataset, make_campaign, make_rater, owner, other, client_for
 ):
 
-    from annotate.services.releases.importing import release_import_archive
+    from annotate.releases.services.importing import release_import_archive
     from tests.annotate.release_kit import archive_bytes, published, rated
 
     dataset, campaign = rated(make_dataset, make_campaign, make_rater)
@@ -131,7 +131,7 @@ def test_a_release_publishes_archives_and_imports_through_s3(
 
 
 def test_a_corpus_index_is_stored_on_s3_and_fetched_once_to_search(s3, owner, settings):
-    from annotate.services.corpora import corpus_index_dir
+    from annotate.mining.services.corpora import corpus_index_dir
     from tests.mining_fixtures import index_corpus
 
     corpus = index_corpus(owner)

@@ -10,8 +10,8 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core.runs.models import Run
-from scoring.models import Score, Submission
-from scoring.selectors.leaderboards import release_scoring_items
+from scoring.leaderboards.models import Score, Submission
+from scoring.leaderboards.selectors.leaderboards import release_scoring_items
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

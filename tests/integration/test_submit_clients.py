@@ -7,16 +7,17 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
-from scoring.models import Submission
+from scoring.leaderboards.models import Submission
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 GOOD = "the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
 
 
 def client_submit(live_server, token, board, outputs, *extra) -> list[str]:
-    """The command line of `scoring.client submit` for this server, token, board and file."""
+    """The command line of `scoring.leaderboards.client submit` for this server, token, board
+    and file."""
     return [
-        sys.executable, "-m", "scoring.client", "submit", "--url", live_server.url,
+        sys.executable, "-m", "scoring.leaderboards.client", "submit", "--url", live_server.url,
         "--token", token, "--leaderboard", board.slug, "--file", str(outputs), *extra,
     ]  # fmt: skip
 

@@ -4,8 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django_celery_results.models import TaskResult
 
-from annotate.models import Dataset
-from annotate.tasks import datasets_refresh_stale_stats
+from annotate.datasets.models import Dataset
+from annotate.datasets.tasks import datasets_refresh_stale_stats
 from tests.conftest import DATA
 from tests.workers import wait_for
 
@@ -24,7 +24,7 @@ def test_an_import_through_the_api_has_its_stats_computed_by_the_worker(
         lambda: Dataset.objects.filter(pk=dataset.pk, stats_updated_at__isnull=False).first()
     )
     assert done.stats["items"] == 3 and done.stats["references"] == 6
-    result = TaskResult.objects.get(task_name="annotate.tasks.dataset_compute_stats")
+    result = TaskResult.objects.get(task_name="annotate.datasets.tasks.dataset_compute_stats")
     assert result.status == "SUCCESS"
 
 

@@ -15,6 +15,7 @@ from scoring.metrics.amber_batch import amber_stats_batch, variant_stats_batch
 from scoring.metrics.amber_pairs import BLOCK, split_type1, variant_stats
 from scoring.metrics.base import RefItem, WeightedRef
 from scoring.metrics.nist import make_tokenizer
+from tests.examples import examples
 
 # Short and long words; the long ones share variant-4 pieces ("gang"+"gs", "stin"+"gs", "gang"+"er")
 # so that splitting creates new repeats and matches.
@@ -42,14 +43,14 @@ def assert_rows_equal(got: np.ndarray, expected: np.ndarray) -> None:
         assert np.array_equal(g, e), f"pair {p}: columns {differ}: {g[differ]} != {e[differ]}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pairs=batches())
 def test_batch_rows_equal_variant_stats(pairs: Pairs) -> None:
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     assert_rows_equal(variant_stats_batch(hyps, refs), reference_rows(pairs))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pairs=batches())
 def test_both_variants_equal_variant_stats_of_variants_1_and_4(pairs: Pairs) -> None:
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
@@ -59,7 +60,7 @@ def test_both_variants_equal_variant_stats_of_variants_1_and_4(pairs: Pairs) -> 
     assert_rows_equal(got[:, BLOCK:], reference_rows(split))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     short=batches(max_words=2, max_pairs=4),
     long=batches(max_words=40, max_pairs=3),
@@ -74,7 +75,7 @@ def test_sentences_of_very_different_lengths_in_one_batch(
     assert_rows_equal(variant_stats_batch(hyps, refs), reference_rows(pairs))
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(pairs=batches(max_pairs=20))
 def test_chunk_boundaries_change_nothing(pairs: Pairs) -> None:
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]

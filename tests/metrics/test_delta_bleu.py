@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.metrics import MetricInputError, RefItem, WeightedRef, get_metric, score_corpus
+from tests.examples import examples
 
 
 def item(*refs, id_="x"):
@@ -103,7 +104,7 @@ def corpora(draw):
     return hyps, refs
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     corpora(),
     st.sampled_from(["13a", "none", "char", "intl"]),
@@ -136,7 +137,7 @@ def weighted(draw):
     return hyps, refs, weights
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(weighted(), st.sampled_from(["paper", "author-2019"]), st.integers(1, 4))
 def test_weighted_properties(data, definition, order):
     hyps, refs, weights = data

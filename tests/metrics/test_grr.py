@@ -20,6 +20,7 @@ from scoring.metrics.grr import (
     grr_numerators,
     segments_of,
 )
+from tests.examples import examples
 
 
 def brute_force(cand: list[int], ref: list[int], alpha: float, beta: float) -> float:
@@ -90,7 +91,7 @@ def test_denominator_counts_ngrams_of_orders_one_to_four() -> None:
     assert grr_denominator(np.array([0, 1, 2, 3, 4, 10])).tolist() == [0, 1, 3, 6, 10, 34]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     data=st.lists(
         st.tuples(st.lists(st.integers(0, 3), max_size=9), st.lists(st.integers(0, 3), max_size=9)),
@@ -156,7 +157,7 @@ def test_lowercase_option() -> None:
     assert pair("A B", "a b", lowercase=True) == (3.0, 3.0)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 3)), max_size=4), max_size=6))
 def test_best_per_item_equals_a_plain_scan(items: list[list[tuple[int, int]]]) -> None:
     # (numerator, denominator) pairs per item: small integers, so ratio ties are common.

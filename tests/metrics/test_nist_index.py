@@ -20,6 +20,7 @@ from scoring.metrics.nist import (
     encode_nist,
     make_tokenizer,
 )
+from tests.examples import examples
 
 from .nist_reference import reference_prepare, reference_stats
 
@@ -170,7 +171,7 @@ LINE = st.lists(st.sampled_from([*"aB Z9.,-'\"&<>;:!?$%()[]/@#", *SPECIAL]), max
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     lines=st.lists(LINE, min_size=1, max_size=6),
     name=st.sampled_from(TOKENIZERS),

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from scoring.metrics import tokenizers
 from scoring.metrics.tokenizers import TOKENIZERS, _TokenCache, encode, sacrebleu_tokenizer
+from tests.examples import examples
 
 # Characters the 13a and intl rules treat specially, next to letters, digits and spaces.
 SPECIAL = ["&amp;", "&quot;", "\n", "\t", "ü", "中"]
@@ -28,7 +29,7 @@ def _sacrebleu(line: str, name: str, lowercase: bool) -> list[str]:
     return sacrebleu_tokenizer(name)(line).split()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     lines=st.lists(LINE, min_size=1, max_size=8),
     name=st.sampled_from(TOKENIZERS),
@@ -85,7 +86,7 @@ def test_clear_token_cache_forgets_everything(monkeypatch):
     assert tokenizers._JOINED.tokens == 0 and not tokenizers._JOINED.entries
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(lines=st.lists(LINE, min_size=1, max_size=12), name=st.sampled_from(TOKENIZERS))
 def test_encoding_in_blocks_gives_the_same_tokens_and_hypotheses_first_ids(lines, name):
     whole, vocab = encode(lines, name, False)

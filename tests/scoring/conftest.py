@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.services import references as references_service
+from scoring.leaderboards.services import references as references_service
 from tests.runs_kit import execute, upload
 
 # Dev items d1, d2, d3, d5 of the default release.
@@ -19,6 +19,8 @@ NONSENSE = ["zebra quantum", "violet engine", "marble lantern", "copper meadow"]
 # Test items t1, t2 (hidden references "the hidden answer is here", "another hidden reference").
 TEST_PERFECT = ["the hidden answer is here", "another hidden reference"]
 TEST_POOR = ["an answer", "a reference"]
+# Every reference of the default release's hidden test split: only its owner may see them.
+HIDDEN = ["the hidden answer is here", "another hidden reference", "secret text"]
 
 
 @pytest.fixture(autouse=True)

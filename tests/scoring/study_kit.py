@@ -2,8 +2,9 @@
 
 import json
 
-from annotate.services.human_eval.importing import bundle_parse, judgments_import
-from annotate.services.human_eval.systems import eval_system_set_outputs
+from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.judgments.services.systems import eval_system_set_outputs
+from scoring.study.services import study_create
 
 WORDS = ["the cat sat on the mat", "a dog ran in the park", "we like hot tea today"]
 
@@ -37,8 +38,25 @@ def study_inputs(owner, release, n=12):
         for i in range(n)
         for k in range(2)
     ]
+    return judgments_on_test_split(owner, dataset, lines, name="human")
+
+
+def judgments_on_test_split(owner, dataset, lines, *, name):
+    """A judgment set on the test split from JSON lines (one judge's scores of one output each)."""
     bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
-    return judgments_import(dataset=dataset, owner=owner, name="human", split="test", bundle=bundle)
+    return judgments_import(dataset=dataset, owner=owner, name=name, split="test", bundle=bundle)
+
+
+def study_on_test_split(owner, release, judgments, *, name):
+    """A study of ``STUDY_OPTIONS`` on the test split; its run is queued on commit."""
+    return study_create(
+        owner=owner,
+        name=name,
+        release=release,
+        split="test",
+        judgment_set=judgments,
+        options=STUDY_OPTIONS,
+    )
 
 
 STUDY_OPTIONS = {

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from core.runs.models import Run
 from core.runs.sweep import run_sweep
 from deltableu.celery import app
-from scoring.models import Submission
+from scoring.leaderboards.models import Submission
 from tests.runs_kit import execute, upload
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +30,8 @@ def broker_down(monkeypatch):
     monkeypatch.setitem(app.conf, "broker_url", "redis://127.0.0.1:9/0")
     monkeypatch.setitem(app.conf, "broker_transport_options", {})
     monkeypatch.setitem(app.conf, "broker_connection_timeout", 1)
+    # Every attempt is still made; only kombu's pauses between them (~1 s in all) are skipped.
+    monkeypatch.setattr("kombu.utils.functional.sleep", lambda seconds: None)
     yield
     _fresh_connections()
 

@@ -3,16 +3,14 @@
 import numpy as np
 import pytest
 
+from scoring.leaderboards.models import Team
+from scoring.leaderboards.selectors.compare import compare_submissions, stat_labels
+from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
+from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import paired_approximate_randomization, paired_bootstrap
-from scoring.models import Team
-from scoring.selectors.compare import compare_submissions, stat_labels
-from scoring.selectors.leaderboards import leaderboard_metric
-from scoring.selectors.stored import load_matrix
-from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
+from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db
-
-HIDDEN = ["the hidden answer is here", "another hidden reference", "secret text"]
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@
 
 import pytest
 
-from annotate.models import EvalSystem, SystemOutput
-from scoring.models import Submission
+from annotate.judgments.models import EvalSystem, SystemOutput
+from scoring.leaderboards.models import Submission
 from tests.scoring.conftest import GOOD, PERFECT
 
 pytestmark = pytest.mark.django_db

@@ -5,13 +5,11 @@ import io
 
 import pytest
 
-from annotate.models import Dataset
-from scoring.models import Leaderboard
-from tests.scoring.conftest import GOOD, PERFECT
+from annotate.datasets.models import Dataset
+from scoring.leaderboards.models import Leaderboard
+from tests.scoring.conftest import GOOD, HIDDEN, PERFECT
 
 pytestmark = pytest.mark.django_db
-
-HIDDEN = ["the hidden answer is here", "another hidden reference", "secret text"]
 
 
 @pytest.fixture

@@ -6,14 +6,12 @@ import json
 
 import pytest
 
+from scoring.leaderboards.models import Leaderboard, Team
 from scoring.metrics import read_refs_jsonl
-from scoring.models import Leaderboard, Team
 from tests.runs_kit import upload
-from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
+from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db
-
-HIDDEN = ["the hidden answer is here", "another hidden reference", "secret text"]
 TEST_HYPS = ["the answer is here", "another reference"]
 
 

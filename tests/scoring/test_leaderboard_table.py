@@ -5,10 +5,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from scoring.leaderboards.models import Team
+from scoring.leaderboards.selectors import leaderboard_table as table_module
+from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table, rank_groups
 from scoring.metrics import get_metric
-from scoring.models import Team
-from scoring.selectors import leaderboard_table as table_module
-from scoring.selectors.leaderboard_table import leaderboard_table, rank_groups
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db

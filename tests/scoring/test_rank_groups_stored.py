@@ -2,12 +2,12 @@
 
 import pytest
 
-from annotate.models import Role
-from annotate.services.accounts import user_create
-from scoring.models import Leaderboard, Submission
-from scoring.selectors import leaderboard_table as table_module
-from scoring.selectors.leaderboard_table import leaderboard_table
-from scoring.services.submissions import submission_set_counts
+from annotate.accounts.models import Role
+from annotate.accounts.services import user_create
+from scoring.leaderboards.models import Leaderboard, Submission
+from scoring.leaderboards.selectors import leaderboard_table as table_module
+from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
+from scoring.leaderboards.services.submissions import submission_set_counts
 from tests.conftest import PASSWORD
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, TEST_PERFECT, TEST_POOR
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from django.core.files.storage import default_storage
 
+from scoring.leaderboards.services import references as references_service
+from scoring.leaderboards.services.references import reference_index, submission_chunk_stats
 from scoring.metrics import entries
-from scoring.services import references as references_service
-from scoring.services.references import reference_index, submission_chunk_stats
 from tests.runs_kit import upload
 
 pytestmark = pytest.mark.django_db

@@ -12,13 +12,13 @@ from core.runs.context import RunContext
 from core.runs.errors import RunFenced
 from core.runs.models import Run
 from core.runs.sweep import run_sweep
+from scoring.leaderboards.models import Score, Submission, SubmissionStatus
+from scoring.leaderboards.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
+from scoring.leaderboards.selectors.stored import load_matrix
+from scoring.leaderboards.services import references as references_service
+from scoring.leaderboards.services import scoring as scoring_service
+from scoring.leaderboards.submission_files import UploadRejected
 from scoring.metrics import stats_slice
-from scoring.models import Score, Submission, SubmissionStatus
-from scoring.selectors.leaderboards import leaderboard_item_ids, release_scoring_items
-from scoring.selectors.stored import load_matrix
-from scoring.services import references as references_service
-from scoring.services import scoring as scoring_service
-from scoring.submission_files import UploadRejected
 from tests.runs_kit import execute
 from tests.runs_kit import upload as upload_lines
 
@@ -130,7 +130,7 @@ def test_a_platform_failure_is_refunded(
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("scoring.services.scoring.submission_chunk_stats", broken)
+    monkeypatch.setattr("scoring.leaderboards.services.scoring.submission_chunk_stats", broken)
     for _ in range(3):  # retried with the next attempt, up to the kind's limit
         run = execute(submission.run_id)
     submission.refresh_from_db()

@@ -7,10 +7,10 @@ import pytest
 from celery import current_app, signature
 
 import core.runs.tasks
-import scoring.tasks  # noqa: F401  (registers the chord's tasks by name)
+import scoring.leaderboards.tasks  # noqa: F401  (registers the chord's tasks by name)
 from core.runs import canvas
-from scoring.models import Score
-from scoring.services import scoring as scoring_service
+from scoring.leaderboards.models import Score
+from scoring.leaderboards.services import scoring as scoring_service
 from tests.runs_kit import execute, upload
 from tests.scoring.conftest import PERFECT
 

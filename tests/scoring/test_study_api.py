@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.models import CorrelationStudy
+from scoring.study.models import CorrelationStudy
 from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
 

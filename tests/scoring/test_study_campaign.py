@@ -3,16 +3,14 @@
 import numpy as np
 import pytest
 
-from annotate.models import Item, Split
-from annotate.services.human_eval.campaigns import (
-    output_campaign_create,
-    output_campaign_join,
-    output_rating_next,
-    output_rating_submit,
-)
-from annotate.services.human_eval.systems import eval_system_set_outputs
-from scoring.models import CorrelationStudy
-from scoring.services.study import study_data
+from annotate.datasets.models import Item, Split
+from annotate.judgments.services.systems import eval_system_set_outputs
+from annotate.rating.models import Subject
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.campaigns import campaign_create, campaign_join
+from annotate.rating.services.ratings import rating_submit
+from scoring.study.models import CorrelationStudy
+from scoring.study.services import study_data
 from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, WORDS, study_release_items
 
@@ -47,24 +45,27 @@ def systems(owner, make_release):
 
 
 def rated_campaign(owner, rater, release, systems, mode):
-    campaign = output_campaign_create(
+    campaign = campaign_create(
         owner=owner,
         dataset=release.dataset,
         name=mode,
+        subject=Subject.OUTPUTS,
         systems=systems,
+        split=release.dataset.splits.get(name="test"),
         mode=mode,
         ratings_per_unit=1,
+        control_rate=0,
     )
-    output_campaign_join(campaign=campaign, rater=rater)
+    campaign_join(campaign=campaign, rater=rater)
     better = list(DROPPED_WORDS)  # best first
-    while (rating := output_rating_next(campaign=campaign, rater=rater)) is not None:
+    while (rating := rating_next(campaign=campaign, rater=rater)) is not None:
         slot, item_id = rating.slot, rating.slot.item.external_id
         if mode == "likert":
             score = likert_score(slot.system_a.name, item_id)
         else:  # 1: the left one is much better, 5: the right one
             left, right = (slot.system_a, slot.system_b)[:: 1 if rating.a_on_left else -1]
             score = 1 if better.index(left.name) < better.index(right.name) else 5
-        output_rating_submit(rating_id=rating.pk, rater=rater, score=score)
+        rating_submit(rating_id=rating.pk, rater=rater, score=score)
     return campaign
 
 

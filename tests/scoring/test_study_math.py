@@ -7,18 +7,18 @@ import pytest
 from scipy import stats as sps
 
 from scoring.metrics import get_metric
-from scoring.study.configs import StudyOptions, table_configs
-from scoring.study.correlation import (
+from scoring.study.analysis.configs import StudyOptions, table_configs
+from scoring.study.analysis.correlation import (
     average_ranks,
     kendall_rows,
     shared_pair_order,
     spearman_rows,
 )
-from scoring.study.data import ref_items
-from scoring.study.engine import run_study
-from scoring.study.stats import bleu_rows_of_order, compute_stats, sbleu_rows
-from scoring.study.synthetic import SyntheticSpec, synthetic_study
-from scoring.study.units import assignments_for_pair, column_sums, float32_exact
+from scoring.study.analysis.data import ref_items
+from scoring.study.analysis.engine import run_study
+from scoring.study.analysis.stats import bleu_rows_of_order, compute_stats, sbleu_rows
+from scoring.study.analysis.synthetic import SyntheticSpec, synthetic_study
+from scoring.study.analysis.units import assignments_for_pair, column_sums, float32_exact
 
 
 def _rows(seed, ties, n=40):

@@ -2,10 +2,13 @@
 
 import pytest
 
-from scoring.models import CorrelationStudy
-from scoring.services.study import study_create
+from scoring.study.models import CorrelationStudy
 from tests.runs_kit import execute
-from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
+from tests.scoring.study_kit import (
+    study_inputs,
+    study_on_test_split,
+    study_release_items,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -15,14 +18,7 @@ def study(owner, make_release, django_capture_on_commit_callbacks):
     release = make_release(items=study_release_items(), public_splits=("test",))
     judgments = study_inputs(owner, release)
     with django_capture_on_commit_callbacks(execute=False):
-        made = study_create(
-            owner=owner,
-            name="Table 2",
-            release=release,
-            split="test",
-            judgment_set=judgments,
-            options=STUDY_OPTIONS,
-        )
+        made = study_on_test_split(owner, release, judgments, name="Table 2")
     assert execute(made.run).state == "succeeded"
     made.refresh_from_db()
     return made

@@ -7,12 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from annotate.services.human_eval.importing import bundle_parse, judgments_import
 from core.strict_json import json_safe
-from scoring.models import CorrelationStudy
-from scoring.services.study import study_create
+from scoring.study.models import CorrelationStudy
 from tests.runs_kit import execute
-from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
+from tests.scoring.study_kit import (
+    judgments_on_test_split,
+    study_inputs,
+    study_on_test_split,
+    study_release_items,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -35,19 +38,9 @@ def study(owner, make_release, django_capture_on_commit_callbacks):
         for i in range(12)
         for k in range(2)
     ]
-    bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
-    flat = judgments_import(
-        dataset=release.dataset, owner=owner, name="flat", split="test", bundle=bundle
-    )
+    flat = judgments_on_test_split(owner, release.dataset, lines, name="flat")
     with django_capture_on_commit_callbacks(execute=False):
-        return study_create(
-            owner=owner,
-            name="flat",
-            release=release,
-            split="test",
-            judgment_set=flat,
-            options=STUDY_OPTIONS,
-        )
+        return study_on_test_split(owner, release, flat, name="flat")
 
 
 def test_undefined_coefficients_are_stored_as_null_with_a_note(study, owner, client_for):

@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.models import Submission
+from scoring.leaderboards.models import Submission
 
 pytestmark = pytest.mark.django_db
 GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"

@@ -12,10 +12,10 @@ from core.runs.context import RunContext
 from core.runs.engine import run_claim, run_continue
 from core.runs.errors import RunCancelled, RunRefused
 from core.runs.models import Run
-from scoring.models import Score
-from scoring.selectors.leaderboards import leaderboard_entries
-from scoring.services.scoring import _chunk_stats, submission_finish, submission_plan
-from scoring.services.submissions import submission_cancel
+from scoring.leaderboards.models import Score
+from scoring.leaderboards.selectors.leaderboards import leaderboard_entries
+from scoring.leaderboards.services.scoring import _chunk_stats, submission_finish, submission_plan
+from scoring.leaderboards.services.submissions import submission_cancel
 from tests.runs_kit import execute
 from tests.runs_kit import upload as upload_lines
 from tests.scoring.conftest import GOOD

@@ -1,6 +1,6 @@
 import pytest
 
-from scoring.submission_files import UploadRejected, parse_submission
+from scoring.leaderboards.submission_files import UploadRejected, parse_submission
 
 IDS = ["a", "b", "c"]
 
@@ -57,7 +57,7 @@ def test_an_empty_file_is_refused():
     ],
 )
 def test_a_slice_of_the_file_equals_the_same_items_of_the_whole(data, fmt):
-    from scoring.submission_files import submission_slice
+    from scoring.leaderboards.submission_files import submission_slice
 
     lines = data.splitlines(keepends=True)
     whole, layout = parse_submission(lines, IDS, fmt)
@@ -67,7 +67,7 @@ def test_a_slice_of_the_file_equals_the_same_items_of_the_whole(data, fmt):
 
 
 def test_a_text_slice_stops_reading_at_its_last_line():
-    from scoring.submission_files import submission_slice
+    from scoring.leaderboards.submission_files import submission_slice
 
     def lines():
         yield b"x\n"

@@ -7,12 +7,12 @@ import io
 
 import pytest
 from django.core.files.storage import default_storage
-from django.utils import timezone
 
-from annotate.models import Rating, RatingStatus, Reference, Release, Weight
-from annotate.services.campaigns import campaign_join, crowd_rater_get_or_create
-from annotate.services.releases.importing import release_import_archive
-from tests.annotate.release_kit import archive_bytes, published
+from annotate.datasets.models import Reference
+from annotate.rating.services.campaigns import campaign_join, crowd_rater_get_or_create
+from annotate.releases.models import Release
+from annotate.releases.services.importing import release_import_archive
+from tests.annotate.release_kit import archive_bytes, published, settle
 from tests.runs_kit import execute, upload
 
 pytestmark = pytest.mark.django_db
@@ -40,29 +40,9 @@ def world(make_dataset, make_campaign, owner, settings, tmp_path):
     campaign = make_campaign(dataset=dataset)
     crowd = crowd_rater_get_or_create(campaign=campaign, participant_id=CROWD_ID)
     campaign_join(campaign=campaign, rater=crowd, crowd_id=CROWD_ID)
-    now = timezone.now()
     for k, reference in enumerate(Reference.objects.filter(item__split__dataset=dataset)):
         w = (0.5, -0.5)[k % 2]
-        Weight.objects.create(
-            campaign=campaign,
-            reference=reference,
-            n=1,
-            mean=3 + 2 * w,
-            sd=0.0,
-            weight=w,
-            z_weight=w,
-            ci_low=w,
-            ci_high=w,
-        )
-        Rating.objects.create(
-            campaign=campaign,
-            reference=reference,
-            rater=crowd,
-            status=RatingStatus.DONE,
-            score=4,
-            started_at=now,
-            finished_at=now,
-        )
+        settle(campaign, reference, [crowd], weight=w, sd=0.0, ci_halfwidth=0.0, first_score=4)
     return dataset, campaign
 
 

@@ -7,8 +7,9 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotate.models import Item, JudgmentSet
-from scoring.models import Submission
+from annotate.datasets.models import Item
+from annotate.judgments.models import JudgmentSet
+from scoring.leaderboards.models import Submission
 
 pytestmark = pytest.mark.django_db
 

@@ -82,15 +82,11 @@ def _kind(route: Route, name: str) -> str:
         return (
             "leaderboard" if t.startswith(("leaderboards/", "api/v1/leaderboards/")) else "dataset"
         )
-    if name == "campaign_id":
-        return "output_campaign" if "output-campaigns/" in t else "campaign"
-    if name == "rating_id":
-        return "output_rating" if "output-campaigns/" in t else "rating"
     known = {
         "version": "version", "token": "token", "name": "file", "format": "format",
         "fmt": "format", "judgment_set_id": "judgment_set", "study_id": "study",
         "run_id": "run", "corpus_id": "corpus", "reference_id": "reference",
-        "submission_id": "submission",
+        "submission_id": "submission", "campaign_id": "campaign", "rating_id": "rating",
     }  # fmt: skip
     if name not in known:
         raise AssertionError(f"{t}: name the kind of the path parameter <{name}> in the walker")
@@ -106,8 +102,6 @@ def _candidates(world, kind: str) -> list[tuple[object, bool]]:
         return [(name, False) for name in RELEASE_FILES]
     if kind == "format":
         return [(fmt, False) for fmt in ("csv", "json", "jsonl")]
-    if kind == "output_rating":
-        return [(MISSING["int"], False)]
     values = objects[kind]
     return [(v, key != "public" and not key.startswith("hidden-")) for key, v in values.items()]
 

@@ -15,20 +15,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from django.utils import timezone
-
-from annotate.models import EvalSystem, Rating, RatingStatus, Reference, Role, Visibility, Weight
-from annotate.services.accounts import user_create
-from annotate.services.campaigns import campaign_create, campaign_join
-from annotate.services.corpora import corpus_create
-from annotate.services.datasets import dataset_create, dataset_import_file
-from annotate.services.human_eval.campaigns import output_campaign_create
-from annotate.services.human_eval.importing import bundle_parse, judgments_import
-from annotate.services.human_eval.systems import eval_system_set_outputs
-from annotate.services.releases import release_freeze, release_publish
+from annotate.accounts.models import Role
+from annotate.accounts.services import user_create
+from annotate.datasets.models import Reference, Visibility
+from annotate.datasets.services.datasets import dataset_create, dataset_import_file
+from annotate.judgments.models import EvalSystem
+from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.judgments.services.systems import eval_system_set_outputs
+from annotate.mining.services.corpora import corpus_create
+from annotate.rating.models import Rating, Subject
+from annotate.rating.services.campaigns import campaign_create, campaign_join
+from annotate.releases.services import release_freeze
 from core.runs.engine import run_create
-from scoring.services.leaderboards import leaderboard_create
-from scoring.services.study import study_create
+from scoring.leaderboards.services.leaderboards import leaderboard_create
+from scoring.study.services import study_create
+from tests.annotate.release_kit import published, settle
 from tests.runs_kit import execute, upload
 
 PASSWORD = "a-long-test-password-42"
@@ -82,43 +83,13 @@ def _dataset(owner, slug, visibility, lines):
 
 def _rate_everything(dataset, campaign, raters):
     """Weights and two done ratings on every reference of the dataset (as a campaign would)."""
-    now = timezone.now()
-    references = Reference.objects.filter(item__split__dataset=dataset)
-    for reference in references:
-        w = WEIGHTS[reference.position % 2]
-        Weight.objects.create(
-            campaign=campaign,
-            reference=reference,
-            n=2,
-            mean=3 + 2 * w,
-            sd=0.5,
-            weight=w,
-            z_weight=w,
-            ci_low=w - 0.1,
-            ci_high=min(1, w + 0.1),
-        )
-        for k, rater in enumerate(raters):
-            Rating.objects.create(
-                campaign=campaign,
-                reference=reference,
-                rater=rater,
-                status=RatingStatus.DONE,
-                score=3 + k,
-                started_at=now,
-                finished_at=now,
-            )
+    for reference in Reference.objects.filter(item__split__dataset=dataset):
+        settle(campaign, reference, raters, weight=WEIGHTS[reference.position % 2])
 
 
 def _published(dataset, campaign, owner):
-    release = release_freeze(
-        dataset=dataset,
-        campaign=campaign,
-        created_by=owner,
-        version="1.0.0",
-        citation="@misc{x, title={X}, year={2026}}",
-        public_splits=["dev"],
-    )
-    return release_publish(release=release)
+    citation = "@misc{x, title={X}, year={2026}}"
+    return published(dataset, campaign, owner, citation=citation, public_splits=["dev"])
 
 
 def _submit(board, user, hyps, **fields):
@@ -213,7 +184,9 @@ def build_world() -> World:
     )
     hidden_reference = Reference.objects.get(text=f"the {HIDDEN_CANARY} answer")
     private_rating = Rating.objects.filter(campaign=private_campaign).first()
-    hidden_rating = Rating.objects.filter(campaign=public_campaign, reference=hidden_reference)
+    hidden_rating = Rating.objects.filter(
+        campaign=public_campaign, slot__reference=hidden_reference
+    )
     world = World(owner=owner, personas=personas)
     world.objects = {
         "dataset": {"public": "pub", "private": "priv"},
@@ -231,7 +204,9 @@ def build_world() -> World:
         "reference": {"hidden-test": hidden_reference.pk},
         "release": {"public": public_release, "private": private_release},
     }
-    world.objects.update(_human_evaluation(owner, private, private_release))
+    human = _human_evaluation(owner, private, private_release)
+    world.objects["campaign"]["private-outputs"] = human.pop("output_campaign")
+    world.objects.update(human)
     return world
 
 
@@ -252,8 +227,13 @@ def _human_evaluation(owner, dataset, release):
         dataset=dataset, owner=owner, name="human", split="dev", bundle=bundle
     )
     systems = list(EvalSystem.objects.filter(dataset=dataset))
-    output_campaign = output_campaign_create(
-        owner=owner, dataset=dataset, name="outputs", systems=systems, split="dev"
+    output_campaign = campaign_create(
+        owner=owner,
+        dataset=dataset,
+        name="outputs",
+        subject=Subject.OUTPUTS,
+        systems=systems,
+        split=dataset.splits.get(name="dev"),
     )
     study = study_create(
         owner=owner,
@@ -269,6 +249,6 @@ def _human_evaluation(owner, dataset, release):
     return {
         "corpus": {"private": corpus.pk},
         "judgment_set": {"private": judgments.pk},
-        "output_campaign": {"private": output_campaign.pk},
+        "output_campaign": output_campaign.pk,
         "study": {"private": study.pk},
     }

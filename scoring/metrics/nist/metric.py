@@ -40,8 +40,6 @@ class NIST(Metric):
         "NIST (mteval-v13a): information-weighted n-gram precision, n <= 5, "
         "information from all references of the test set, average reference length."
     )
-    higher_is_better: ClassVar[bool] = True
-    uses_weights: ClassVar[bool] = False
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("max_order", int, 5, "largest n-gram order", minimum=1, maximum=9),
         OptionSpec(

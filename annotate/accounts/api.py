@@ -1,0 +1,35 @@
+"""REST API of accounts: who am I."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.accounts.services import profile_ensure
+
+
+class MeOutputSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    role = serializers.CharField()
+    is_staff = serializers.BooleanField()
+
+
+class MeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=MeOutputSerializer, summary="Who the API sees you as")
+    def get(self, request: Request) -> Response:
+        profile = profile_ensure(user=cast(User, request.user))
+        body = {
+            "username": request.user.username,
+            "role": profile.role,
+            "is_staff": request.user.is_staff,
+        }
+        return Response(body)

@@ -1,0 +1,27 @@
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from annotate.accounts.models import Role
+from annotate.accounts.services import invitation_create
+
+
+class Command(BaseCommand):
+    help = "Create a sign-up link for raters (or, by staff, researchers) and print it."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--by", required=True, help="Username of the inviting researcher.")
+        parser.add_argument("--role", choices=Role.values, default=Role.RATER)
+        parser.add_argument("--uses", type=int, default=1, help="How many people may use it.")
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+
+    def handle(self, *args, by, role, uses, base_url, **options):
+        try:
+            user = get_user_model().objects.get(username=by)
+            invitation = invitation_create(created_by=user, role=role, max_uses=uses)
+        except get_user_model().DoesNotExist:
+            raise CommandError(f"--by: no user {by!r}.") from None
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
+        self.stdout.write(base_url.rstrip("/") + reverse("signup", args=[invitation.token]))

@@ -1,0 +1,33 @@
+"""Reads of accounts: invitations and API tokens."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+from rest_framework.authtoken.models import Token
+
+from annotate.accounts.models import Invitation, Role
+
+INVITATIONS_SHOWN = 50  # the account page lists the latest ones; older links still work
+
+
+def invitation_get_by_token(*, token: str) -> Invitation | None:
+    """The invitation of a sign-up link, usable or not; None for a link that never existed."""
+    return Invitation.objects.filter(token=token).first()
+
+
+def invitations_sent(*, user: User) -> QuerySet[Invitation]:
+    return user.invitations_sent.all()[:INVITATIONS_SHOWN]
+
+
+def api_token_of(*, user: User) -> Token | None:
+    return Token.objects.filter(user=user).first()
+
+
+def user_is_researcher(user: User | AnonymousUser) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    profile = getattr(user, "profile", None)
+    return profile is not None and profile.role == Role.RESEARCHER

@@ -1,0 +1,92 @@
+"""Account pages: sign-up by invitation, the account page with the API token and invitations."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from annotate.accounts.forms import InvitationForm, SignupForm
+from annotate.accounts.selectors import (
+    api_token_of,
+    invitation_get_by_token,
+    invitations_sent,
+    user_is_researcher,
+)
+from annotate.accounts.services import (
+    invitation_accept,
+    invitation_create,
+    profile_ensure,
+    token_regenerate,
+)
+from core.auth_request import AuthenticatedRequest
+from core.forms import form_add_service_errors
+from core.guessing import INVITATION, LOCKED_OUT, guess_failed, guess_locked_out
+from core.refusals import succeeded
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest, token: str) -> HttpResponse:
+    if guess_locked_out(request, INVITATION):
+        context = {"message": LOCKED_OUT}
+        return render(request, "registration/invitation_invalid.html", context, status=429)
+    invitation = invitation_get_by_token(token=token)
+    if invitation is None or not invitation.is_usable:
+        if invitation is None:  # a guess; a used-up link is not
+            guess_failed(request, INVITATION)
+        return render(request, "registration/invitation_invalid.html", status=404)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = invitation_accept(
+                token=token,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password"],
+            )
+        except ValidationError as exc:
+            form_add_service_errors(form, exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}.")
+            return redirect("home")
+    return render(request, "registration/signup.html", {"form": form, "invitation": invitation})
+
+
+@login_required
+def account(request: AuthenticatedRequest) -> HttpResponse:
+    profile = profile_ensure(user=request.user)
+    token = api_token_of(user=request.user)
+    context = {
+        "profile": profile,
+        "token": token,
+        "can_invite": user_is_researcher(request.user),
+        "invitations": invitations_sent(user=request.user),
+        "invitation_form": InvitationForm(),
+    }
+    return render(request, "registration/account.html", context)
+
+
+@login_required
+@require_POST
+def account_token(request: AuthenticatedRequest) -> HttpResponse:
+    token_regenerate(user=request.user)
+    messages.success(request, "A new API token was made; the old one no longer works.")
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def invitation_new(request: AuthenticatedRequest) -> HttpResponse:
+    if not user_is_researcher(request.user):
+        raise PermissionDenied("Only researchers and staff can invite people.")
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        if succeeded(request, invitation_create, created_by=request.user, **form.cleaned_data):
+            messages.success(request, "Invitation created: copy its link below.")
+    else:
+        messages.error(request, "Invitation not created: " + form.errors.as_text())
+    return redirect("account")

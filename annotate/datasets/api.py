@@ -1,0 +1,168 @@
+"""REST API for datasets: thin views over the services and selectors."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import ProtectedError
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.accounts.selectors import user_is_researcher
+from annotate.datasets import serializers as s
+from annotate.datasets.formats import FileProblems
+from annotate.datasets.models import Dataset
+from annotate.datasets.selectors import (
+    dataset_export_jsonl,
+    dataset_get_editable,
+    dataset_get_visible,
+    dataset_items,
+    dataset_list_visible,
+)
+from annotate.datasets.services.datasets import (
+    dataset_create,
+    dataset_delete,
+    dataset_import_file,
+    dataset_update,
+    import_format_for,
+)
+from annotate.datasets.visibility import dataset_splits_hidden_from
+from core.api import paginated, problems_response, validated_input
+
+
+def _editable_dataset(request: Request, slug: str) -> Dataset:
+    return dataset_get_editable(
+        user=request.user, slug=slug, refusal="Only the dataset's owner can change it."
+    )
+
+
+class DatasetListApi(APIView):
+    @extend_schema(
+        responses=paginated(s.DatasetOutputSerializer),
+        operation_id="v1_datasets_list",
+        summary="Datasets you can see",
+    )
+    def get(self, request: Request) -> Response:
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(dataset_list_visible(user=request.user), request)
+        return paginator.get_paginated_response(s.DatasetOutputSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=s.DatasetInputSerializer,
+        responses={201: s.DatasetOutputSerializer},
+        summary="Create a dataset (researchers)",
+    )
+    def post(self, request: Request) -> Response:
+        if not user_is_researcher(request.user):
+            raise PermissionDenied("Only researchers can create datasets.")
+        fields = validated_input(s.DatasetInputSerializer, request)
+        dataset = dataset_create(owner=cast(User, request.user), **fields)
+        return Response(s.DatasetOutputSerializer(dataset).data, status=status.HTTP_201_CREATED)
+
+
+class DatasetDetailApi(APIView):
+    @extend_schema(responses=s.DatasetOutputSerializer, summary="One dataset")
+    def get(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        return Response(s.DatasetOutputSerializer(dataset).data)
+
+    @extend_schema(
+        request=s.DatasetUpdateSerializer,
+        responses=s.DatasetOutputSerializer,
+        summary="Change a dataset (owner)",
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        dataset = _editable_dataset(request, slug)
+        fields = validated_input(s.DatasetUpdateSerializer, request, instance=dataset, partial=True)
+        dataset = dataset_update(dataset=dataset, **fields)
+        return Response(s.DatasetOutputSerializer(dataset).data)
+
+    @extend_schema(
+        responses={
+            204: None,
+            409: OpenApiResponse(
+                description="The dataset has releases (citable): it cannot be deleted."
+            ),
+        },
+        summary="Delete a dataset with its items (owner)",
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        try:
+            dataset_delete(dataset=_editable_dataset(request, slug))
+        except ProtectedError:
+            # Releases are citable: a dataset that has any cannot disappear under them.
+            body = {"detail": "The dataset has releases; it cannot be deleted."}
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DatasetItemsApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("split", str, enum=["dev", "test"], required=False)],
+        responses=paginated(s.ItemOutputSerializer),
+        operation_id="v1_datasets_items_list",
+        summary="Items of a dataset with their references, in import order",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
+        split = request.query_params.get("split") or None
+        items = dataset_items(dataset=dataset, split=split, hidden=hidden)
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(items, request)
+        data = s.ItemOutputSerializer(page, many=True, context={"hidden": hidden}).data
+        return paginator.get_paginated_response(data)
+
+
+class DatasetImportApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request={"multipart/form-data": s.ImportInputSerializer},
+        responses={
+            201: s.ImportOutputSerializer,
+            400: OpenApiResponse(s.ImportErrorSerializer, description="Every problem, by line"),
+        },
+        summary="Import items and references from a JSONL or TSV file (owner); all or nothing",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        dataset = _editable_dataset(request, slug)
+        fields = validated_input(s.ImportInputSerializer, request)
+        upload = fields["file"]
+        if upload.size > settings.IMPORT_MAX_BYTES:
+            raise ValidationError({"file": "The file is too large."})
+        try:
+            fmt = import_format_for(upload.name, fields.get("format", ""))
+            summary = dataset_import_file(dataset=dataset, lines=upload, fmt=fmt)
+        except FileProblems as exc:
+            problems = [p.as_dict("line", "field", "message") for p in exc.problems]
+            return problems_response("The file was not imported; nothing was written.", problems)
+        return Response(
+            {"items": summary.items, "references": summary.references},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class DatasetExportApi(APIView):
+    @extend_schema(
+        responses={(200, "application/jsonl"): OpenApiResponse(description="Canonical JSONL")},
+        summary="The dataset as JSONL, the same layout the import reads",
+    )
+    def get(self, request: Request, slug: str) -> StreamingHttpResponse:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
+        response = StreamingHttpResponse(
+            dataset_export_jsonl(dataset=dataset, hidden=hidden),
+            content_type="application/jsonl; charset=utf-8",
+        )
+        response["Content-Disposition"] = f'attachment; filename="{dataset.slug}.jsonl"'
+        return response

@@ -1,0 +1,35 @@
+"""Admin of evaluated systems, their outputs and imported judgments (campaigns that rate
+outputs are in the rating admin)."""
+
+from django.contrib import admin
+
+from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet, SystemOutput
+
+
+@admin.register(EvalSystem)
+class EvalSystemAdmin(admin.ModelAdmin):
+    list_display = ["name", "dataset", "source", "source_ref", "created_at"]
+    list_filter = ["source"]
+    search_fields = ["name", "dataset__slug"]
+
+
+@admin.register(SystemOutput)
+class SystemOutputAdmin(admin.ModelAdmin):
+    list_display = ["system", "split", "external_id"]
+    list_filter = ["split"]
+    search_fields = ["external_id", "text", "system__name"]
+    raw_id_fields = ["system", "item"]
+
+
+@admin.register(JudgmentSet)
+class JudgmentSetAdmin(admin.ModelAdmin):
+    list_display = ["name", "dataset", "split", "owner", "created_at"]
+    search_fields = ["name", "dataset__slug"]
+
+
+@admin.register(Judgment)
+class JudgmentAdmin(admin.ModelAdmin):
+    list_display = ["judgment_set", "judge", "external_id", "system", "criterion", "score"]
+    list_filter = ["criterion"]
+    search_fields = ["judge", "external_id", "system__name"]
+    raw_id_fields = ["judgment_set", "system"]

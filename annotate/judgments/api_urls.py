@@ -1,0 +1,17 @@
+from django.urls import path
+
+import core.converters  # noqa: F401  (registers <id:…>)
+from annotate.judgments import api as judgments
+
+urlpatterns = [
+    path(
+        "datasets/<slug:slug>/judgments/",
+        judgments.JudgmentImportApi.as_view(),
+        name="api-judgments-import",
+    ),
+    path(
+        "judgments/<id:judgment_set_id>/",
+        judgments.JudgmentSetDetailApi.as_view(),
+        name="api-judgment-set",
+    ),
+]

@@ -1,0 +1,103 @@
+"""Human evaluation of system outputs: evaluated systems, their outputs, and imported judgments
+(campaigns in which raters judge outputs are rating campaigns: `annotate.rating.models`).
+
+Outputs and judgments name items by split and external id rather than by row, because the
+correlation study matches them with a frozen release's items, and imports may arrive before
+(or without) the dataset's own items; `item` is filled in when the dataset has the item, and
+only such outputs can be shown to raters.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from annotate.datasets.models import Dataset, Item, SplitName
+
+
+class SystemSource(models.TextChoices):
+    FILE = "file", "Imported file"
+    SUBMISSION = "submission", "Leaderboard submission"
+
+
+class EvalSystem(models.Model):
+    """A system whose outputs people judge (a generation system, a baseline …)."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="eval_systems")
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    source = models.CharField(max_length=12, choices=SystemSource.choices, default="file")
+    source_ref = models.CharField(max_length=200, blank=True, help_text="e.g. submission:12")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dataset", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["dataset", "name"], name="eval_system_unique_name")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SystemOutput(models.Model):
+    system = models.ForeignKey(EvalSystem, on_delete=models.CASCADE, related_name="outputs")
+    split = models.CharField(max_length=10, choices=SplitName.choices, default=SplitName.TEST)
+    external_id = models.CharField(max_length=200)
+    item = models.ForeignKey(
+        Item, null=True, blank=True, on_delete=models.SET_NULL, related_name="system_outputs"
+    )
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["system", "split", "external_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["system", "split", "external_id"], name="system_output_unique_item"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system}: {self.external_id}"
+
+
+class JudgmentSet(models.Model):
+    """Human judgments imported from files (one import), with what the import reported."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="judgment_sets")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgment_sets"
+    )
+    name = models.CharField(max_length=200)
+    split = models.CharField(max_length=10, choices=SplitName.choices, default=SplitName.TEST)
+    criteria = models.JSONField(default=list, blank=True, help_text="Criterion names.")
+    scale_min = models.FloatField(default=1)
+    scale_max = models.FloatField(default=5)
+    report = models.JSONField(default=dict, blank=True, help_text="Counts and problems by line.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Judgment(models.Model):
+    """One judge's score of one system's output for one item on one criterion."""
+
+    judgment_set = models.ForeignKey(
+        JudgmentSet, on_delete=models.CASCADE, related_name="judgments"
+    )
+    judge = models.CharField(max_length=100)
+    external_id = models.CharField(max_length=200)
+    system = models.ForeignKey(EvalSystem, on_delete=models.CASCADE, related_name="judgments")
+    criterion = models.CharField(max_length=100)
+    score = models.FloatField()
+
+    class Meta:
+        ordering = ["judgment_set", "pk"]
+        indexes = [models.Index(fields=["judgment_set", "criterion", "system"])]
+
+    def __str__(self) -> str:
+        return f"{self.judge} {self.system} {self.external_id}: {self.score}"

@@ -1,0 +1,51 @@
+"""Reads of human evaluation: who may see judgments, systems' outputs, per-item judgments."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+
+from annotate.datasets.models import Dataset
+from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet, SystemOutput
+from core.errors import NotFound
+
+
+def _manages(user: User | AnonymousUser, owner_id: int) -> bool:
+    return user.is_authenticated and (user.is_staff or owner_id == user.pk)
+
+
+def judgment_set_get_managed(*, user: User | AnonymousUser, pk: int) -> JudgmentSet:
+    found = JudgmentSet.objects.select_related("dataset").filter(pk=pk).first()
+    if found is None or not _manages(user, found.dataset.owner_id):
+        raise NotFound("No such set of judgments.")
+    return found
+
+
+def eval_outputs(*, dataset: Dataset, split: str) -> dict[str, dict[str, str]]:
+    """system name → {item external id: output}."""
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    rows = SystemOutput.objects.filter(system__dataset=dataset, split=split).values_list(
+        "system__name", "external_id", "text"
+    )
+    for system, item_id, text in rows.iterator():
+        out[system][item_id] = text
+    return dict(out)
+
+
+def eval_systems(*, dataset: Dataset) -> QuerySet[EvalSystem]:
+    return EvalSystem.objects.filter(dataset=dataset)
+
+
+def judgment_means(*, judgment_set: JudgmentSet, criterion: str) -> dict[tuple[str, str], float]:
+    """(system name, item id) → the judges' mean score on `criterion`."""
+    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    rows = Judgment.objects.filter(judgment_set=judgment_set, criterion=criterion).values_list(
+        "system__name", "external_id", "score"
+    )
+    for system, item_id, score in rows.iterator():
+        cell = sums[(system, item_id)]
+        cell[0] += score
+        cell[1] += 1
+    return {key: total / n for key, (total, n) in sums.items()}

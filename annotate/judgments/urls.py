@@ -1,0 +1,17 @@
+from django.urls import path
+
+import core.converters  # noqa: F401  (registers <id:…>)
+from annotate.judgments import views as judgments
+
+urlpatterns = [
+    path(
+        "datasets/<slug:slug>/judgments/import/",
+        judgments.judgments_upload,
+        name="judgments-upload",
+    ),
+    path(
+        "judgments/<id:judgment_set_id>/",
+        judgments.judgment_set_detail,
+        name="judgment-set-detail",
+    ),
+]

@@ -1,0 +1,69 @@
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.mining.models import Corpus
+from annotate.mining.services.corpora import (
+    CorpusInvalid,
+    corpus_build_index,
+    corpus_create,
+    corpus_format_for,
+)
+from core.refusals import refusal_as_command_error
+
+
+class Command(BaseCommand):
+    help = (
+        "Index a corpus of (context, message, response) triples from a file on this server "
+        "(JSONL or TSV, gzip accepted), streamed: only the index goes to storage. For corpora "
+        "too large to upload. Shared with every researcher unless --private."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", type=Path, help="A .jsonl or .tsv file, maybe .gz.")
+        parser.add_argument("--name", help="Display name (default: the file name).")
+        parser.add_argument("--owner", required=True, help="Owner's username.")
+        parser.add_argument("--format", choices=["jsonl", "tsv"], default="")
+        parser.add_argument("--language", default="en")
+        parser.add_argument("--private", action="store_true", help="Only its owner may mine it.")
+        parser.add_argument("--skip-bad-rows", action="store_true", help="Index the good rows.")
+
+    def handle(self, *args, path: Path, owner: str, **options):
+        if not path.is_file():
+            raise CommandError(f"{path}: no such file.")
+        user = get_user_model().objects.filter(username=owner).first()
+        if user is None:
+            raise CommandError(f"No user {owner!r}.")
+        with refusal_as_command_error():
+            fmt = corpus_format_for(path.name, options["format"])
+            corpus = corpus_create(
+                owner=user,
+                name=options["name"] or path.name,
+                fmt=fmt,
+                source=str(path.resolve()),
+                language=options["language"],
+                shared=not options["private"],
+                skip_bad_rows=options["skip_bad_rows"],
+            )
+        self._index(corpus, path)
+
+    def _index(self, corpus: Corpus, path: Path) -> None:
+        def progress(rows: int) -> None:
+            if rows % 100_000 == 0:
+                self.stdout.write(f"{rows:,} triples read")
+
+        try:
+            with path.open("rb") as raw:
+                corpus = corpus_build_index(corpus=corpus, raw=raw, progress=progress)
+        except CorpusInvalid as exc:
+            corpus.refresh_from_db()
+            for problem in corpus.problems:
+                self.stderr.write(f"{path}: line {problem['line']}: {problem['message']}")
+            raise CommandError(f"Corpus {corpus.pk} not indexed: {exc}") from None
+        skipped = f", {corpus.bad_rows} bad rows skipped" if corpus.bad_rows else ""
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Corpus {corpus.pk} ({corpus.name}): {corpus.rows} triples{skipped}."
+            )
+        )

@@ -1,0 +1,39 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.datasets.models import Dataset
+from annotate.mining.candidates import DEFAULT_K
+from annotate.mining.models import Corpus
+from annotate.mining.services.mining import mining_start
+from core.refusals import refusal_as_command_error
+from core.runs.engine import run_execute
+
+
+class Command(BaseCommand):
+    help = (
+        "Mine candidate references for a dataset split from an indexed corpus, in this process "
+        "(the web page and the API queue the same run for a worker instead)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="The dataset's slug.")
+        parser.add_argument("--corpus", type=int, required=True, help="Corpus id.")
+        parser.add_argument("--split", default="dev", choices=["dev", "test"])
+        parser.add_argument("--k", type=int, default=DEFAULT_K, help="Candidates per item.")
+
+    def handle(self, *args, slug, corpus, split, k, **options):
+        dataset = Dataset.objects.filter(slug=slug).select_related("owner").first()
+        found = Corpus.objects.filter(pk=corpus).first()
+        if dataset is None or found is None:
+            raise CommandError("No such dataset or corpus.")
+        owner = get_user_model().objects.get(pk=dataset.owner_id)
+        with refusal_as_command_error():
+            run = mining_start(
+                user=owner, dataset=dataset, corpus=found, split=split, k=k, enqueue=False
+            )
+        run_execute(run_id=run.pk, attempt=run.attempt)
+        run.refresh_from_db()
+        outcome = " ".join(
+            str(part) for part in (run.message, run.result or "", run.reason) if part
+        )
+        self.stdout.write(f"Run {run.pk}: {run.state}. {outcome}")

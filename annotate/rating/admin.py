@@ -1,0 +1,63 @@
+"""Admin pages of rating campaigns."""
+
+from django.contrib import admin
+
+from annotate.rating.models import Campaign, CampaignRater, Rating, Slot, Weight
+
+
+class CampaignRaterInline(admin.TabularInline):
+    model = CampaignRater
+    extra = 0
+    fields = ["rater", "crowd_id", "qc_status", "qc_reasons", "joined_at"]
+    readonly_fields = ["joined_at"]
+    raw_id_fields = ["rater"]
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "dataset", "split", "subject", "mode", "owner", "status"]
+    # split is nullable (the default select_related() skips it) and names its dataset.
+    list_select_related = ["dataset", "split__dataset", "owner"]
+    list_filter = ["subject", "mode", "status", "dataset"]
+    search_fields = ["name", "dataset__slug", "owner__username", "token"]
+    raw_id_fields = ["owner", "dataset", "split"]
+    readonly_fields = ["subject", "mode", "token", "created_at"]
+    filter_horizontal = ["systems"]
+    inlines = [CampaignRaterInline]
+
+
+@admin.register(CampaignRater)
+class CampaignRaterAdmin(admin.ModelAdmin):
+    list_display = ["rater", "campaign", "crowd_id", "qc_status", "joined_at"]
+    list_filter = ["qc_status", "campaign"]
+    search_fields = ["rater__username", "crowd_id", "campaign__name"]
+    raw_id_fields = ["rater", "campaign"]
+
+
+@admin.register(Slot)
+class SlotAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "item", "reference", "system_a", "system_b", "active", "wanted"]
+    # reference and the systems are nullable, which the default select_related() leaves out.
+    list_select_related = ["campaign", "item", "reference", "system_a", "system_b"]
+    list_filter = ["campaign"]
+    search_fields = ["reference__text", "item__external_id", "campaign__name"]
+    raw_id_fields = ["campaign", "item", "reference", "system_a", "system_b"]
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["slot", "rater", "campaign", "kind", "status", "score", "preference", "counted"]
+    list_filter = ["kind", "status", "counted", "flag", "campaign"]
+    search_fields = ["slot__reference__text", "control_text", "rater__username"]
+    raw_id_fields = ["slot", "rater", "campaign", "donor_item"]
+    readonly_fields = ["started_at", "finished_at", "lease_expires_at"]
+    list_select_related = ["slot", "rater", "campaign"]
+
+
+@admin.register(Weight)
+class WeightAdmin(admin.ModelAdmin):
+    list_display = ["reference", "campaign", "n", "mean", "sd", "weight", "z_weight"]
+    list_filter = ["campaign"]
+    search_fields = ["reference__text"]
+    raw_id_fields = ["reference", "campaign"]
+    list_select_related = ["reference", "campaign"]

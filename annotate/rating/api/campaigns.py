@@ -1,0 +1,259 @@
+"""REST API of rating campaigns — on references or on outputs, one shape: create, join, next
+item, answer, progress."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.datasets.models import SplitName
+from annotate.datasets.selectors import dataset_get_visible, dataset_split_get
+from annotate.judgments.selectors import eval_systems
+from annotate.rating.models import Campaign, Flag, Mode, Subject
+from annotate.rating.selectors.campaigns import (
+    campaign_can_manage,
+    campaign_get_by_token,
+    campaign_get_for_rater,
+    campaign_get_managed,
+    campaign_progress,
+    campaigns_of_user,
+    rater_owns_rating,
+    rater_progress,
+)
+from annotate.rating.selectors.results import rating_display
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.campaigns import campaign_create, campaign_join
+from annotate.rating.services.ratings import rating_pass, rating_submit
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+    split: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="name", read_only=True, allow_null=True, help_text="Null: every split."
+    )
+    systems: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="name", many=True, read_only=True, help_text="Outputs: the systems rated."
+    )
+    join_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "id", "name", "dataset", "split", "subject", "mode", "systems", "status",
+            "instructions", "scale_min", "scale_max", "anchors", "ratings_per_unit",
+            "extra_ratings_on_disagreement",
+            "disagreement_sd", "lease_minutes", "control_rate", "ratings_per_rater",
+            "qc_min_seconds", "qc_max_straightline", "qc_alpha", "qc_min_controls",
+            "qc_max_repeat_difference", "join_url", "created_at",
+        ]  # fmt: skip
+
+    def get_join_url(self, campaign: Campaign) -> str | None:
+        request = self.context.get("request")
+        if request is None or not campaign_can_manage(user=request.user, campaign=campaign):
+            return None  # the link lets anyone join: only its owner hands it out
+        return request.build_absolute_uri(f"/r/{campaign.token}/")
+
+
+class CampaignCreateSerializer(serializers.ModelSerializer):
+    dataset = serializers.SlugField(help_text="Slug of a dataset you own.")
+    split = serializers.ChoiceField(
+        choices=SplitName.choices,
+        required=False,
+        allow_null=True,
+        help_text="Empty: every split (a campaign on outputs needs one).",
+    )
+    subject = serializers.ChoiceField(choices=Subject.choices, default=Subject.REFERENCES)
+    mode = serializers.ChoiceField(
+        choices=Mode.choices, default=Mode.LIKERT, help_text="Pairwise rates outputs only."
+    )
+    systems = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        default=list,
+        max_length=50,
+        help_text="Outputs: names of the dataset's evaluated systems.",
+    )
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "dataset", "split", "subject", "mode", "systems", "name", "instructions", "anchors",
+            "ratings_per_unit",
+            "extra_ratings_on_disagreement", "disagreement_sd", "lease_minutes", "control_rate",
+            "ratings_per_rater", "qc_min_seconds", "qc_max_straightline", "qc_alpha",
+            "qc_min_controls", "qc_max_repeat_difference",
+        ]  # fmt: skip
+
+
+class CampaignListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=CampaignSerializer(many=True), summary="Campaigns you run or rate in")
+    def get(self, request: Request) -> Response:
+        user = cast(User, request.user)
+        campaigns = campaigns_of_user(user=user)
+        data = CampaignSerializer(campaigns, many=True, context={"request": request}).data
+        return Response(data)
+
+    @extend_schema(
+        request=CampaignCreateSerializer,
+        responses={201: CampaignSerializer},
+        summary="Start a rating campaign on a dataset you own",
+    )
+    def post(self, request: Request) -> Response:
+        data = CampaignCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        dataset = dataset_get_visible(user=request.user, slug=fields.pop("dataset"))
+        split_name = fields.pop("split", None)
+        if split_name:
+            fields["split"] = dataset_split_get(dataset=dataset, name=split_name)
+        names = fields.pop("systems")
+        systems = list(eval_systems(dataset=dataset).filter(name__in=names))
+        unknown = sorted(set(names) - {system.name for system in systems})
+        if unknown:
+            raise serializers.ValidationError({"systems": f"No such system: {', '.join(unknown)}."})
+        campaign = campaign_create(
+            owner=cast(User, request.user), dataset=dataset, systems=systems, **fields
+        )
+        body = CampaignSerializer(campaign, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class JoinSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="The token of the campaign's link /r/<token>/.")
+
+
+class CampaignJoinApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=JoinSerializer, responses=CampaignSerializer, summary="Join as a rater")
+    def post(self, request: Request) -> Response:
+        data = JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = campaign_get_by_token(token=data.validated_data["token"])
+        campaign_join(campaign=campaign, rater=cast(User, request.user))
+        return Response(CampaignSerializer(campaign, context={"request": request}).data)
+
+
+class ItemSerializer(serializers.Serializer):
+    id = serializers.CharField(source="external_id")
+    context = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]
+    message = serializers.CharField()
+
+
+class ProgressSerializer(serializers.Serializer):
+    done = serializers.IntegerField(help_text="Items you have answered.")
+    quota = serializers.IntegerField(allow_null=True, help_text="Your share, if you have one.")
+    campaign_done = serializers.IntegerField()
+    campaign_total = serializers.IntegerField()
+
+
+class NextSerializer(serializers.Serializer):
+    rating_id = serializers.IntegerField(source="pk")
+    item = ItemSerializer(source="slot.item")
+    texts = serializers.SerializerMethodField(
+        help_text="What to rate: one text, or two shown as A (left) then B (right)."
+    )
+    lease_expires_at = serializers.DateTimeField()
+    scale = serializers.ListField(child=serializers.IntegerField(), source="campaign.scale")
+    anchors = serializers.ListField(
+        child=serializers.CharField(),
+        source="campaign.labels",
+        help_text="Labels of the scale (pairwise: 1 = A much better … 5 = B much better).",
+    )
+
+    def get_texts(self, rating) -> list[str]:
+        return rating_display(rating=rating).texts
+
+
+class CampaignNextApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: NextSerializer, 204: OpenApiResponse(description="Nothing left for you")},
+        summary="Your current item, or the next one (a lease that expires)",
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+        rating = rating_next(campaign=campaign, rater=cast(User, request.user))
+        if rating is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(NextSerializer(rating).data)
+
+
+class CampaignProgressApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=ProgressSerializer, summary="Your progress in a campaign you rate")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+        progress = rater_progress(campaign=campaign, rater=cast(User, request.user))
+        return Response(ProgressSerializer(progress).data)
+
+
+class CampaignOverviewSerializer(serializers.Serializer):
+    done = serializers.IntegerField()
+    leased = serializers.IntegerField()
+    total = serializers.IntegerField()
+    percent = serializers.IntegerField()
+    units = serializers.IntegerField(help_text="References, outputs or pairs to rate.")
+    complete_units = serializers.IntegerField()
+    raters = serializers.IntegerField()
+
+
+class CampaignDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=CampaignSerializer, summary="A campaign you run, with its progress")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+        body = CampaignSerializer(campaign, context={"request": request}).data
+        body["progress"] = CampaignOverviewSerializer(campaign_progress(campaign=campaign)).data
+        return Response(body)
+
+
+class AnswerSerializer(serializers.Serializer):
+    score = serializers.IntegerField(required=False, help_text="A point of the campaign's scale.")
+    skip = serializers.BooleanField(required=False, default=False)
+    flag = serializers.ChoiceField(choices=Flag.choices, required=False)
+
+    def validate(self, attrs: dict) -> dict:
+        given = [attrs.get("score") is not None, bool(attrs.get("skip")), bool(attrs.get("flag"))]
+        if sum(given) != 1:
+            raise serializers.ValidationError("Send exactly one of score, skip or flag.")
+        return attrs
+
+
+class RatingAnswerApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=AnswerSerializer,
+        responses={200: OpenApiResponse(description="Recorded")},
+        summary="Answer your leased item: a score, a skip or a flag",
+    )
+    def post(self, request: Request, rating_id: int) -> Response:
+        data = AnswerSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = cast(User, request.user)
+        if not rater_owns_rating(rater=user, rating_id=rating_id):
+            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        if data.validated_data.get("score") is not None:
+            rating = rating_submit(
+                rating_id=rating_id, rater=user, score=data.validated_data["score"]
+            )
+        else:
+            flag = data.validated_data.get("flag", "")
+            rating = rating_pass(rating_id=rating_id, rater=user, flag=flag)
+        return Response({"rating_id": rating.pk, "status": rating.status, "score": rating.score})

@@ -1,0 +1,160 @@
+"""Reads of campaigns: who may see or rate them, and progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, F, IntegerField, Q, QuerySet, Sum
+from django.db.models.functions import Least
+
+from annotate.datasets.models import Dataset
+from annotate.rating.models import (
+    Campaign,
+    CampaignRater,
+    Rating,
+    RatingKind,
+    RatingStatus,
+    Slot,
+)
+from core.errors import NotFound
+
+# A rater's answers that use up their share: a skip or a flag is an answer too.
+FINISHED = (RatingStatus.DONE, RatingStatus.SKIPPED, RatingStatus.FLAGGED)
+
+
+def campaign_can_manage(*, user: User | AnonymousUser, campaign: Campaign) -> bool:
+    return user.is_authenticated and (user.is_staff or campaign.owner_id == user.pk)
+
+
+def campaign_get_managed(*, user: User | AnonymousUser, campaign_id: int) -> Campaign:
+    """The campaign if the user owns it (or is staff); others get a 404, not a hint."""
+    campaign = Campaign.objects.select_related("dataset", "split").filter(pk=campaign_id).first()
+    if campaign is None or not campaign_can_manage(user=user, campaign=campaign):
+        raise NotFound("No such campaign.")
+    return campaign
+
+
+def campaign_get_for_rater(*, user: User | AnonymousUser, campaign_id: int) -> Campaign:
+    """The campaign if the user has joined it as a rater."""
+    if not user.is_authenticated:
+        raise NotFound("No such campaign.")
+    membership = (
+        CampaignRater.objects.select_related("campaign__dataset")
+        .filter(campaign_id=campaign_id, rater=user)
+        .first()
+    )
+    if membership is None:
+        raise NotFound("No such campaign.")
+    return membership.campaign
+
+
+def campaign_get_by_token(*, token: str) -> Campaign:
+    """The campaign of a link /r/<token>/, whoever opens it."""
+    campaign = Campaign.objects.filter(token=token).first()
+    if campaign is None:
+        # The wording of Django's get_object_or_404, which the API answered before.
+        raise NotFound("No Campaign matches the given query.")
+    return campaign
+
+
+def campaign_of_dataset(*, dataset: Dataset, campaign_id: int) -> Campaign | None:
+    return Campaign.objects.filter(pk=campaign_id, dataset=dataset).first()
+
+
+def campaigns_of_dataset(*, dataset: Dataset) -> QuerySet[Campaign]:
+    return Campaign.objects.filter(dataset=dataset)
+
+
+def campaigns_managed(*, user: User) -> QuerySet[Campaign]:
+    campaigns = Campaign.objects.select_related("dataset")
+    return campaigns if user.is_staff else campaigns.filter(owner=user)
+
+
+def campaigns_joined(*, user: User) -> QuerySet[Campaign]:
+    return Campaign.objects.filter(raters__rater=user).select_related("dataset")
+
+
+def campaigns_of_user(*, user: User) -> QuerySet[Campaign]:
+    """The campaigns the user runs or rates in, with what a list of them shows."""
+    either = campaigns_managed(user=user) | campaigns_joined(user=user)
+    return either.distinct().select_related("dataset", "split").prefetch_related("systems")
+
+
+def campaign_membership(*, campaign: Campaign, rater: User) -> CampaignRater:
+    """The rater's membership of a campaign they joined (see campaign_get_for_rater)."""
+    return CampaignRater.objects.get(campaign=campaign, rater=rater)
+
+
+def rater_owns_rating(*, rater: User, rating_id: int) -> bool:
+    return Rating.objects.filter(pk=rating_id, rater=rater).exists()
+
+
+@dataclass(frozen=True)
+class RaterProgress:
+    done: int
+    quota: int | None
+    campaign_done: int
+    campaign_total: int
+
+
+def rater_finished_count(*, campaign: Campaign, rater: User) -> int:
+    return Rating.objects.filter(campaign=campaign, rater=rater, status__in=FINISHED).count()
+
+
+def rater_progress(*, campaign: Campaign, rater: User) -> RaterProgress:
+    done = rater_finished_count(campaign=campaign, rater=rater)
+    membership = CampaignRater.objects.filter(campaign=campaign, rater=rater).first()
+    quota = campaign.ratings_per_rater if membership and membership.crowd_id else None
+    overall = campaign_progress(campaign=campaign)
+    return RaterProgress(done, quota or None, overall.done, overall.total)
+
+
+@dataclass(frozen=True)
+class CampaignProgress:
+    done: int  # counted ratings towards the wanted ones
+    leased: int
+    total: int  # ratings wanted in all
+    units: int  # references, outputs or pairs to rate
+    complete_units: int
+    raters: int
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 0
+
+
+def counted_ratings(*, campaign: Campaign):
+    """The ratings that make weights and results: normal, done, and not excluded by quality
+    control."""
+    return Rating.objects.filter(
+        campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
+    )
+
+
+def campaign_progress(*, campaign: Campaign) -> CampaignProgress:
+    """Counted ratings towards each slot's wanted number, summed in the database: the rater's
+    page asks at every item, and a campaign can have a slot per reference of a large dataset."""
+    counted = Q(
+        ratings__kind=RatingKind.NORMAL, ratings__status=RatingStatus.DONE, ratings__counted=True
+    )
+    slots = (
+        Slot.objects.filter(campaign=campaign)
+        .annotate(n=Count("ratings", filter=counted))
+        .aggregate(
+            total=Sum("wanted"),
+            units=Count("pk"),
+            done=Sum(Least("n", "wanted", output_field=IntegerField())),
+            complete=Count("pk", filter=Q(n__gte=F("wanted"))),
+        )
+    )
+    return CampaignProgress(
+        done=slots["done"] or 0,
+        leased=Rating.objects.filter(
+            campaign=campaign, status=RatingStatus.LEASED, kind=RatingKind.NORMAL
+        ).count(),
+        total=slots["total"] or 0,
+        units=slots["units"] or 0,
+        complete_units=slots["complete"] or 0,
+        raters=CampaignRater.objects.filter(campaign=campaign).count(),
+    )

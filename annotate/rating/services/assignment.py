@@ -1,0 +1,111 @@
+"""Handing out work: the next unit for a rater, leases, and reclaiming abandoned leases.
+
+The next unit (a reference, an output or a pair of outputs) is the one with the fewest ratings
+(counted plus leased) that this rater has not rated. Its slot row is locked with SELECT … FOR
+UPDATE SKIP LOCKED, so two raters asking at once take different slots instead of queueing on the
+same row or both taking its last place. Pairwise units show system A left or right at random.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from annotate.rating.models import (
+    Campaign,
+    CampaignRater,
+    CampaignStatus,
+    Rating,
+    RatingKind,
+    RatingStatus,
+    Slot,
+)
+from annotate.rating.selectors.campaigns import rater_finished_count
+from annotate.rating.services.controls import control_create, control_kind_due
+
+
+class NotAMember(Exception):
+    """The user has not joined this campaign."""
+
+
+def leases_reclaim(*, campaign_id: int | None = None, now: datetime | None = None) -> int:
+    """Delete expired leases and give their places back to the pool."""
+    now = now or timezone.now()
+    expired = Rating.objects.filter(status=RatingStatus.LEASED, lease_expires_at__lte=now)
+    if campaign_id is not None:
+        expired = expired.filter(campaign_id=campaign_id)
+    reclaimed = 0
+    with transaction.atomic():
+        for rating in expired.select_for_update(skip_locked=True, of=("self",)).order_by("pk"):
+            if rating.kind == RatingKind.NORMAL:
+                Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
+            rating.delete()
+            reclaimed += 1
+    return reclaimed
+
+
+def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | None:
+    rated = Rating.objects.filter(slot_id=OuterRef("pk"), rater=rater, kind=RatingKind.NORMAL)
+    slot = (
+        Slot.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(campaign=campaign, active__lt=F("wanted"))
+        .filter(~Exists(rated))
+        .order_by("active", "pk")
+        .first()
+    )
+    if slot is None:
+        return None
+    Slot.objects.filter(pk=slot.pk).update(active=F("active") + 1)
+    return Rating.objects.create(
+        campaign=campaign,
+        slot=slot,
+        rater=rater,
+        started_at=now,
+        # The side of system A is drawn per rating so that position cannot favour a system.
+        a_on_left=slot.system_b_id is None or secrets.randbelow(2) == 0,
+        lease_expires_at=now + timedelta(minutes=campaign.lease_minutes),
+    )
+
+
+@transaction.atomic
+def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
+    """The rater's current lease, or a new one; None when there is nothing left for them."""
+    # One request at a time per rater: a double click must not lease two items.
+    membership = (
+        CampaignRater.objects.select_for_update(of=("self",))
+        .filter(campaign=campaign, rater=rater)
+        .order_by("pk")
+        .first()
+    )
+    if membership is None:
+        raise NotAMember
+    now = timezone.now()
+    current = (
+        Rating.objects.filter(
+            campaign=campaign, rater=rater, status=RatingStatus.LEASED, lease_expires_at__gt=now
+        )
+        .select_related("slot__item", "slot__reference")
+        .first()
+    )
+    if current is not None:
+        return current
+    if campaign.status != CampaignStatus.ACTIVE:
+        return None
+    leases_reclaim(campaign_id=campaign.pk, now=now)
+    finished = rater_finished_count(campaign=campaign, rater=rater)
+    quota = campaign.ratings_per_rater if membership.crowd_id else 0
+    if quota and finished >= quota:
+        return None  # a crowd participant's share is done: the completion page follows
+    kind = control_kind_due(campaign=campaign, rater=rater, finished=finished)
+    if kind is not None:
+        control = control_create(
+            campaign=campaign, rater=rater, kind=kind, finished=finished, now=now
+        )
+        if control is not None:
+            return control
+    return _normal_lease(campaign, rater, now)

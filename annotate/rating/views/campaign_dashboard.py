@@ -1,0 +1,101 @@
+"""The owner's campaign dashboard (progress, agreement, raters, then weights or results) and
+the export of its ratings (owner and staff only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from annotate.rating.models import Campaign
+from annotate.rating.selectors.agreement import campaign_agreement
+from annotate.rating.selectors.campaigns import campaign_get_managed, campaign_progress
+from annotate.rating.selectors.dashboard import (
+    flagged_units,
+    raters_overview,
+    ratings_per_hour,
+    weight_values,
+    widest_disagreement,
+)
+from annotate.rating.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
+from annotate.rating.selectors.results import campaign_results
+from core.auth_request import AuthenticatedRequest
+from core.plots import histogram_svg, line_svg
+
+WEIGHT_BINS = 20
+
+
+def _charts(campaign: Campaign) -> dict[str, str]:
+    hourly = ratings_per_hour(campaign=campaign)
+    hours = [f"{hour:%d %b %H:00}" for hour, _ in hourly]
+    charts: dict[str, str] = {
+        "hourly_svg": line_svg(
+            [(i, n) for i, (_, n) in enumerate(hourly)],
+            title="Ratings per hour",
+            # x is the hour's index: a tick between two hours has no label.
+            x_format=lambda i: hours[int(i)] if i == int(i) and 0 <= i < len(hours) else "",
+            point_labels=[f"{hour}: {n}" for hour, (_, n) in zip(hours, hourly, strict=True)],
+        ),
+    }
+    if campaign.rates_references:
+        charts["weights_svg"] = histogram_svg(
+            weight_values(campaign=campaign), WEIGHT_BINS, -1.0, 1.0, title="Weights of references"
+        )
+    return charts
+
+
+def _findings(campaign: Campaign) -> dict[str, object]:
+    """Weights for a campaign on references; results for one on outputs."""
+    if campaign.rates_references:
+        return {"widest": widest_disagreement(campaign=campaign)}
+    return {"results": campaign_results(campaign=campaign)}
+
+
+def _crowd_links(request: AuthenticatedRequest, campaign: Campaign) -> dict[str, str]:
+    join = request.build_absolute_uri(reverse("campaign-join", args=[campaign.token]))
+    return {"join_url": join, "crowd_url": f"{join}?{urlencode({'PROLIFIC_PID': ''})}"}
+
+
+@login_required
+def campaign_dashboard(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    agreement = campaign_agreement(campaign=campaign)
+    context = {
+        "campaign": campaign,
+        "progress": campaign_progress(campaign=campaign),
+        "agreement": agreement,
+        "raters": raters_overview(campaign=campaign, agreement=agreement),
+        "flagged": flagged_units(campaign=campaign),
+        **_findings(campaign),
+        **_charts(campaign),
+        **_crowd_links(request, campaign),
+    }
+    return render(request, "annotate/campaigns/dashboard.html", context)
+
+
+def _download(lines: Iterator[str], content_type: str, filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+def campaign_ratings_csv(request: AuthenticatedRequest, campaign_id: int) -> StreamingHttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    lines = ratings_csv_lines(campaign=campaign)
+    return _download(lines, "text/csv; charset=utf-8", f"campaign-{campaign.pk}-ratings.csv")
+
+
+@login_required
+def campaign_ratings_jsonl(
+    request: AuthenticatedRequest, campaign_id: int
+) -> StreamingHttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    lines = ratings_jsonl_lines(campaign=campaign)
+    return _download(
+        lines, "application/jsonl; charset=utf-8", f"campaign-{campaign.pk}-ratings.jsonl"
+    )

@@ -1,0 +1,75 @@
+"""The rater's page, for every campaign: one reference or output (or two outputs side by side)
+at a time, answered by buttons or the keys 1-5, s (skip), o, n, b (flags)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from annotate.rating.models import Flag, QCStatus
+from annotate.rating.selectors.campaigns import (
+    campaign_get_for_rater,
+    campaign_membership,
+    rater_progress,
+)
+from annotate.rating.selectors.completion import completion_code_for
+from annotate.rating.selectors.results import rating_display
+from annotate.rating.services.assignment import rating_next
+from annotate.rating.services.qc import rater_qc_evaluate
+from annotate.rating.services.ratings import rating_pass, rating_submit
+from core.auth_request import AuthenticatedRequest
+
+
+@login_required
+def campaign_rate(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    rating = rating_next(campaign=campaign, rater=request.user)
+    progress = rater_progress(campaign=campaign, rater=request.user)
+    if rating is None:
+        return redirect("campaign-done", campaign_id=campaign.pk)
+    context = {
+        "campaign": campaign,
+        "rating": rating,
+        "shown": rating_display(rating=rating),
+        "scale": list(zip(campaign.scale, campaign.labels, strict=True)),
+        "flags": Flag.choices,
+        "progress": progress,
+    }
+    return render(request, "annotate/campaigns/rate.html", context)
+
+
+@login_required
+@require_POST
+def campaign_answer(
+    request: AuthenticatedRequest, campaign_id: int, rating_id: int
+) -> HttpResponse:
+    campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    try:
+        if request.POST.get("score"):
+            score = int(request.POST["score"]) if request.POST["score"].isdigit() else -1
+            rating_submit(rating_id=rating_id, rater=request.user, score=score)
+        else:
+            rating_pass(rating_id=rating_id, rater=request.user, flag=request.POST.get("flag", ""))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("campaign-rate", campaign_id=campaign_id)
+
+
+@login_required
+def campaign_done(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    membership = campaign_membership(campaign=campaign, rater=request.user)
+    if membership.crowd_id and membership.qc_status == QCStatus.PENDING:
+        # The code depends on the verdict: check now rather than wait for the queued check.
+        membership = rater_qc_evaluate(campaign=campaign, rater=request.user)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "progress": rater_progress(campaign=campaign, rater=request.user),
+        "completion_code": completion_code_for(campaign=campaign, membership=membership),
+    }
+    return render(request, "annotate/campaigns/done.html", context)

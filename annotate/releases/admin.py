@@ -1,0 +1,64 @@
+from django.contrib import admin
+
+from annotate.releases.models import (
+    Release,
+    ReleaseItem,
+    ReleaseRating,
+    ReleaseReference,
+    SplitReveal,
+)
+
+
+@admin.register(Release)
+class ReleaseAdmin(admin.ModelAdmin):
+    """Releases change through the services; the database refuses edits of published ones."""
+
+    list_display = ["dataset", "version", "status", "license", "published_at", "imported"]
+    list_filter = ["status", "imported"]
+    search_fields = ["dataset__slug", "version"]
+    raw_id_fields = ["dataset", "campaign", "created_by"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return obj is None or obj.status == "draft"
+
+
+@admin.register(ReleaseItem)
+class ReleaseItemAdmin(admin.ModelAdmin):
+    list_display = ["release", "split", "external_id", "position"]
+    list_filter = ["split"]
+    search_fields = ["release__dataset__slug", "external_id", "message"]
+    raw_id_fields = ["release"]
+
+
+@admin.register(ReleaseReference)
+class ReleaseReferenceAdmin(admin.ModelAdmin):
+    list_display = ["item", "position", "origin", "weight", "z_weight", "n"]
+    search_fields = ["release__dataset__slug", "text"]
+    raw_id_fields = ["release", "item"]
+
+
+@admin.register(ReleaseRating)
+class ReleaseRatingAdmin(admin.ModelAdmin):
+    list_display = ["reference", "rater", "score"]
+    search_fields = ["release__dataset__slug", "rater"]
+    raw_id_fields = ["release", "reference"]
+
+
+@admin.register(SplitReveal)
+class SplitRevealAdmin(admin.ModelAdmin):
+    """The audit log of reveals: read-only, since a reveal cannot be undone."""
+
+    list_display = ["dataset", "release", "split", "revealed_by", "revealed_at"]
+    # release is nullable (the default select_related() skips it) and names its dataset.
+    list_select_related = ["dataset", "release__dataset", "revealed_by"]
+    list_filter = ["split", "revealed_at"]
+    search_fields = ["dataset__slug", "revealed_by__username"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

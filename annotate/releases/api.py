@@ -1,0 +1,293 @@
+"""REST API for releases: list, freeze, publish, manifest, files, archive job, diff, import."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.accounts.selectors import user_is_researcher
+from annotate.datasets import serializers as s
+from annotate.datasets.models import SplitName
+from annotate.datasets.selectors import dataset_get_editable, dataset_get_visible
+from annotate.rating.selectors.campaigns import campaign_of_dataset
+from annotate.releases.models import Release, WeightVariant, semantic_version
+from annotate.releases.selectors.diff import release_diff
+from annotate.releases.selectors.releases import (
+    release_file_names,
+    release_find_visible,
+    release_get_editable,
+    release_get_visible,
+    release_list_visible,
+)
+from annotate.releases.services import release_freeze, release_publish
+from annotate.releases.services.archive import (
+    release_archive_job,
+    release_archive_ready,
+    release_archive_request,
+)
+from annotate.releases.services.importing import release_import_archive
+from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
+from core.api import validated_input
+from core.bounded import Limit, LimitExceeded
+from core.http import download_content_type
+
+
+class RevealInputSerializer(serializers.Serializer):
+    split = serializers.ChoiceField(choices=SplitName.choices)
+    confirm = serializers.CharField(
+        help_text="The dataset's slug, typed out: revealing a hidden split is final and logged."
+    )
+
+
+class ReleaseOutputSerializer(serializers.ModelSerializer):
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+
+    class Meta:
+        model = Release
+        fields = [
+            "dataset",
+            "version",
+            "status",
+            "campaign",
+            "weight_variant",
+            "public_splits",
+            "include_ratings",
+            "license",
+            "citation",
+            "description",
+            "created_at",
+            "published_at",
+            "snapshot_checksum",
+            "manifest",
+            "manifest_checksum",
+            "imported",
+        ]
+
+
+class ReleaseInputSerializer(serializers.Serializer):
+    version = serializers.CharField(max_length=32, validators=[semantic_version])
+    campaign = serializers.IntegerField()
+    weight_variant = serializers.ChoiceField(choices=WeightVariant.choices, default="raw")
+    public_splits = serializers.ListField(
+        child=serializers.ChoiceField(choices=SplitName.choices), default=["dev"]
+    )
+    include_ratings = serializers.BooleanField(default=False)
+    license = serializers.CharField(max_length=100, default="CC-BY-4.0")
+    citation = serializers.CharField(allow_blank=True, default="")
+    description = serializers.CharField(allow_blank=True, default="")
+
+
+class ReleaseListApi(APIView):
+    @extend_schema(responses=ReleaseOutputSerializer(many=True), summary="Releases of a dataset")
+    def get(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        releases = release_list_visible(user=request.user, dataset=dataset)
+        return Response(ReleaseOutputSerializer(releases, many=True).data)
+
+    @extend_schema(
+        request=ReleaseInputSerializer,
+        responses={201: ReleaseOutputSerializer},
+        summary="Freeze a draft release (owner)",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_editable(
+            user=request.user, slug=slug, refusal="Only the dataset's owner can freeze a release."
+        )
+        fields = validated_input(ReleaseInputSerializer, request)
+        campaign = campaign_of_dataset(dataset=dataset, campaign_id=fields.pop("campaign"))
+        if campaign is None:
+            raise ValidationError({"campaign": "No such campaign on this dataset."})
+        release = release_freeze(
+            dataset=dataset, campaign=campaign, created_by=cast(User, request.user), **fields
+        )
+        return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)
+
+
+class ReleaseDetailApi(APIView):
+    @extend_schema(responses=ReleaseOutputSerializer, summary="One release")
+    def get(self, request: Request, slug: str, version: str) -> Response:
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        return Response(ReleaseOutputSerializer(release).data)
+
+
+class ReleasePublishApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=ReleaseOutputSerializer, summary="Publish (owner)")
+    def post(self, request: Request, slug: str, version: str) -> Response:
+        release = release_publish(
+            release=release_get_editable(user=request.user, slug=slug, version=version)
+        )
+        return Response(ReleaseOutputSerializer(release).data)
+
+
+class ReleaseRevealApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=RevealInputSerializer,
+        responses=ReleaseOutputSerializer,
+        summary="Publish a hidden split's references (owner)",
+    )
+    def post(self, request: Request, slug: str, version: str) -> Response:
+        release = release_get_editable(user=request.user, slug=slug, version=version)
+        fields = validated_input(RevealInputSerializer, request)
+        release = release_reveal(release=release, by=cast(User, request.user), **fields)
+        return Response(ReleaseOutputSerializer(release).data)
+
+
+class ReleaseManifestApi(APIView):
+    @extend_schema(responses=OpenApiResponse(description="manifest.json"), summary="Manifest")
+    def get(self, request: Request, slug: str, version: str) -> Response:
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        if not release.is_published:
+            raise Http404("A draft has no files yet.")
+        return Response({**release.manifest, "sha256": release.manifest_checksum})
+
+
+class ReleaseFileApi(APIView):
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiResponse()})
+    def get(self, request: Request, slug: str, version: str, name: str) -> FileResponse:
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        if name not in release_file_names(release=release):
+            raise Http404("No such file in this release.")
+        stored = default_storage.open(release.storage_prefix + name, "rb")
+        return FileResponse(
+            stored, as_attachment=True, filename=name, content_type=download_content_type(name)
+        )
+
+
+class ArchiveStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ready", "building"])
+    run = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The run building it: /api/v1/runs/<id>/."
+    )
+    sha256 = serializers.CharField(required=False)
+
+
+class ReleaseImportInputSerializer(serializers.Serializer):
+    archive = serializers.FileField(help_text="A release archive (zip) from any installation.")
+    slug = serializers.SlugField(required=False, help_text="Slug of the dataset to create.")
+
+
+class ReleaseArchiveApi(APIView):
+    @extend_schema(
+        responses={
+            (200, "application/zip"): OpenApiResponse(description="The archive"),
+            202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
+        },
+        summary="Download the archive, or the run building it",
+    )
+    def get(self, request: Request, slug: str, version: str):
+        release = release_get_visible(user=request.user, slug=slug, version=version)
+        if not release.is_published:
+            raise Http404("A draft has no archive.")
+        if release_archive_ready(release=release):
+            stored = default_storage.open(release.archive_name, "rb")
+            name = release.archive_name.rsplit("/")[-1]
+            return FileResponse(
+                stored, as_attachment=True, filename=name, content_type=download_content_type(name)
+            )
+        run = release_archive_job(release=release)
+        body = {"status": "building", "run": run.pk if run else None}
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(ArchiveStatusSerializer, description="Already built"),
+            202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
+        },
+        summary="Start building the archive (owner); cached once built",
+    )
+    def post(self, request: Request, slug: str, version: str) -> Response:
+        release = release_get_editable(user=request.user, slug=slug, version=version)
+        if not release.is_published:
+            raise ValidationError("Publish the release first.")
+        run = release_archive_request(release=release)
+        if run is None:
+            return Response({"status": "ready", "sha256": release.archive_sha256})
+        return Response({"status": "building", "run": run.pk}, status=status.HTTP_202_ACCEPTED)
+
+
+class ReleaseDiffApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("old", str, required=True),
+            OpenApiParameter("new", str, required=True),
+        ],
+        responses=OpenApiResponse(
+            OpenApiTypes.OBJECT,
+            description="Items, references and weights added, removed and changed",
+        ),
+        summary="Differences between two releases (?old=…&new=…)",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_visible(user=request.user, slug=slug)
+        old, new = (
+            release_find_visible(
+                user=request.user, dataset=dataset, version=request.query_params.get(key, "")
+            )
+            for key in ("old", "new")
+        )
+        if old is None or new is None:
+            raise Http404("Name two releases you can see with ?old= and ?new=.")
+        return Response(release_diff(user=request.user, old=old, new=new))
+
+
+class ReleaseImportApi(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={"multipart/form-data": ReleaseImportInputSerializer},
+        responses={
+            201: ReleaseOutputSerializer,
+            413: OpenApiResponse(description="Over a size limit, named in the body"),
+        },
+        summary="Import a release archive (researchers)",
+    )
+    def post(self, request: Request) -> Response:
+        if not user_is_researcher(request.user):
+            raise PermissionDenied("Only researchers can import releases.")
+        fields = validated_input(ReleaseImportInputSerializer, request)
+        upload = fields["archive"]
+        if upload.size > settings.IMPORT_MAX_BYTES:
+            limit = Limit.from_settings("IMPORT_MAX_BYTES")
+            raise LimitExceeded(limit, f"The archive is {upload.size:,} bytes")
+        release = release_import_archive(
+            source=upload, owner=cast(User, request.user), slug=fields.get("slug")
+        )
+        return Response(ReleaseOutputSerializer(release).data, status=status.HTTP_201_CREATED)
+
+
+class DatasetRevealApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=RevealInputSerializer,
+        responses=s.DatasetOutputSerializer,
+        summary="Reveal a hidden split's references on the dataset (owner; final, logged)",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        dataset = dataset_get_editable(
+            user=request.user, slug=slug, refusal="Only the dataset's owner can change it."
+        )
+        fields = validated_input(RevealInputSerializer, request)
+        dataset = dataset_reveal_split(dataset=dataset, by=cast(User, request.user), **fields)
+        return Response(s.DatasetOutputSerializer(dataset).data)

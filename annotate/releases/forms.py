@@ -1,0 +1,33 @@
+"""The "Freeze a release" form (the dataset's campaigns are the only weight sources offered)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from annotate.datasets.models import Dataset, SplitName
+from annotate.rating.models import Campaign, Subject
+from annotate.releases.models import WeightVariant, semantic_version
+
+
+class ReleaseForm(forms.Form):
+    version = forms.CharField(max_length=32, validators=[semantic_version], initial="1.0.0")
+    campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), help_text="Weights from.")
+    weight_variant = forms.ChoiceField(choices=WeightVariant.choices, initial=WeightVariant.RAW)
+    public_splits = forms.MultipleChoiceField(
+        choices=SplitName.choices,
+        initial=[SplitName.DEV],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Splits whose references are published; unchecked splits stay hidden.",
+    )
+    include_ratings = forms.BooleanField(required=False, label="Include anonymised ratings")
+    license = forms.CharField(max_length=100, initial="CC-BY-4.0")
+    citation = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def __init__(self, *args, dataset: Dataset, **kwargs):
+        super().__init__(*args, **kwargs)
+        campaign: Any = self.fields["campaign"]
+        campaign.queryset = Campaign.objects.filter(dataset=dataset, subject=Subject.REFERENCES)

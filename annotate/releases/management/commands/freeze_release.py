@@ -1,0 +1,59 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.datasets.models import Dataset, SplitName
+from annotate.rating.models import Campaign
+from annotate.releases.models import WeightVariant
+from annotate.releases.services import release_freeze, release_publish
+from core.refusals import refusal_as_command_error
+
+
+class Command(BaseCommand):
+    help = (
+        "Freeze a release of a dataset with one campaign's weights (a draft), and with "
+        "--publish write its files and make it immutable."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="The dataset's slug.")
+        parser.add_argument("version", help="Semantic version, e.g. 1.0.0.")
+        parser.add_argument("--campaign", type=int, required=True, help="Campaign id (weights).")
+        parser.add_argument("--weights", choices=WeightVariant.values, default="raw")
+        parser.add_argument(
+            "--public-split",
+            action="append",
+            choices=SplitName.values,
+            dest="public_splits",
+            help="A split whose references are published (repeatable; default: dev).",
+        )
+        parser.add_argument("--include-ratings", action="store_true")
+        parser.add_argument("--license", default="CC-BY-4.0")
+        parser.add_argument("--citation-file", type=Path, help="A file with the BibTeX entry.")
+        parser.add_argument("--description", default="")
+        parser.add_argument("--publish", action="store_true", help="Publish at once.")
+
+    def handle(self, *args, slug, version, campaign, weights, public_splits, **options):
+        dataset = Dataset.objects.filter(slug=slug).first()
+        source = Campaign.objects.filter(pk=campaign, dataset=dataset).first()
+        if dataset is None or source is None:
+            raise CommandError(f"No dataset {slug} with campaign {campaign}.")
+        citation = options["citation_file"].read_text() if options["citation_file"] else ""
+        with refusal_as_command_error():
+            release = release_freeze(
+                dataset=dataset,
+                version=version,
+                created_by=dataset.owner,
+                campaign=source,
+                weight_variant=weights,
+                public_splits=public_splits or ["dev"],
+                include_ratings=options["include_ratings"],
+                license=options["license"],
+                citation=citation,
+                description=options["description"],
+            )
+            if options["publish"]:
+                release = release_publish(release=release)
+        self.stdout.write(
+            f"{slug} {version}: {release.status}, manifest {release.manifest_checksum}"
+        )

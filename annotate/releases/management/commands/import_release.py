@@ -1,0 +1,32 @@
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.releases.services.importing import release_import_archive
+from core.refusals import refusal_as_command_error
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a release archive (.zip) from another installation; every file must come out "
+        "identical (same SHA-256), or nothing is imported."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("archive", type=Path)
+        parser.add_argument("--owner", required=True, help="Username that will own it.")
+        parser.add_argument("--slug", help="Dataset slug here (default: the original's).")
+
+    def handle(self, *args, archive, owner, slug, **options):
+        user = get_user_model().objects.filter(username=owner).first()
+        if user is None:
+            raise CommandError(f"No user {owner}.")
+        if not archive.exists():
+            raise CommandError(f"{archive}: no such file.")
+        with refusal_as_command_error(), archive.open("rb") as source:
+            release = release_import_archive(source=source, owner=user, slug=slug)
+        self.stdout.write(
+            f"Imported {release.dataset.slug} {release.version}: manifest "
+            f"{release.manifest_checksum}"
+        )

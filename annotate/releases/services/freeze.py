@@ -1,0 +1,191 @@
+"""Freezing a draft release: copy the dataset's items, references and one campaign's weights."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Prefetch
+
+from annotate.datasets.models import Dataset, Item, Reference, SplitName
+from annotate.rating.models import Campaign, Rating, RatingKind, RatingStatus, Weight
+from annotate.releases.models import (
+    Release,
+    ReleaseItem,
+    ReleaseRating,
+    ReleaseReference,
+    ReleaseStatus,
+    WeightVariant,
+    semantic_version,
+)
+from annotate.releases.selectors.content import content_checksum, release_content
+from annotate.releases.services.buildinfo import build_info_collect
+
+BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
+MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32
+
+
+def release_version_check(version: str) -> None:
+    """Refuse anything but a semantic version: it becomes part of storage paths and URLs."""
+    if len(version) > MAX_VERSION_LENGTH:
+        raise ValidationError(
+            {"version": f"The version must have at most {MAX_VERSION_LENGTH} characters."}
+        )
+    try:
+        semantic_version(version)
+    except ValidationError as exc:
+        raise ValidationError({"version": exc.messages}) from None
+
+
+def _check_choices(
+    *, dataset: Dataset, campaign: Campaign | None, public_splits: list[str], variant: str
+) -> None:
+    if campaign is not None and campaign.dataset_id != dataset.pk:
+        raise ValidationError({"campaign": "The campaign rates another dataset."})
+    if campaign is not None and not campaign.rates_references:
+        raise ValidationError({"campaign": "That campaign rates outputs, not references."})
+    unknown = set(public_splits) - set(SplitName.values)
+    if unknown:
+        raise ValidationError({"public_splits": f"Unknown splits: {', '.join(sorted(unknown))}."})
+    if variant not in WeightVariant.values:
+        raise ValidationError({"weight_variant": "Use raw or z."})
+    if not Item.objects.filter(split__dataset=dataset).exists():
+        raise ValidationError("The dataset has no items to release.")
+
+
+def _copy_snapshot(release: Release, campaign: Campaign | None) -> dict[int, ReleaseReference]:
+    """Copy items and references batch by batch; returns live reference id → its copy."""
+    weights = {}
+    if campaign is not None:
+        weights = {w.reference_id: w for w in Weight.objects.filter(campaign=campaign)}
+    items = (
+        Item.objects.filter(split__dataset=release.dataset)
+        .select_related("split")
+        .prefetch_related(Prefetch("references", queryset=Reference.objects.order_by("position")))
+        .order_by("position")
+    )
+    copies: dict[int, ReleaseReference] = {}
+    batch: list[Item] = []
+    for item in items.iterator(chunk_size=BATCH):
+        batch.append(item)
+        if len(batch) == BATCH:
+            _copy_batch(release, batch, weights, copies)
+            batch = []
+    _copy_batch(release, batch, weights, copies)
+    return copies
+
+
+def _copy_batch(
+    release: Release, batch: list[Item], weights: dict, copies: dict[int, ReleaseReference]
+) -> None:
+    start = ReleaseItem.objects.filter(release=release).count()
+    frozen = ReleaseItem.objects.bulk_create(
+        [
+            ReleaseItem(
+                release=release,
+                split=item.split.name,
+                external_id=item.external_id,
+                context=item.context,
+                message=item.message,
+                position=start + k,
+            )
+            for k, item in enumerate(batch)
+        ]
+    )
+    refs = []
+    for item, copy in zip(batch, frozen, strict=True):
+        for ref in item.references.all():
+            copies[ref.pk] = _reference_copy(release, copy, ref, weights.get(ref.pk))
+            refs.append(copies[ref.pk])
+    ReleaseReference.objects.bulk_create(refs, batch_size=BATCH)
+
+
+def _reference_copy(
+    release: Release, item: ReleaseItem, ref: Reference, weight: Weight | None
+) -> ReleaseReference:
+    stats = {}
+    if weight is not None:
+        stats = {
+            f: getattr(weight, f)
+            for f in ("n", "mean", "sd", "weight", "z_weight", "ci_low", "ci_high")
+        }
+    return ReleaseReference(
+        release=release, item=item, position=ref.position, text=ref.text, origin=ref.origin, **stats
+    )
+
+
+def _copy_ratings(release: Release, campaign: Campaign, copies: dict[int, ReleaseReference]):
+    ratings = (
+        Rating.objects.filter(
+            campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
+        )
+        .select_related("slot")
+        .order_by("started_at", "pk")
+    )
+    pseudonyms: dict[int, str] = {}
+    rows = []
+    for rating in ratings.iterator(chunk_size=BATCH):
+        # Pseudonyms follow the order of each rater's first rating: stable, and not the user id.
+        name = pseudonyms.setdefault(rating.rater_id, f"r{len(pseudonyms) + 1:03d}")
+        rows.append(
+            ReleaseRating(
+                release=release,
+                reference=copies[rating.slot.reference_id or 0],  # normal: a reference's
+                rater=name,
+                score=rating.score or 0,  # done ratings have a score (a constraint)
+            )
+        )
+    ReleaseRating.objects.bulk_create(rows, batch_size=BATCH)
+
+
+@transaction.atomic
+def release_freeze(
+    *,
+    dataset: Dataset,
+    version: str,
+    created_by: User,
+    campaign: Campaign | None,
+    weight_variant: str = WeightVariant.RAW,
+    public_splits: list[str] | None = None,
+    include_ratings: bool = False,
+    license: str = "CC-BY-4.0",
+    citation: str = "",
+    description: str = "",
+) -> Release:
+    """A draft release with a snapshot of the dataset as it is now; publish it next."""
+    release_version_check(version)
+    public_splits = sorted(set(public_splits if public_splits is not None else ["dev"]))
+    _check_choices(
+        dataset=dataset, campaign=campaign, public_splits=public_splits, variant=weight_variant
+    )
+    if Release.objects.filter(dataset=dataset, version=version).exists():
+        raise ValidationError({"version": f"Version {version} already exists."})
+    release = Release(
+        dataset=dataset,
+        version=version,
+        created_by=created_by,
+        campaign=campaign,
+        weight_variant=weight_variant,
+        public_splits=public_splits,
+        include_ratings=include_ratings and campaign is not None,
+        license=license,
+        citation=citation,
+        description=description,
+        build_info=build_info_collect(dataset=dataset, campaign=campaign),
+    )
+    release.full_clean()
+    release.save()
+    copies = _copy_snapshot(release, campaign)
+    if release.include_ratings and campaign is not None:
+        _copy_ratings(release, campaign, copies)
+    release.snapshot_checksum = content_checksum(
+        release_content(release=release, public_only=False)
+    )
+    release.save(update_fields=["snapshot_checksum"])
+    return release
+
+
+def release_delete_draft(*, release: Release) -> None:
+    if release.status != ReleaseStatus.DRAFT:
+        raise ValidationError("A published release cannot be deleted.")
+    release.delete()

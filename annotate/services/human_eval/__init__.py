@@ -1,1 +1,0 @@
-"""Writes of human evaluation of outputs: systems and outputs, judgment imports, campaigns."""

@@ -1,0 +1,32 @@
+"""A service's refusal (a ValidationError), shown where the user is: as a message on the page a
+form action redirects to, or as a management command's error and exit status."""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.management.base import CommandError
+from django.http import HttpRequest
+
+
+def succeeded(request: HttpRequest, service: Callable[..., Any], /, **kwargs: Any) -> bool:
+    """Call ``service(**kwargs)``; whether it went through. A ValidationError it raises becomes
+    an error message (its reasons, joined) for the next page instead of an error page."""
+    try:
+        service(**kwargs)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return False
+    return True
+
+
+@contextmanager
+def refusal_as_command_error() -> Iterator[None]:
+    """A service's ValidationError inside the block ends the command with its messages, as a
+    CommandError (a message and an exit status, not a traceback)."""
+    try:
+        yield
+    except ValidationError as exc:
+        raise CommandError(" ".join(exc.messages)) from None

@@ -1,0 +1,44 @@
+from django.contrib import admin
+
+from scoring.leaderboards.models import Leaderboard, Score, Submission, Team
+
+
+@admin.register(Leaderboard)
+class LeaderboardAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "release", "split", "primary_metric", "is_public", "is_open"]
+    list_filter = ["split", "is_public", "is_open", "primary_metric"]
+    search_fields = ["name", "slug", "release__dataset__slug"]
+    raw_id_fields = ["release", "owner"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name", "members__username"]
+    filter_horizontal = ["members"]
+
+
+class ScoreInline(admin.TabularInline):
+    model = Score
+    extra = 0
+    fields = ["metric", "score", "ci_low", "ci_high", "signature"]
+    readonly_fields = ["metric", "score", "ci_low", "ci_high", "signature"]
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = ["method", "team", "leaderboard", "status", "progress", "submitted_at"]
+    list_filter = ["status", "is_baseline", "leaderboard"]
+    list_select_related = ["team", "leaderboard", "run"]
+    search_fields = ["method", "team__name", "submitted_by__username"]
+    raw_id_fields = ["leaderboard", "team", "submitted_by", "run"]
+    readonly_fields = ["submitted_at", "finished_at"]
+    inlines = [ScoreInline]
+
+
+@admin.register(Score)
+class ScoreAdmin(admin.ModelAdmin):
+    list_display = ["submission", "metric", "score", "ci_low", "ci_high", "created_at"]
+    list_filter = ["metric"]
+    search_fields = ["signature", "submission__method"]
+    raw_id_fields = ["submission"]

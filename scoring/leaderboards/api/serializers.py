@@ -1,0 +1,129 @@
+"""Serializers of leaderboards: the API's responses and the JSON/CSV exports share them."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from scoring.leaderboards.leaderboard_forms import RESERVED_SLUGS
+from scoring.leaderboards.models import Leaderboard
+from scoring.leaderboards.selectors.leaderboard_table import TableRow
+from scoring.metrics import get_entry
+
+
+class MetricScoreSerializer(serializers.Serializer):
+    score = serializers.FloatField()
+    ci_low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval.")
+    ci_high = serializers.FloatField(allow_null=True)
+    signature = serializers.CharField()
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="1 is best.")
+    group = serializers.IntegerField(
+        allow_null=True,
+        help_text="Rank group: entries not significantly different (paired bootstrap, p ≥ 0.05) "
+        "from their group's first entry share it.",
+    )
+    submission = serializers.IntegerField(source="submission.pk")
+    team = serializers.CharField(source="submission.team.name")
+    method = serializers.CharField(source="submission.method")
+    description = serializers.CharField(source="submission.description")
+    url = serializers.CharField(source="submission.url")
+    is_baseline = serializers.BooleanField(source="submission.is_baseline")
+    is_public = serializers.BooleanField(source="submission.is_public")
+    submitted_at = serializers.DateTimeField(source="submission.submitted_at")
+    finished_at = serializers.DateTimeField(source="submission.finished_at")
+    score = serializers.FloatField(source="primary.score", allow_null=True, default=None)
+    ci_low = serializers.FloatField(source="primary.ci_low", allow_null=True, default=None)
+    ci_high = serializers.FloatField(source="primary.ci_high", allow_null=True, default=None)
+    scores = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.DictField(child=MetricScoreSerializer()))
+    def get_scores(self, row: TableRow) -> dict:
+        return {
+            name: MetricScoreSerializer(score).data
+            for name, score in row.scores.items()
+            if score is not None
+        }
+
+
+class LeaderboardSummarySerializer(serializers.ModelSerializer):
+    release = serializers.SerializerMethodField()
+    release_id = serializers.IntegerField()
+    split = serializers.CharField(help_text="dev or test")
+    owner = serializers.CharField(source="owner.username")
+    higher_is_better = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Leaderboard
+        fields = [
+            "slug", "name", "description", "release", "release_id", "split", "owner",
+            "primary_metric", "higher_is_better", "metric_options", "companion_metrics",
+            "is_public", "is_open", "daily_quota", "total_quota", "created_at",
+        ]  # fmt: skip
+
+    def get_release(self, board: Leaderboard) -> str:
+        """`<dataset-slug>@<version>`."""
+        return f"{board.release.dataset.slug}@{board.release.version}"
+
+    def get_higher_is_better(self, board: Leaderboard) -> bool:
+        return get_entry(board.primary_metric).higher_is_better
+
+
+class LeaderboardDetailSerializer(serializers.Serializer):
+    leaderboard = LeaderboardSummarySerializer()
+    signature = serializers.CharField(help_text="The primary metric's signature.")
+    references_visible = serializers.BooleanField(
+        help_text="Whether you may download the references of this split."
+    )
+    rows = LeaderboardRowSerializer(many=True)
+
+
+class MetricComparisonSerializer(serializers.Serializer):
+    metric = serializers.CharField()
+    display_name = serializers.CharField()
+    higher_is_better = serializers.BooleanField()
+    score_a = serializers.FloatField()
+    score_b = serializers.FloatField()
+    difference = serializers.FloatField(help_text="score_a − score_b")
+    p_bootstrap = serializers.FloatField(help_text="Paired bootstrap (Koehn 2004), two-sided.")
+    p_approximate_randomization = serializers.FloatField(
+        help_text="Paired approximate randomization (Riezler & Maxwell 2005)."
+    )
+    significant = serializers.BooleanField(help_text="Both p-values below 0.05.")
+
+
+class ComparedSubmissionSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    team = serializers.CharField(source="team.name")
+    method = serializers.CharField()
+    is_baseline = serializers.BooleanField()
+
+
+class LeaderboardComparisonSerializer(serializers.Serializer):
+    a = ComparedSubmissionSerializer()
+    b = ComparedSubmissionSerializer()
+    metrics = MetricComparisonSerializer(many=True)
+
+
+class LeaderboardCreateSerializer(serializers.Serializer):
+    release = serializers.CharField(help_text='"<dataset-slug>@<version>" or the release id.')
+    # A plain string: a second "dev/test" choice set would collide in the schema's enum names.
+    split = serializers.RegexField(r"^(dev|test)$", default="dev", help_text="dev or test")
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=100)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    primary_metric = serializers.CharField(default="dbleu")
+    metric_options = serializers.DictField(required=False, default=dict)
+    companion_metrics = serializers.ListField(
+        child=serializers.CharField(), required=False, default=["bleu", "sbleu"]
+    )
+    is_public = serializers.BooleanField(required=False, default=True)
+    daily_quota = serializers.IntegerField(required=False, min_value=1, default=5)
+    total_quota = serializers.IntegerField(required=False, min_value=1, default=100)
+
+    def validate_slug(self, slug: str) -> str:
+        if slug in RESERVED_SLUGS:
+            raise serializers.ValidationError(f"{slug!r} is taken by a page; choose another.")
+        return slug

@@ -1,0 +1,155 @@
+"""REST API of submissions: upload (all problems by line), list one's own, follow one."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.accounts.selectors import user_is_researcher
+from core.api import problems_response, validated_input
+from scoring.leaderboards.models import Score, Submission
+from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
+from scoring.leaderboards.selectors.submissions import submission_get_for_user, submissions_of_user
+from scoring.leaderboards.services.submissions import (
+    submission_cancel,
+    submission_create,
+    submission_set_counts,
+    upload_problems_as_dicts,
+)
+from scoring.leaderboards.submission_files import UploadRejected
+
+
+class ScoreSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Score
+        fields = ["metric", "score", "ci_low", "ci_high", "signature", "extras"]
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    team = serializers.CharField(source="team.name")
+    leaderboard = serializers.CharField(source="leaderboard.slug")
+    scores = ScoreSerializer(many=True)
+    progress = serializers.IntegerField(read_only=True)
+    run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
+    attempt = serializers.IntegerField(source="run.attempt", default=None, read_only=True)
+    status_text = serializers.CharField(
+        source="run.status_text",
+        default="",
+        read_only=True,
+        help_text='What the scoring run is doing, e.g. "Waiting for a worker".',
+    )
+    started_at = serializers.DateTimeField(source="run.started_at", default=None, read_only=True)
+
+    class Meta:
+        model = Submission
+        fields = [
+            "id", "leaderboard", "team", "method", "description", "url", "format", "n_lines",
+            "status", "status_text", "progress", "run", "attempt", "error", "is_baseline",
+            "is_public", "counts", "charged", "submitted_at", "started_at", "finished_at",
+            "scores",
+        ]  # fmt: skip
+
+
+class SubmissionUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    method = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    url = serializers.URLField(required=False, allow_blank=True, default="")
+    team = serializers.CharField(required=False, allow_blank=True, default="")
+    format = serializers.ChoiceField(choices=["", "text", "jsonl"], required=False, default="")
+    is_public = serializers.BooleanField(required=False, default=True)
+    is_baseline = serializers.BooleanField(required=False, default=False)
+
+
+class UploadProblemSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="1-based; 0 for the whole file.")
+    message = serializers.CharField()
+
+
+class UploadErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    problems = UploadProblemSerializer(many=True)
+
+
+class SubmissionListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=SubmissionSerializer(many=True), summary="Your team's submissions")
+    def get(self, request: Request, slug: str) -> Response:
+        board = leaderboard_get_visible(user=request.user, slug=slug)
+        mine = submissions_of_user(user=cast(User, request.user), leaderboard=board)
+        return Response(SubmissionSerializer(mine, many=True).data)
+
+    @extend_schema(
+        request={"multipart/form-data": SubmissionUploadSerializer},
+        responses={
+            201: SubmissionSerializer,
+            400: OpenApiResponse(UploadErrorSerializer, description="Every problem, by line"),
+        },
+        summary="Upload a system output; it is checked now and scored by a worker",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        board = leaderboard_get_visible(user=request.user, slug=slug)
+        if not user_is_researcher(request.user):
+            raise PermissionDenied("Participants need a researcher account to submit.")
+        fields = validated_input(SubmissionUploadSerializer, request)
+        upload = fields["file"]
+        try:
+            submission = submission_create(
+                leaderboard=board,
+                user=cast(User, request.user),
+                lines=upload,
+                size=upload.size,
+                filename=upload.name,
+                method=fields["method"],
+                team_name=fields["team"],
+                fmt=fields["format"],
+                description=fields["description"],
+                url=fields["url"],
+                is_public=fields["is_public"],
+                is_baseline=fields["is_baseline"],
+            )
+        except UploadRejected as exc:
+            return problems_response(
+                "The file was not accepted; nothing was queued or charged.",
+                upload_problems_as_dicts(exc),
+            )
+        return Response(SubmissionSerializer(submission).data, status=status.HTTP_201_CREATED)
+
+
+class SubmissionChangeSerializer(serializers.Serializer):
+    counts = serializers.BooleanField(required=False, help_text="Count it on a test leaderboard.")
+    cancel = serializers.BooleanField(required=False, default=False)
+
+
+class SubmissionDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=SubmissionSerializer, summary="A submission's status and scores")
+    def get(self, request: Request, submission_id: int) -> Response:
+        submission = submission_get_for_user(user=request.user, submission_id=submission_id)
+        return Response(SubmissionSerializer(submission).data)
+
+    @extend_schema(
+        request=SubmissionChangeSerializer,
+        responses=SubmissionSerializer,
+        summary="Pick whether it counts (test leaderboards), or cancel it",
+    )
+    def patch(self, request: Request, submission_id: int) -> Response:
+        submission = submission_get_for_user(user=request.user, submission_id=submission_id)
+        fields = validated_input(SubmissionChangeSerializer, request)
+        user = cast(User, request.user)
+        if "counts" in fields:
+            submission_set_counts(submission=submission, user=user, counts=fields["counts"])
+        if fields["cancel"]:
+            submission_cancel(submission=submission, user=user)
+        submission.refresh_from_db()
+        return Response(SubmissionSerializer(submission).data)

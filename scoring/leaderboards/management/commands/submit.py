@@ -1,0 +1,82 @@
+import time
+from pathlib import Path
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.leaderboards.models import Leaderboard, Submission
+from scoring.leaderboards.services.submissions import submission_create
+from scoring.leaderboards.submission_files import UploadRejected
+
+POLL_SECONDS = 0.5
+
+
+class Command(BaseCommand):
+    help = (
+        "Submit a system output to a leaderboard as USER (on the server; participants elsewhere "
+        "use `python -m scoring.leaderboards.client submit`). With --wait, follow the scoring "
+        "and print it."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--leaderboard", required=True, help="The leaderboard's slug.")
+        parser.add_argument("--file", required=True, type=Path)
+        parser.add_argument("--user", required=True, help="Username of the participant.")
+        parser.add_argument("--method", default="", help="Name of the method (default: file).")
+        parser.add_argument("--team", default="")
+        parser.add_argument("--baseline", action="store_true", help="A baseline (owner only).")
+        parser.add_argument("--wait", action="store_true", help="Wait for the scores.")
+        parser.add_argument("--timeout", type=float, default=600.0)
+
+    def handle(self, *args, **o):
+        board = Leaderboard.objects.filter(slug=o["leaderboard"]).first()
+        user = User.objects.filter(username=o["user"]).first()
+        if board is None or user is None:
+            raise CommandError("No such leaderboard or user.")
+        if not o["file"].exists():
+            raise CommandError(f"{o['file']}: no such file.")
+        try:
+            with o["file"].open("rb") as lines:
+                submission = submission_create(
+                    leaderboard=board,
+                    user=user,
+                    lines=lines,
+                    size=o["file"].stat().st_size,
+                    filename=o["file"].name,
+                    method=o["method"] or o["file"].stem,
+                    team_name=o["team"],
+                    is_baseline=o["baseline"],
+                )
+        except UploadRejected as exc:
+            for problem in exc.problems:
+                self.stderr.write(f"{o['file']}: {problem}")
+            raise CommandError(
+                "The file was not accepted; nothing was queued or charged."
+            ) from None
+        except (ValidationError, PermissionDenied) as exc:
+            raise CommandError(" ".join(getattr(exc, "messages", [str(exc)]))) from None
+        self.stdout.write(f"Submission {submission.pk} queued.")
+        if o["wait"]:
+            self._wait(submission.pk, o["timeout"])
+
+    def _wait(self, submission_id: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            submission = Submission.objects.get(pk=submission_id)
+            if submission.status not in Submission.ACTIVE:
+                break
+            time.sleep(POLL_SECONDS)
+        else:
+            raise CommandError(f"Still {submission.status} after {timeout:.0f} s.")
+        if submission.status != "finished":
+            raise CommandError(
+                f"Submission {submission_id} {submission.status}: {submission.error}"
+            )
+        for score in submission.scores.order_by("metric"):
+            ci = (
+                f" [95% CI {score.ci_low:.2f}, {score.ci_high:.2f}]"
+                if score.ci_low is not None
+                else ""
+            )
+            self.stdout.write(f"{score.signature} = {score.score:.2f}{ci}")

@@ -1,0 +1,151 @@
+"""Leaderboards on frozen releases, teams, submissions and their scores."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+
+from annotate.datasets.models import SplitName
+from annotate.releases.models import Release
+from core.runs.models import Run
+
+
+class Leaderboard(models.Model):
+    """Scores of submissions on one split of a frozen release, with one metric configuration."""
+
+    release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="leaderboards")
+    split = models.CharField(max_length=10, choices=SplitName.choices, default=SplitName.DEV)
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="leaderboards"
+    )
+    primary_metric = models.CharField(max_length=20, default="dbleu")
+    # Options of the primary metric (order, tokenizer, definition …), checked by the registry.
+    metric_options = models.JSONField(default=dict, blank=True)
+    companion_metrics = models.JSONField(
+        default=list, blank=True, help_text="Registry names of the metrics shown beside it."
+    )
+    is_public = models.BooleanField(default=True)
+    is_open = models.BooleanField(default=True, help_text="Accepting submissions.")
+    daily_quota = models.PositiveIntegerField(default=5, validators=[MinValueValidator(1)])
+    total_quota = models.PositiveIntegerField(default=100, validators=[MinValueValidator(1)])
+    max_upload_bytes = models.PositiveIntegerField(default=200 * 1024 * 1024)
+    # Rank groups worked out when a score lands (services/rank_groups.py), so a page runs no
+    # bootstrap: [{"ranked": [[submission id, score id], …] best first, "groups": […]}]
+    # for the owner's view of the board and the public's. A view matching neither computes.
+    rank_groups = models.JSONField(default=list, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def metrics(self) -> list[str]:
+        """The primary metric first, then the companions (no duplicates)."""
+        return [self.primary_metric] + [
+            m for m in self.companion_metrics if m != self.primary_metric
+        ]
+
+
+class Team(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SubmissionStatus(models.TextChoices):
+    SUBMITTED = "submitted", "Submitted"
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Submission(models.Model):
+    ACTIVE = (SubmissionStatus.SUBMITTED, SubmissionStatus.QUEUED, SubmissionStatus.RUNNING)
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="submissions"
+    )
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="submissions")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="submissions"
+    )
+    file = models.FileField(upload_to="submissions/%Y/%m/")
+    format = models.CharField(max_length=10, default="text")
+    n_lines = models.PositiveIntegerField(default=0)
+    method = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    url = models.URLField(blank=True, help_text="Paper or code.")
+    is_baseline = models.BooleanField(default=False)
+    is_public = models.BooleanField(default=True)
+    # On a test leaderboard each team picks the submissions that count.
+    counts = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.SUBMITTED
+    )
+    error = models.TextField(blank=True)
+    # Quota accounting: charged when a worker starts scoring it (a submission waiting out a
+    # broker outage costs nothing yet, though it counts against the quota while it waits); a
+    # failure caused by the platform gives the attempt back.
+    charged = models.BooleanField(default=False)
+    # The scoring run: attempts, heartbeat, progress and timings live there (core.runs).
+    run = models.OneToOneField(
+        Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="submission"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at"]
+        indexes = [
+            models.Index(fields=["leaderboard", "status"]),
+            models.Index(fields=["team", "submitted_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.method} ({self.status})"
+
+    @property
+    def progress(self) -> int:
+        if self.status == SubmissionStatus.FINISHED:
+            return 100
+        return self.run.percent if self.run is not None else 0
+
+
+class Score(models.Model):
+    """One metric's score of a submission; the signature says exactly how it was computed."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="scores")
+    metric = models.CharField(max_length=20)
+    signature = models.CharField(max_length=300)
+    score = models.FloatField()
+    ci_low = models.FloatField(null=True, blank=True)
+    ci_high = models.FloatField(null=True, blank=True)
+    extras = models.JSONField(default=dict, blank=True)
+    # Per-item sufficient statistics (numpy .npy), so intervals and comparisons never
+    # tokenize again.
+    stats_file = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["submission", "metric"]
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "signature"], name="score_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.metric} {self.score:.2f}"

@@ -1,0 +1,224 @@
+"""Comparing two submissions: paired significance per metric, and item by item.
+
+The item-by-item view shows references and per-item statistics (which reveal reference
+lengths and matches), so callers offer it only when `references_visible` says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.cache import cache
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
+
+from annotate.releases.models import ReleaseItem
+from core.errors import NotFound
+from scoring.leaderboards.models import Leaderboard, Score, Submission, SubmissionStatus
+from scoring.leaderboards.selectors.leaderboard_table import (
+    CACHE_SECONDS,
+    SIGNIFICANCE_LEVEL,
+    latest_scores,
+    leaderboard_table,
+)
+from scoring.leaderboards.selectors.leaderboards import (
+    leaderboard_can_manage,
+    leaderboard_entries,
+    leaderboard_metric,
+    release_scoring_items,
+)
+from scoring.leaderboards.selectors.stored import load_matrix, submission_hypotheses
+from scoring.metrics import (
+    Metric,
+    RefItem,
+    get_entry,
+    paired_approximate_randomization,
+    paired_bootstrap,
+)
+
+BOOTSTRAP_RESAMPLES = 1000
+# sacrebleu's default for approximate randomization; above LARGE_ITEMS a tenth of it keeps a
+# comparison of very large test sets within a page load (the p-value's resolution is 1e-3).
+AR_RESAMPLES = 10_000
+LARGE_ITEMS = 50_000
+ITEMS_PER_PAGE = 20
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    metric: str
+    display_name: str
+    higher_is_better: bool
+    score_a: float
+    score_b: float
+    p_bootstrap: float
+    p_approximate_randomization: float
+
+    @property
+    def difference(self) -> float:
+        return self.score_a - self.score_b
+
+    @property
+    def significant(self) -> bool:
+        # Equal scores are never a significant difference, whatever p (see rank_groups).
+        if math.isclose(self.score_a, self.score_b, abs_tol=1e-12):
+            return False
+        return max(self.p_bootstrap, self.p_approximate_randomization) < SIGNIFICANCE_LEVEL
+
+
+@dataclass(frozen=True)
+class ItemSide:
+    """One item with both hypotheses, its weighted references and per-item statistics."""
+
+    item: ReleaseItem
+    refs: RefItem
+    hyp_a: str
+    hyp_b: str
+    stats_a: list[float]
+    stats_b: list[float]
+    score_a: float
+    score_b: float
+
+
+def comparable_submissions(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser
+) -> QuerySet[Submission]:
+    """Finished submissions the user may compare: the board's entries and their team's own."""
+    finished = leaderboard.submissions.filter(status=SubmissionStatus.FINISHED)
+    if leaderboard_can_manage(user=user, leaderboard=leaderboard):
+        return finished.select_related("team")
+    shown = leaderboard_entries(leaderboard=leaderboard, user=user).values("pk")
+    mine = Q(team__members=user) if user.is_authenticated else Q(pk__in=[])
+    return finished.filter(Q(pk__in=shown) | mine).select_related("team").distinct()
+
+
+def comparison_submission(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser, submission_id: object
+) -> Submission:
+    """A submission to compare, or 404 when it is not one this user may see on this board."""
+    try:
+        pk = int(str(submission_id))
+    except ValueError:
+        raise NotFound("No such submission.") from None
+    submission = comparable_submissions(leaderboard=leaderboard, user=user).filter(pk=pk).first()
+    if submission is None:
+        raise NotFound("No such submission.")
+    return submission
+
+
+def comparison_pair(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser, a_id: object, b_id: object
+) -> tuple[Submission | None, Submission | None]:
+    """The submissions named a and b (404 if not comparable for this user); by default the
+    best entry against the best baseline (or the runner-up when there is no baseline)."""
+    rows = [r.submission for r in leaderboard_table(leaderboard=leaderboard, user=user).rows]
+    named = [
+        comparison_submission(leaderboard=leaderboard, user=user, submission_id=pk) if pk else None
+        for pk in (a_id, b_id)
+    ]
+    a, b = named
+    if b is None:
+        baselines = [s for s in rows if s.is_baseline]
+        b = baselines[0] if baselines else next((s for s in rows if s != a), None)
+    if a is None:
+        a = next((s for s in rows if s != b), None)
+    return a, b
+
+
+def _stats(submission: Submission, metric: str) -> tuple[Score, np.ndarray] | None:
+    score = latest_scores(submission).get(metric)
+    if score is None or not score.stats_file:
+        return None
+    return score, load_matrix(score.stats_file)
+
+
+def _compare_metric(
+    leaderboard: Leaderboard, name: str, a: Submission, b: Submission
+) -> MetricComparison | None:
+    loaded_a, loaded_b = _stats(a, name), _stats(b, name)
+    if loaded_a is None or loaded_b is None or loaded_a[1].shape != loaded_b[1].shape:
+        return None
+    metric = leaderboard_metric(leaderboard, name)
+    stats_a, stats_b = loaded_a[1], loaded_b[1]
+    ar_samples = AR_RESAMPLES if len(stats_a) <= LARGE_ITEMS else AR_RESAMPLES // 10
+    bootstrap = paired_bootstrap(metric, stats_b, stats_a, n_samples=BOOTSTRAP_RESAMPLES)
+    ar = paired_approximate_randomization(metric, stats_b, stats_a, n_samples=ar_samples)
+    entry = get_entry(name)
+    return MetricComparison(
+        name,
+        entry.display_name,
+        entry.higher_is_better,
+        loaded_a[0].score,
+        loaded_b[0].score,
+        bootstrap.p_value,
+        ar.p_value,
+    )
+
+
+def compare_submissions(
+    *, leaderboard: Leaderboard, a: Submission, b: Submission
+) -> list[MetricComparison]:
+    """Paired bootstrap and approximate randomization p-values of a against b, per metric."""
+    state = f"{a.pk}:{a.finished_at}:{b.pk}:{b.finished_at}:{leaderboard.metrics}"
+    key = f"leaderboard-compare:{leaderboard.pk}:{hashlib.sha256(state.encode()).hexdigest()}"
+    result = cache.get(key)
+    if result is None:
+        found = [_compare_metric(leaderboard, name, a, b) for name in leaderboard.metrics]
+        result = [m for m in found if m is not None]
+        cache.set(key, result, CACHE_SECONDS)
+    return result
+
+
+def stat_labels(metric: Metric, n_stats: int) -> list[str]:
+    """Column names of a metric's statistics rows, where the layout is known (BLEU family)."""
+    order = getattr(metric, "max_order", None)
+    if isinstance(order, int) and n_stats == 2 + 2 * order:
+        return [
+            "hyp len", "ref len",
+            *(f"match {n}" for n in range(1, order + 1)),
+            *(f"total {n}" for n in range(1, order + 1)),
+        ]  # fmt: skip
+    return [f"s{k}" for k in range(1, n_stats + 1)]
+
+
+def compare_items(
+    *, leaderboard: Leaderboard, a: Submission, b: Submission, page_number: str | None
+) -> tuple[Page, list[ItemSide], list[str]]:
+    """One page of items side by side, with the primary metric's statistics and labels.
+
+    Call only when the user may see the leaderboard's references.
+    """
+    scored = release_scoring_items(release=leaderboard.release, split=leaderboard.split)
+    ids = [ref.id for _, ref in scored]
+    metric = leaderboard_metric(leaderboard, leaderboard.primary_metric)
+    loaded_a = _stats(a, leaderboard.primary_metric)
+    loaded_b = _stats(b, leaderboard.primary_metric)
+    n_stats = loaded_a[1].shape[1] if loaded_a else 0
+    empty = np.zeros((len(ids), n_stats))
+    stats_a = loaded_a[1] if loaded_a else empty
+    stats_b = loaded_b[1] if loaded_b else empty
+    page = Paginator(range(len(scored)), ITEMS_PER_PAGE).get_page(page_number)
+    hyps_a, hyps_b = submission_hypotheses(a, ids), submission_hypotheses(b, ids)
+    sides = [
+        ItemSide(
+            scored[i][0],
+            scored[i][1],
+            hyps_a[i],
+            hyps_b[i],
+            _rounded(stats_a[i]),
+            _rounded(stats_b[i]),
+            float(metric.scores_from_stats(stats_a[i])),
+            float(metric.scores_from_stats(stats_b[i])),
+        )
+        for i in page.object_list
+    ]
+    return page, sides, stat_labels(metric, n_stats)
+
+
+def _rounded(row: np.ndarray) -> list[float]:
+    # Totals scaled by a weight carry float noise (2.4000000000000004) nobody needs to read.
+    return [round(float(v), 4) for v in row]

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+
+from core.errors import NotFound
+from scoring.leaderboards.models import Leaderboard, Submission, SubmissionStatus
+from scoring.leaderboards.selectors.leaderboards import leaderboard_can_manage
+
+
+def submission_get_for_user(*, user: User | AnonymousUser, submission_id: int) -> Submission:
+    """A submission is its team's, and the leaderboard owner's; to anyone else it does not
+    exist (its scores appear on the leaderboard if it is public)."""
+    submission = (
+        Submission.objects.select_related("leaderboard__release__dataset", "team", "run")
+        .prefetch_related("scores")
+        .filter(pk=submission_id)
+        .first()
+    )
+    if submission is None or not user.is_authenticated:
+        raise NotFound("No such submission.")
+    if submission.team.members.filter(pk=user.pk).exists():
+        return submission
+    if leaderboard_can_manage(user=user, leaderboard=submission.leaderboard):
+        return submission
+    raise NotFound("No such submission.")
+
+
+def submissions_live_of_user(
+    *, user: User, leaderboard: Leaderboard, limit: int = 10
+) -> list[Submission]:
+    """The user's submissions still queued or being scored, for the page to follow."""
+    mine = submissions_of_user(user=user, leaderboard=leaderboard)
+    return list(mine.filter(status__in=Submission.ACTIVE)[:limit])
+
+
+def submissions_of_user(*, user: User, leaderboard: Leaderboard) -> QuerySet[Submission]:
+    return (
+        Submission.objects.filter(leaderboard=leaderboard, team__members=user)
+        .select_related("team", "run", "leaderboard")
+        .prefetch_related("scores")
+        .distinct()
+    )
+
+
+def submissions_finished_by_id(
+    *, leaderboard: Leaderboard, ids: list[int]
+) -> dict[int, Submission]:
+    """The board's finished submissions among `ids`, by id (with what copying them needs)."""
+    finished = Submission.objects.filter(
+        leaderboard=leaderboard, pk__in=ids, status=SubmissionStatus.FINISHED
+    ).select_related("leaderboard__release__dataset", "team")
+    return {submission.pk: submission for submission in finished}

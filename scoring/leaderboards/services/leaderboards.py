@@ -1,0 +1,76 @@
+"""Writes of leaderboards: open one on a frozen release with a checked metric configuration."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from annotate.releases.models import Release, ReleaseStatus
+from core.dispatch import dispatch
+from scoring.leaderboards.models import Leaderboard
+from scoring.leaderboards.selectors.leaderboards import release_scoring_items
+from scoring.metrics import MetricInputError, entries, get_metric
+
+
+def _check_metrics(primary: str, options: dict, companions: list[str]) -> None:
+    known = entries()
+    if primary not in known:
+        raise ValidationError({"primary_metric": f"Unknown metric; use one of {', '.join(known)}."})
+    try:
+        get_metric(primary, **options)
+    except MetricInputError as exc:
+        raise ValidationError({"metric_options": str(exc)}) from None
+    unknown = [name for name in companions if name not in known]
+    if unknown:
+        raise ValidationError({"companion_metrics": f"Unknown metrics: {', '.join(unknown)}."})
+
+
+def leaderboard_create(
+    *,
+    owner: User,
+    release: Release,
+    split: str,
+    name: str,
+    slug: str,
+    primary_metric: str = "dbleu",
+    metric_options: dict | None = None,
+    companion_metrics: list[str] | None = None,
+    **fields: object,
+) -> Leaderboard:
+    if release.dataset.owner_id != owner.pk and not owner.is_staff:
+        raise PermissionDenied("Only the dataset's owner opens leaderboards on its releases.")
+    if release.status != ReleaseStatus.PUBLISHED:
+        raise ValidationError(
+            {"release": "Publish the release first: leaderboards need it frozen."}
+        )
+    metric_options = metric_options or {}
+    companion_metrics = companion_metrics if companion_metrics is not None else ["bleu", "sbleu"]
+    _check_metrics(primary_metric, metric_options, companion_metrics)
+    if not release_scoring_items(release=release, split=split):
+        raise ValidationError(
+            {"split": f"The {split} split has no item with a positively weighted reference."}
+        )
+    leaderboard = Leaderboard(
+        owner=owner,
+        release=release,
+        split=split,
+        name=name,
+        slug=slug,
+        primary_metric=primary_metric,
+        metric_options=metric_options,
+        companion_metrics=companion_metrics,
+        **fields,
+    )
+    leaderboard.full_clean()
+    leaderboard.save()
+    transaction.on_commit(lambda: _prepare(leaderboard.pk))
+    return leaderboard
+
+
+# The task that builds a new board's reference indexes (scoring/leaderboards/tasks.py registers it).
+PREPARE_TASK = "scoring.leaderboards.tasks.prepare_leaderboard"
+
+
+def _prepare(leaderboard_id: int) -> None:
+    dispatch(PREPARE_TASK, leaderboard_id)

@@ -1,0 +1,26 @@
+"""Pages of the scoring side: leaderboards and submissions."""
+
+from django.urls import path
+
+import core.converters  # noqa: F401  (registers <id:…>)
+from scoring.leaderboards.views import compare, leaderboards, submissions
+
+urlpatterns = [
+    path("", leaderboards.leaderboard_list, name="leaderboard-list"),
+    path("new/", leaderboards.leaderboard_new, name="leaderboard-new"),
+    path("<slug:slug>/", leaderboards.leaderboard_detail, name="leaderboard-detail"),
+    path("<slug:slug>/compare/", compare.leaderboard_compare, name="leaderboard-compare"),
+    path(
+        "<slug:slug>/export.<str:fmt>", leaderboards.leaderboard_export, name="leaderboard-export"
+    ),
+    path("<slug:slug>/items.jsonl", leaderboards.leaderboard_items, name="leaderboard-items"),
+    path(
+        "<slug:slug>/references.jsonl",
+        leaderboards.leaderboard_references,
+        name="leaderboard-references",
+    ),
+    path("<slug:slug>/submit/", submissions.submission_new, name="submission-new"),
+    path(
+        "submissions/<id:submission_id>/", submissions.submission_detail, name="submission-detail"
+    ),
+]

@@ -1,0 +1,148 @@
+"""Leaderboard pages: the list, a leaderboard with its plot, downloads, exports, a new one."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from annotate.accounts.selectors import user_is_researcher
+from core.auth_request import AuthenticatedRequest
+from core.forms import form_call
+from core.plots import IntervalPoint, interval_plot
+from scoring.leaderboards.exports import payload_csv, table_payload
+from scoring.leaderboards.leaderboard_forms import LeaderboardForm
+from scoring.leaderboards.models import Leaderboard, Submission
+from scoring.leaderboards.selectors.leaderboard_table import LeaderboardTable, leaderboard_table
+from scoring.leaderboards.selectors.leaderboards import (
+    leaderboard_can_manage,
+    leaderboard_get_visible,
+    leaderboards_visible,
+    references_visible,
+    release_for_leaderboard,
+    release_scoring_items,
+    user_may_open_leaderboard,
+)
+from scoring.leaderboards.selectors.submissions import submissions_live_of_user
+from scoring.leaderboards.services.leaderboards import leaderboard_create
+
+
+def leaderboard_list(request: HttpRequest) -> HttpResponse:
+    boards = leaderboards_visible(user=request.user)
+    can_open = request.user.is_authenticated and user_may_open_leaderboard(user=request.user)
+    return render(
+        request, "scoring/leaderboard_list.html", {"boards": boards, "can_open": can_open}
+    )
+
+
+def table_plot(table: LeaderboardTable):
+    points = [
+        IntervalPoint(
+            f"{row.submission.team.name}: {row.submission.method}",
+            row.primary.score,
+            row.primary.ci_low,
+            row.primary.ci_high,
+            row.submission.is_baseline,
+        )
+        for row in table.rows
+        if row.primary is not None
+    ]
+    return interval_plot(points, title=f"{table.leaderboard.primary_metric} with 95% intervals")
+
+
+def _live_submissions(request: HttpRequest, board: Leaderboard) -> list[Submission]:
+    if not request.user.is_authenticated:
+        return []
+    return submissions_live_of_user(user=request.user, leaderboard=board)
+
+
+def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    table = leaderboard_table(leaderboard=board, user=request.user)
+    context = {
+        "board": board,
+        "table": table,
+        "plot": table_plot(table),
+        "live": _live_submissions(request, board),
+        "can_manage": leaderboard_can_manage(user=request.user, leaderboard=board),
+        "can_submit": board.is_open and user_is_researcher(request.user),
+        "references_visible": references_visible(user=request.user, leaderboard=board),
+    }
+    return render(request, "scoring/leaderboard_detail.html", context)
+
+
+def leaderboard_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    table = leaderboard_table(leaderboard=board, user=request.user)
+    payload = table_payload(
+        table, references_visible=references_visible(user=request.user, leaderboard=board)
+    )
+    if fmt == "csv":
+        response = HttpResponse(payload_csv(payload), content_type="text/csv; charset=utf-8")
+    elif fmt == "json":
+        response = JsonResponse(payload, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        raise Http404("Export as csv or json.")
+    response["Content-Disposition"] = f'attachment; filename="{board.slug}.{fmt}"'
+    return response
+
+
+def _jsonl(rows: Iterator[dict]) -> Iterator[str]:
+    for row in rows:
+        yield json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def _download(lines: Iterator[str], filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def leaderboard_items(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The items to answer, in the order a plain-text submission follows (no references)."""
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    scored = release_scoring_items(release=board.release, split=board.split)
+    rows = (
+        {"id": ref.id, "context": item.context, "message": item.message} for item, ref in scored
+    )
+    return _download(_jsonl(rows), f"{board.slug}-items.jsonl")
+
+
+def leaderboard_references(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The weighted references in the metric CLI's REFS.jsonl format, when visible."""
+    board = leaderboard_get_visible(user=request.user, slug=slug)
+    if not references_visible(user=request.user, leaderboard=board):
+        raise Http404("The references of this split are not published.")
+    scored = release_scoring_items(release=board.release, split=board.split)
+    rows = (
+        {"id": ref.id, "refs": [{"text": r.text, "weight": r.weight} for r in ref.refs]}
+        for _, ref in scored
+    )
+    return _download(_jsonl(rows), f"{board.slug}-refs.jsonl")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def leaderboard_new(request: AuthenticatedRequest) -> HttpResponse:
+    if not user_is_researcher(request.user):
+        raise PermissionDenied("Only researchers open leaderboards.")
+    initial = {}
+    if request.GET.get("release"):
+        initial["release"] = release_for_leaderboard(
+            user=request.user, release_id=request.GET["release"]
+        )
+    form = LeaderboardForm(request.POST or None, initial=initial, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        board = form_call(form, leaderboard_create, owner=request.user, **form.cleaned_data)
+        if board is not None:
+            return redirect("leaderboard-detail", slug=board.slug)
+    return render(
+        request,
+        "scoring/leaderboard_new.html",
+        {"form": form, "has_releases": user_may_open_leaderboard(user=request.user)},
+    )

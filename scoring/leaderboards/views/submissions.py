@@ -1,0 +1,66 @@
+"""Pages to upload a system output and to follow its scoring."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from annotate.accounts.selectors import user_is_researcher
+from core.auth_request import AuthenticatedRequest
+from core.forms import form_add_service_errors
+from scoring.leaderboards.forms import SubmissionForm
+from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
+from scoring.leaderboards.selectors.submissions import submission_get_for_user, submissions_of_user
+from scoring.leaderboards.services.submissions import submission_create
+from scoring.leaderboards.submission_files import UploadRejected
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def submission_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    leaderboard = leaderboard_get_visible(user=request.user, slug=slug)
+    if not user_is_researcher(request.user):
+        raise PermissionDenied("Participants need a researcher account to submit.")
+    form = SubmissionForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            submission = submission_create(
+                leaderboard=leaderboard,
+                user=request.user,
+                lines=upload,
+                size=upload.size,
+                filename=upload.name,
+                method=form.cleaned_data["method"],
+                team_name=form.cleaned_data["team"],
+                description=form.cleaned_data["description"],
+                url=form.cleaned_data["url"],
+                is_public=form.cleaned_data["is_public"],
+            )
+        except UploadRejected as exc:
+            problems = exc.problems
+        except ValidationError as exc:
+            form_add_service_errors(form, exc)
+        else:
+            return redirect("submission-detail", submission_id=submission.pk)
+    context = {
+        "leaderboard": leaderboard,
+        "form": form,
+        "problems": problems,
+        "mine": submissions_of_user(user=request.user, leaderboard=leaderboard)[:20],
+    }
+    status = 400 if problems else 200
+    return render(request, "scoring/submission_new.html", context, status=status)
+
+
+@login_required
+def submission_detail(request: AuthenticatedRequest, submission_id: int) -> HttpResponse:
+    submission = submission_get_for_user(user=request.user, submission_id=submission_id)
+    order = {name: rank for rank, name in enumerate(submission.leaderboard.metrics)}
+    scores = sorted(submission.scores.all(), key=lambda score: order.get(score.metric, 99))
+    context = {"submission": submission, "scores": scores}
+    return render(request, "scoring/submission_detail.html", context)

@@ -1,0 +1,154 @@
+"""REST API of correlation studies: list and start, follow one, export the result."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.datasets.models import SplitName
+from annotate.judgments.models import JudgmentSet
+from annotate.rating.models import Campaign
+from annotate.releases.models import Release
+from core.api import validated_input
+from scoring.study.models import CorrelationStudy
+from scoring.study.selectors import studies_of, study_choices, study_get_managed
+from scoring.study.services import study_create, study_export_csv
+
+
+class StudySummarySerializer(serializers.ModelSerializer):
+    release: serializers.StringRelatedField = serializers.StringRelatedField()
+    status = serializers.CharField(source="run.state", default=None, read_only=True)
+    percent = serializers.IntegerField(source="run.percent", default=None, read_only=True)
+
+    class Meta:
+        model = CorrelationStudy
+        fields = ["id", "name", "release", "split", "status", "percent", "created_at"]
+
+
+class StudyDetailSerializer(StudySummarySerializer):
+    run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
+    message = serializers.CharField(source="run.message", default="", read_only=True)
+    reason = serializers.CharField(source="run.reason", default="", read_only=True)
+    judgment_set = serializers.IntegerField(source="judgment_set_id", allow_null=True)
+    output_campaign = serializers.IntegerField(source="output_campaign_id", allow_null=True)
+
+    class Meta(StudySummarySerializer.Meta):
+        fields = [
+            *StudySummarySerializer.Meta.fields, "run", "message", "reason", "judgment_set",
+            "output_campaign", "criterion", "pairs", "options", "result",
+        ]  # fmt: skip
+
+
+class StudyOptionsInputSerializer(serializers.Serializer):
+    unit_size = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+    assignments = serializers.IntegerField(min_value=1, max_value=10_000, default=1000)
+    theta = serializers.FloatField(min_value=-1, max_value=1, default=0.6)
+    order = serializers.IntegerField(min_value=1, max_value=4, default=2)
+    seed = serializers.IntegerField(default=12345)
+    metrics = serializers.ListField(child=serializers.CharField(), required=False)
+    sweeps = serializers.BooleanField(default=True)
+    thetas = serializers.ListField(child=serializers.FloatField(), required=False)
+    unit_sizes = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
+
+
+class StudyCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    release = serializers.PrimaryKeyRelatedField(queryset=Release.objects.none())
+    split = serializers.ChoiceField(choices=SplitName.choices, default=SplitName.TEST)
+    judgment_set = serializers.PrimaryKeyRelatedField(
+        queryset=JudgmentSet.objects.none(), required=False, allow_null=True, default=None
+    )
+    output_campaign = serializers.PrimaryKeyRelatedField(
+        queryset=Campaign.objects.none(), required=False, allow_null=True, default=None
+    )
+    criterion = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        required=False,
+        default=list,
+        help_text="[[system A, system B], …]; empty means every pair with human scores.",
+    )
+    options = StudyOptionsInputSerializer(required=False, default=dict)
+
+    def __init__(self, *args, user: User | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if user is None:  # the schema generator's instance
+            return
+        # Only the caller's own datasets' objects resolve; others' ids read as "does not exist".
+        for name, queryset in study_choices(user=user).items():
+            field: Any = self.fields[name]
+            field.queryset = queryset
+
+
+class StudyListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=StudySummarySerializer(many=True), summary="Your studies")
+    def get(self, request: Request) -> Response:
+        studies = studies_of(user=cast(User, request.user))
+        return Response(StudySummarySerializer(studies, many=True).data)
+
+    @extend_schema(
+        request=StudyCreateInputSerializer,
+        responses={201: StudyDetailSerializer, 400: OpenApiResponse(description="Invalid input")},
+        summary="Start a correlation study on one of your releases (a job with progress)",
+    )
+    def post(self, request: Request) -> Response:
+        user = cast(User, request.user)
+        fields = validated_input(StudyCreateInputSerializer, request, user=user)
+        options = {k: v for k, v in fields.pop("options").items() if v is not None}
+        study = study_create(owner=user, options=options, **fields)
+        return Response(StudyDetailSerializer(study).data, status=status.HTTP_201_CREATED)
+
+
+class StudyDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: StudyDetailSerializer, 404: OpenApiResponse(description="Not yours")},
+        summary="A study's status, progress and (when finished) its result",
+    )
+    def get(self, request: Request, study_id: int) -> Response:
+        study = study_get_managed(user=request.user, pk=study_id)
+        return Response(StudyDetailSerializer(study).data)
+
+
+class StudyExportApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="Table 2, sweeps"),
+            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
+        },
+        summary="Export a study's result as CSV or JSON",
+    )
+    def get(self, request: Request, study_id: int, fmt: str) -> HttpResponse:
+        study = study_get_managed(user=request.user, pk=study_id)
+        if fmt == "csv":
+            response = HttpResponse(study_export_csv(study), content_type="text/csv; charset=utf-8")
+        elif fmt == "json":
+            body = {
+                "study": study.pk,
+                "name": study.name,
+                "options": study.options,
+                "result": study.result,
+            }
+            response = HttpResponse(
+                json.dumps(body, indent=1), content_type="application/json; charset=utf-8"
+            )
+        else:
+            raise NotFound("Unknown format: use csv or json.")
+        response["Content-Disposition"] = f'attachment; filename="study-{study.pk}.{fmt}"'
+        return response
