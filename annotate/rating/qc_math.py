@@ -30,6 +30,9 @@ class Thresholds:
     alpha: float
     min_controls: int
     max_repeat_difference: float
+    # Without controls to wait for, a verdict still waits for this many answers: one fast
+    # answer is no evidence of a careless rater.
+    min_answers: int = 0
 
 
 @dataclass(frozen=True)
@@ -149,5 +152,8 @@ def assess(answers: Sequence[Answer], limits: Thresholds) -> Verdict:
     if len(bad_pairs) < limits.min_controls:
         waiting = f"Waiting for bad references: {len(bad_pairs)} of {limits.min_controls} rated."
         # Problems found so far are shown, but nothing is decided on them yet.
+        return Verdict(PENDING, [waiting, *reasons], details)
+    if len(answers) < limits.min_answers:
+        waiting = f"Waiting for answers: {len(answers)} of {limits.min_answers} given."
         return Verdict(PENDING, [waiting, *reasons], details)
     return Verdict(FAILED if reasons else PASSED, reasons, details)

@@ -89,9 +89,13 @@ def test_a_rater_is_pending_until_enough_bad_references(campaign, make_rater):
 
 
 def test_without_planted_controls_a_verdict_does_not_wait_for_them(campaign, make_rater):
-    """control_rate 0 plants no bad references: waiting for three would never end."""
+    """control_rate 0 plants no bad references: waiting for three would never end. The
+    verdict waits only for answers to every reference (fewer than ten here)."""
     rater = make_rater(campaign)
-    rate_everything(campaign, rater, [5, 4, 5, 2])
+    rate_everything(campaign, rater, [5, 4, 5, 2, 3])
+    early = rater_qc_evaluate(campaign=campaign, rater=rater)
+    assert early.qc_reasons[0] == "Waiting for answers: 5 of 6 given."
+    rate_everything(campaign, rater, [4])
     Rating.objects.filter(rater=rater).update(started_at=F("finished_at") - timedelta(seconds=9))
     membership = rater_qc_evaluate(campaign=campaign, rater=rater)
     assert (membership.qc_status, membership.qc_reasons) == ("passed", [])

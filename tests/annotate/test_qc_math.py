@@ -105,3 +105,12 @@ def test_without_required_controls_the_other_checks_decide():
     no_controls = Thresholds(2.0, 0.8, 0.1, 0, 1.0)
     assert assess(answers([5, 4, 3]), no_controls).status == "passed"
     assert assess(answers([5, 4, 3], seconds=0.1), no_controls).status == "failed"
+
+
+def test_without_controls_a_verdict_waits_for_enough_answers():
+    """One fast answer is no evidence: a careless rater is judged after `min_answers`."""
+    waiting = Thresholds(2.0, 0.8, 0.1, 0, 1.0, min_answers=6)
+    early = assess(answers([5, 4, 3], seconds=0.1), waiting)
+    assert early.status == "pending" and early.reasons[0] == "Waiting for answers: 3 of 6 given."
+    assert "Answered too fast" in early.reasons[1]  # shown, not yet decided on
+    assert assess(answers([5, 4, 3, 2, 1, 2], seconds=0.1), waiting).status == "failed"

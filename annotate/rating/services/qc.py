@@ -21,7 +21,7 @@ from annotate.rating.models import (
     RatingStatus,
     Slot,
 )
-from annotate.rating.qc_math import Answer, Thresholds, assess
+from annotate.rating.qc_math import STRAIGHTLINE_MIN_RATINGS, Answer, Thresholds, assess
 from annotate.rating.services.weights import weights_recompute_campaign
 
 
@@ -29,12 +29,15 @@ def campaign_thresholds(campaign: Campaign) -> Thresholds:
     # Without degraded controls (none mixed in, or a pairwise campaign) waiting for them would
     # keep every verdict pending forever.
     degraded = campaign.control_rate > 0 and not campaign.pairwise
+    # Then the other checks decide, once the rater has answered enough (or all there is).
+    answers = 0 if degraded else min(STRAIGHTLINE_MIN_RATINGS, campaign.slots.count())
     return Thresholds(
         min_seconds=campaign.qc_min_seconds,
         max_straightline=campaign.qc_max_straightline,
         alpha=campaign.qc_alpha,
         min_controls=campaign.qc_min_controls if degraded else 0,
         max_repeat_difference=campaign.qc_max_repeat_difference,
+        min_answers=answers,
     )
 
 
