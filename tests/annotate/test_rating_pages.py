@@ -90,9 +90,9 @@ def test_a_bad_score_shows_an_error(make_campaign, make_rater, client_for):
 
 
 @pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
-def test_only_members_reach_the_rate_page(make_campaign, client_for, who, request):
+def test_only_members_reach_the_rate_page(make_campaign, client_for, who, user_named):
     campaign = make_campaign()
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     response = client_for(user).get(reverse("campaign-rate", args=[campaign.pk]))
     assert response.status_code == (302 if who == "anonymous" else 404)
 
@@ -156,10 +156,10 @@ def test_the_owner_sees_campaigns_on_the_dataset_page(make_campaign, client_for,
     "who, status", [("owner", 200), ("other", 404), ("rater", 404), ("anonymous", 302)]
 )
 def test_only_the_dataset_owner_starts_a_campaign_page(
-    make_dataset, client_for, who, status, request
+    make_dataset, client_for, who, status, user_named
 ):
     dataset = make_dataset(visibility="public" if who == "other" else "private")
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     response = client_for(user).get(reverse("campaign-new", args=[dataset.slug]))
     assert response.status_code == (403 if who == "other" else status)
 

@@ -43,12 +43,9 @@ def body(response):
     return b"".join(response.streaming_content).decode()
 
 
-def who_is(who, request, campaign, make_rater):
-    if who == "anonymous":
-        return None
-    if who == "campaign rater":
-        return make_rater(campaign)
-    return request.getfixturevalue(who)
+@pytest.fixture
+def campaign_rater(campaign, make_rater):
+    return make_rater(campaign)
 
 
 # --- Authorization ----------------------------------------------------------------------------
@@ -59,22 +56,20 @@ APIS = ["api-campaign-ratings", "api-campaign-quality", "api-campaign-weights"]
 @pytest.mark.parametrize("name", PAGES)
 @pytest.mark.parametrize(
     "who, status",
-    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 302)],
+    [("owner", 200), ("staff", 200), ("other", 404), ("campaign_rater", 404), ("anonymous", 302)],
 )
-def test_export_pages_are_for_the_owner(
-    campaign, make_rater, client_for, request, name, who, status
-):
-    user = who_is(who, request, campaign, make_rater)
+def test_export_pages_are_for_the_owner(campaign, client_for, user_named, name, who, status):
+    user = user_named(who)
     assert client_for(user).get(reverse(name, args=[campaign.pk])).status_code == status
 
 
 @pytest.mark.parametrize("name", APIS)
 @pytest.mark.parametrize(
     "who, status",
-    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 403)],
+    [("owner", 200), ("staff", 200), ("other", 404), ("campaign_rater", 404), ("anonymous", 403)],
 )
-def test_owner_apis_are_for_the_owner(campaign, make_rater, client_for, request, name, who, status):
-    user = who_is(who, request, campaign, make_rater)
+def test_owner_apis_are_for_the_owner(campaign, client_for, user_named, name, who, status):
+    user = user_named(who)
     assert client_for(user).get(reverse(name, args=[campaign.pk])).status_code == status
 
 
