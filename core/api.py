@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -61,6 +64,21 @@ def paginated(serializer_class: type[serializers.Serializer]) -> serializers.Ser
             "results": serializer_class(many=True),
         },
     )
+
+
+def page_response(
+    request: Request,
+    rows: QuerySet[Any] | Sequence[Any],
+    serializer_class: type[serializers.Serializer],
+    **kwargs: Any,
+) -> Response:
+    """The page of `rows` that the request asks for, as `paginated(serializer_class)` documents.
+
+    `kwargs` go to the serializer (a ``context``, say).
+    """
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(rows, request)
+    return paginator.get_paginated_response(serializer_class(page, many=True, **kwargs).data)
 
 
 def validated_input(

@@ -99,6 +99,17 @@ def staff(db):
     return user_of("staff", Role.RESEARCHER, is_staff=True)
 
 
+@pytest.fixture
+def user_named(request):
+    """`user_named(who)`: the user that the fixture named `who` gives ("owner", "staff", …), None
+    for "anonymous"; for tests parametrized by who asks."""
+
+    def named(who: str):
+        return None if who == "anonymous" else request.getfixturevalue(who)
+
+    return named
+
+
 def _client_for(user):
     client = APIClient()
     if user is not None:

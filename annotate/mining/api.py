@@ -10,7 +10,6 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,7 +28,7 @@ from annotate.mining.selectors import (
 )
 from annotate.mining.services.corpora import corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
-from core.api import paginated, validated_input
+from core.api import page_response, paginated, validated_input
 from core.runs.api import RunSerializer as JobOutputSerializer
 
 
@@ -95,9 +94,8 @@ class CorpusListApi(APIView):
         summary="Corpora you can mine",
     )
     def get(self, request: Request) -> Response:
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(corpus_list_usable(user=request.user), request)
-        return paginator.get_paginated_response(CorpusOutputSerializer(page, many=True).data)
+        corpora = corpus_list_usable(user=request.user)
+        return page_response(request, corpora, CorpusOutputSerializer)
 
     @extend_schema(
         request={"multipart/form-data": CorpusInputSerializer},
@@ -173,9 +171,7 @@ class CandidateListApi(APIView):
         except ValueError:
             raise ValidationError({"score": "min_score and max_score must be numbers."}) from None
         candidates = mined_candidates(dataset=dataset, split=params.get("split") or None, **bounds)
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(candidates, request)
-        return paginator.get_paginated_response(CandidateOutputSerializer(page, many=True).data)
+        return page_response(request, candidates, CandidateOutputSerializer)
 
 
 class CandidateDetailApi(APIView):

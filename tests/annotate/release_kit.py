@@ -43,12 +43,18 @@ def media_copy(settings, tmp_path: Path, media: Path) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
-def shared_world(build: Callable) -> Callable:
-    """A module-scoped fixture giving (what `build(owner, make_dataset, make_campaign,
-    make_rater)` returns, the world's media folder), built once for the module."""
+def shared_world(build: Callable) -> tuple[Callable, Callable]:
+    """The two fixtures of a test module whose tests share one world, to bind to module names
+    (``shared, world = shared_world(build)``; the second may have any name):
 
-    @pytest.fixture(scope="module")
-    def shared(django_db_setup, django_db_blocker, tmp_path_factory):
+    - `shared`, module-scoped: (what `build(owner, make_dataset, make_campaign, make_rater)`
+      returns, the world's media folder), built once for the module;
+    - the second, autouse: what `build` returned, the world's files copied into the test's own
+      storage folder first.
+    """
+
+    @pytest.fixture(scope="module", name="shared")
+    def built(django_db_setup, django_db_blocker, tmp_path_factory):
         from annotate.accounts.models import Role
         from tests.conftest import user_of
 
@@ -57,7 +63,13 @@ def shared_world(build: Callable) -> Callable:
             owner = user_of("owner", Role.RESEARCHER)
             yield build(owner, *world_makers(owner)), media
 
-    return shared
+    @pytest.fixture(autouse=True)
+    def world(shared, settings, tmp_path):
+        rows, media = shared
+        media_copy(settings, tmp_path, media)
+        return rows
+
+    return built, world
 
 
 def world_makers(owner) -> tuple[Callable, Callable, Callable]:

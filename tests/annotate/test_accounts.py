@@ -83,8 +83,8 @@ def test_only_staff_invite_researchers(owner, staff):
 
 
 @pytest.mark.parametrize("who, status", [("owner", 302), ("rater", 403), ("anonymous", 302)])
-def test_invitations_are_made_by_researchers(client_for, who, status, request):
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+def test_invitations_are_made_by_researchers(client_for, who, status, user_named):
+    user = user_named(who)
     response = client_for(user).post(reverse("invitation-new"), {"role": "rater", "max_uses": 5})
     assert response.status_code == status
     assert Invitation.objects.exists() == (who == "owner")

@@ -52,6 +52,6 @@ def test_changelists_search_and_add_pages_load(model, staff, client_for, make_da
 
 
 @pytest.mark.parametrize("who, status", [("owner", 302), ("anonymous", 302), ("staff", 200)])
-def test_the_admin_is_for_staff(client_for, who, status, request):
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+def test_the_admin_is_for_staff(client_for, who, status, user_named):
+    user = user_named(who)
     assert client_for(user).get(reverse("admin:index")).status_code == status

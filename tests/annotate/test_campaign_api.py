@@ -7,17 +7,15 @@ from annotate.rating.models import Campaign, Rating
 pytestmark = pytest.mark.django_db
 
 
-def user_of(who, request):
-    return None if who == "anonymous" else request.getfixturevalue(who)
-
-
 @pytest.mark.parametrize(
     "who, status", [("owner", 201), ("other", 404), ("rater", 404), ("anonymous", 403)]
 )
-def test_only_the_dataset_owner_starts_a_campaign(make_dataset, client_for, who, status, request):
+def test_only_the_dataset_owner_starts_a_campaign(
+    make_dataset, client_for, who, status, user_named
+):
     make_dataset()
     body = {"dataset": "chat", "name": "Round 1", "ratings_per_unit": 2}
-    response = client_for(user_of(who, request)).post("/api/v1/campaigns/", body, format="json")
+    response = client_for(user_named(who)).post("/api/v1/campaigns/", body, format="json")
     assert response.status_code == status
     assert Campaign.objects.exists() == (status == 201)
 
@@ -47,10 +45,10 @@ def test_create_on_one_split_with_bad_fields_named(make_dataset, client_for, own
     "who, status", [("owner", 200), ("other", 404), ("rater", 404), ("anonymous", 403)]
 )
 def test_campaign_detail_is_for_its_owner(
-    make_campaign, make_rater, client_for, who, status, request
+    make_campaign, make_rater, client_for, who, status, user_named
 ):
     campaign = make_campaign()
-    user = user_of(who, request)
+    user = user_named(who)
     if who == "rater":
         from annotate.rating.services.campaigns import campaign_join
 

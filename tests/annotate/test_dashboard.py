@@ -42,22 +42,17 @@ def campaign(make_campaign):
     return make_campaign(name="Round one", ratings_per_unit=2)
 
 
-def user_of(who, request, campaign, make_rater):
-    if who == "anonymous":
-        return None
-    if who == "campaign rater":
-        return make_rater(campaign)
-    return request.getfixturevalue(who)
+@pytest.fixture
+def campaign_rater(campaign, make_rater):
+    return make_rater(campaign)
 
 
 @pytest.mark.parametrize(
     "who, status",
-    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 302)],
+    [("owner", 200), ("staff", 200), ("other", 404), ("campaign_rater", 404), ("anonymous", 302)],
 )
-def test_only_the_owner_and_staff_see_the_dashboard(
-    campaign, make_rater, client_for, request, who, status
-):
-    user = user_of(who, request, campaign, make_rater)
+def test_only_the_owner_and_staff_see_the_dashboard(campaign, client_for, user_named, who, status):
+    user = user_named(who)
     response = client_for(user).get(reverse("campaign-dashboard", args=[campaign.pk]))
     assert response.status_code == status
     if status == 302:

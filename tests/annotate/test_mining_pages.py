@@ -21,10 +21,6 @@ def mined(owner, seeds, corpus):
     return seeds
 
 
-def user(request, who):
-    return None if who == "anonymous" else request.getfixturevalue(who)
-
-
 PAGES = ["/datasets/seeds/mining/", "/datasets/seeds/mining/candidates/"]
 
 
@@ -32,8 +28,8 @@ PAGES = ["/datasets/seeds/mining/", "/datasets/seeds/mining/candidates/"]
 @pytest.mark.parametrize(
     "who, status", [("owner", 200), ("staff", 200), ("other", 404), ("anonymous", 302)]
 )
-def test_mining_pages_of_a_private_dataset(mined, client_for, request, url, who, status):
-    assert client_for(user(request, who)).get(url).status_code == status
+def test_mining_pages_of_a_private_dataset(mined, client_for, user_named, url, who, status):
+    assert client_for(user_named(who)).get(url).status_code == status
 
 
 @pytest.mark.parametrize("url", PAGES)
@@ -93,8 +89,8 @@ def test_others_cannot_remove_candidates(mined, client_for, other):
 @pytest.mark.parametrize(
     "who, status", [("owner", 200), ("staff", 200), ("other", 404), ("anonymous", 302)]
 )
-def test_a_private_corpus_page(corpus, client_for, request, who, status):
-    assert client_for(user(request, who)).get(f"/corpora/{corpus.pk}/").status_code == status
+def test_a_private_corpus_page(corpus, client_for, user_named, who, status):
+    assert client_for(user_named(who)).get(f"/corpora/{corpus.pk}/").status_code == status
 
 
 def test_a_shared_corpus_is_visible_to_other_researchers(media, owner, other, client_for):
@@ -104,8 +100,8 @@ def test_a_shared_corpus_is_visible_to_other_researchers(media, owner, other, cl
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("rater", 403), ("anonymous", 302)])
-def test_the_corpus_list_is_for_researchers(client_for, request, who, status, media):
-    assert client_for(user(request, who)).get("/corpora/").status_code == status
+def test_the_corpus_list_is_for_researchers(client_for, user_named, who, status, media):
+    assert client_for(user_named(who)).get("/corpora/").status_code == status
 
 
 def test_uploading_a_corpus_queues_its_indexing(client_for, owner, media):
@@ -144,8 +140,8 @@ def test_a_file_of_unknown_format_is_refused(client_for, owner, media):
 @pytest.mark.parametrize(
     "who, status", [("owner", 200), ("staff", 200), ("other", 404), ("anonymous", 403)]
 )
-def test_api_mining_status_and_candidates(mined, client_for, request, who, status):
-    client = client_for(user(request, who))
+def test_api_mining_status_and_candidates(mined, client_for, user_named, who, status):
+    client = client_for(user_named(who))
     assert client.get("/api/v1/datasets/seeds/mining/").status_code == status
     response = client.get("/api/v1/datasets/seeds/mining/candidates/?min_score=0")
     assert response.status_code == status
@@ -157,8 +153,8 @@ def test_api_mining_status_and_candidates(mined, client_for, request, who, statu
 
 
 @pytest.mark.parametrize("who, status", [("owner", 202), ("other", 404), ("anonymous", 403)])
-def test_api_start_mining(seeds, corpus, client_for, request, who, status, owner):
-    response = client_for(user(request, who)).post(
+def test_api_start_mining(seeds, corpus, client_for, user_named, who, status, owner):
+    response = client_for(user_named(who)).post(
         "/api/v1/datasets/seeds/mining/", {"corpus": corpus.pk, "k": 3}, format="json"
     )
     assert response.status_code == status
@@ -179,10 +175,10 @@ def test_api_cannot_mine_from_someone_else_s_private_corpus(seeds, media, other,
 
 
 @pytest.mark.parametrize("who, status", [("owner", 204), ("other", 404), ("anonymous", 403)])
-def test_api_remove_a_candidate(mined, client_for, request, who, status):
+def test_api_remove_a_candidate(mined, client_for, user_named, who, status):
     pizza = Reference.objects.get(text="try the pizza place next to the station")
     url = f"/api/v1/datasets/seeds/mining/candidates/{pizza.pk}/"
-    assert client_for(user(request, who)).delete(url).status_code == status
+    assert client_for(user_named(who)).delete(url).status_code == status
     assert Reference.objects.filter(pk=pizza.pk).exists() == (status != 204)
 
 
@@ -195,17 +191,17 @@ def test_api_does_not_remove_original_references(mined, client_for, owner):
 @pytest.mark.parametrize(
     "who, status", [("owner", 200), ("staff", 200), ("other", 404), ("anonymous", 403)]
 )
-def test_api_corpus_detail(corpus, client_for, request, who, status):
-    response = client_for(user(request, who)).get(f"/api/v1/corpora/{corpus.pk}/")
+def test_api_corpus_detail(corpus, client_for, user_named, who, status):
+    response = client_for(user_named(who)).get(f"/api/v1/corpora/{corpus.pk}/")
     assert response.status_code == status
     if status == 200:
         assert response.json()["rows"] == 10 and response.json()["status"] == "ready"
 
 
 @pytest.mark.parametrize("who, status", [("owner", 202), ("rater", 403), ("anonymous", 403)])
-def test_api_upload_a_corpus(client_for, request, who, status, media):
+def test_api_upload_a_corpus(client_for, user_named, who, status, media):
     file = SimpleUploadedFile("chat.tsv", b"message\tresponse\nhi\tyo\n")
-    response = client_for(user(request, who)).post("/api/v1/corpora/", {"name": "T", "file": file})
+    response = client_for(user_named(who)).post("/api/v1/corpora/", {"name": "T", "file": file})
     assert response.status_code == status
     if status == 202:
         assert response.json()["kind"] == "corpus-index"

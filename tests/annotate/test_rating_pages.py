@@ -3,9 +3,21 @@
 import pytest
 from django.urls import reverse
 
-from annotate.rating.models import CampaignRater, Rating
+from annotate.rating.models import CampaignRater, Rating, RatingStatus
 
 pytestmark = pytest.mark.django_db
+
+
+def lease(client, campaign) -> Rating:
+    """Open the rate page as the client's rater: the rating it leased them."""
+    client.get(reverse("campaign-rate", args=[campaign.pk]))
+    return Rating.objects.get(status=RatingStatus.LEASED)
+
+
+def answer(client, rating, data, **options):
+    """Post the rate page's form for `rating`."""
+    url = reverse("campaign-answer", args=[rating.campaign_id, rating.pk])
+    return client.post(url, data, **options)
 
 
 def test_a_logged_in_rater_joins_by_the_campaign_link(make_campaign, client_for, rater):
@@ -65,14 +77,13 @@ def test_answering_by_the_form_moves_on(make_campaign, make_rater, client_for):
     campaign = make_campaign()
     rater = make_rater(campaign)
     client = client_for(rater)
-    client.get(reverse("campaign-rate", args=[campaign.pk]))
-    first = Rating.objects.get()
-    client.post(reverse("campaign-answer", args=[campaign.pk, first.pk]), {"score": "4"})
+    first = lease(client, campaign)
+    answer(client, first, {"score": "4"})
     first.refresh_from_db()
     assert first.score == 4
-    client.get(reverse("campaign-rate", args=[campaign.pk]))
-    second = Rating.objects.exclude(pk=first.pk).get()
-    client.post(reverse("campaign-answer", args=[campaign.pk, second.pk]), {"flag": "offensive"})
+    second = lease(client, campaign)
+    assert second != first
+    answer(client, second, {"flag": "offensive"})
     second.refresh_from_db()
     assert second.flag == "offensive"
 
@@ -81,18 +92,14 @@ def test_a_bad_score_shows_an_error(make_campaign, make_rater, client_for):
     campaign = make_campaign()
     rater = make_rater(campaign)
     client = client_for(rater)
-    client.get(reverse("campaign-rate", args=[campaign.pk]))
-    rating = Rating.objects.get()
-    response = client.post(
-        reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "9"}, follow=True
-    )
+    response = answer(client, lease(client, campaign), {"score": "9"}, follow=True)
     assert "Give a whole number from 1 to 5" in response.content.decode()
 
 
 @pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
-def test_only_members_reach_the_rate_page(make_campaign, client_for, who, request):
+def test_only_members_reach_the_rate_page(make_campaign, client_for, who, user_named):
     campaign = make_campaign()
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     response = client_for(user).get(reverse("campaign-rate", args=[campaign.pk]))
     assert response.status_code == (302 if who == "anonymous" else 404)
 
@@ -102,9 +109,7 @@ def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, clien
     rater = make_rater(campaign)
     client = client_for(rater)
     for _ in range(6):
-        client.get(reverse("campaign-rate", args=[campaign.pk]))
-        rating = Rating.objects.get(status="leased")
-        client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "3"})
+        answer(client, lease(client, campaign), {"score": "3"})
     response = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True)
     assert "Thank you" in response.content.decode()
 
@@ -113,9 +118,7 @@ def test_a_crowd_participant_sees_no_code_before_quality_control(make_campaign, 
     campaign = make_campaign(ratings_per_rater=1, control_rate=0.1)
     client = client_for(None)
     client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=abc")
-    client.get(reverse("campaign-rate", args=[campaign.pk]))
-    rating = Rating.objects.get()
-    client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "3"})
+    answer(client, lease(client, campaign), {"score": "3"})
     page = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True).content.decode()
     assert "completion-pending" in page and "completion-code" not in page
 
@@ -134,9 +137,7 @@ def test_a_crowd_participant_who_passed_gets_a_valid_code(make_campaign, client_
     campaign = make_campaign(ratings_per_rater=1)
     client = client_for(None)
     client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=good-one")
-    client.get(reverse("campaign-rate", args=[campaign.pk]))
-    rating = Rating.objects.get()
-    client.post(reverse("campaign-answer", args=[campaign.pk, rating.pk]), {"score": "4"})
+    answer(client, lease(client, campaign), {"score": "4"})
     CampaignRater.objects.filter(campaign=campaign).update(qc_status="passed")
     page = client.get(reverse("campaign-done", args=[campaign.pk])).content.decode()
     assert "completion-code" in page
@@ -156,10 +157,10 @@ def test_the_owner_sees_campaigns_on_the_dataset_page(make_campaign, client_for,
     "who, status", [("owner", 200), ("other", 404), ("rater", 404), ("anonymous", 302)]
 )
 def test_only_the_dataset_owner_starts_a_campaign_page(
-    make_dataset, client_for, who, status, request
+    make_dataset, client_for, who, status, user_named
 ):
     dataset = make_dataset(visibility="public" if who == "other" else "private")
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     response = client_for(user).get(reverse("campaign-new", args=[dataset.slug]))
     assert response.status_code == (403 if who == "other" else status)
 

@@ -43,39 +43,32 @@ def body(response):
     return b"".join(response.streaming_content).decode()
 
 
-def who_is(who, request, campaign, make_rater):
-    if who == "anonymous":
-        return None
-    if who == "campaign rater":
-        return make_rater(campaign)
-    return request.getfixturevalue(who)
+@pytest.fixture
+def campaign_rater(campaign, make_rater):
+    return make_rater(campaign)
 
 
 # --- Authorization ----------------------------------------------------------------------------
-PAGES = ["campaign-ratings-csv", "campaign-ratings-jsonl"]
-APIS = ["api-campaign-ratings", "api-campaign-quality", "api-campaign-weights"]
+# Each owner's page or API, and what it answers an anonymous visitor: pages send them to log in.
+OWNER_ONLY = [
+    ("campaign-ratings-csv", 302),
+    ("campaign-ratings-jsonl", 302),
+    ("api-campaign-ratings", 403),
+    ("api-campaign-quality", 403),
+    ("api-campaign-weights", 403),
+]
 
 
-@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("name, anonymous", OWNER_ONLY)
 @pytest.mark.parametrize(
-    "who, status",
-    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 302)],
+    "who, status", [("owner", 200), ("staff", 200), ("other", 404), ("campaign_rater", 404)]
 )
-def test_export_pages_are_for_the_owner(
-    campaign, make_rater, client_for, request, name, who, status
+def test_exports_and_quality_are_for_the_owner(
+    campaign, client_for, user_named, name, anonymous, who, status
 ):
-    user = who_is(who, request, campaign, make_rater)
+    user = user_named(who)
     assert client_for(user).get(reverse(name, args=[campaign.pk])).status_code == status
-
-
-@pytest.mark.parametrize("name", APIS)
-@pytest.mark.parametrize(
-    "who, status",
-    [("owner", 200), ("staff", 200), ("other", 404), ("campaign rater", 404), ("anonymous", 403)],
-)
-def test_owner_apis_are_for_the_owner(campaign, make_rater, client_for, request, name, who, status):
-    user = who_is(who, request, campaign, make_rater)
-    assert client_for(user).get(reverse(name, args=[campaign.pk])).status_code == status
+    assert client_for(None).get(reverse(name, args=[campaign.pk])).status_code == anonymous
 
 
 def test_token_authentication_works_for_the_export(campaign, owner):

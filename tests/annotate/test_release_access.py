@@ -8,7 +8,6 @@ from annotate.releases.models import Release
 from tests.annotate.release_kit import (
     archive_run,
     freeze,
-    media_copy,
     published,
     rated,
     shared_world,
@@ -30,17 +29,7 @@ def _two_datasets(owner, *makers):
     return dataset
 
 
-shared = shared_world(_two_datasets)
-
-
-@pytest.fixture
-def world(shared):
-    return shared[0]
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path, shared):
-    media_copy(settings, tmp_path, shared[1])
+shared, world = shared_world(_two_datasets)
 
 
 def page(view, slug="chat", version="1.0.0", **extra):

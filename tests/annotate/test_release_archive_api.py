@@ -74,16 +74,16 @@ def test_the_built_archive_downloads_as_a_zip_of_the_manifests_files(
 
 
 @pytest.mark.parametrize("who", ["other", "rater", "anonymous"])
-def test_only_the_owner_starts_a_build(release, who, request, request_archive):
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+def test_only_the_owner_starts_a_build(release, who, user_named, request_archive):
+    user = user_named(who)
     response = request_archive(user, release)
     assert response.status_code == 403
     assert not Run.objects.filter(kind="release-archive").exists()
 
 
 @pytest.mark.parametrize("who", ["other", "rater", "anonymous"])
-def test_looking_before_a_build_is_202_without_starting_one(release, who, request, client_for):
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+def test_looking_before_a_build_is_202_without_starting_one(release, who, user_named, client_for):
+    user = user_named(who)
     response = client_for(user).get(url(release))
     assert response.status_code == 202 and response.json() == {"status": "building", "run": None}
     assert not Run.objects.filter(kind="release-archive").exists()
@@ -91,12 +91,12 @@ def test_looking_before_a_build_is_202_without_starting_one(release, who, reques
 
 @pytest.mark.parametrize("who", ["other", "rater", "anonymous"])
 def test_a_private_datasets_archive_is_404_to_others(
-    owner, make_dataset, make_campaign, make_rater, who, request, client_for, request_archive
+    owner, make_dataset, make_campaign, make_rater, who, user_named, client_for, request_archive
 ):
     dataset, campaign = rated(make_dataset, make_campaign, make_rater, visibility="private")
     private = published(dataset, campaign, owner)
     execute(request_archive(owner, private).json()["run"])
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     assert client_for(user).get(url(private)).status_code == 404
     # Anonymous is refused before the release is looked up; others are told it does not exist.
     assert request_archive(user, private).status_code == (403 if user is None else 404)

@@ -23,23 +23,15 @@ from tests.annotate.release_archive_kit import (
     victim_release,
     with_version,
 )
-from tests.annotate.release_kit import media_copy, shared_world
+from tests.annotate.release_kit import shared_world
 from tests.bombs import GIB, zip_bomb, zip_many_entries, zip_of
+from tests.storage_kit import DISK_FULL, disk_full_at
 
 pytestmark = pytest.mark.django_db
 
 
-shared = shared_world(victim_release)  # the victim's published release and archive
-
-
-@pytest.fixture
-def victim(shared):
-    return shared[0]
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path, shared):
-    media_copy(settings, tmp_path, shared[1])
+# The victim's published release and archive.
+shared, victim = shared_world(victim_release)
 
 
 URL = reverse("api-release-import")
@@ -230,16 +222,8 @@ def test_a_failure_after_the_files_are_written_leaves_nothing(
 
 
 def test_a_storage_failure_while_writing_leaves_nothing(victim, other, monkeypatch, untouched):
-    save, calls = default_storage.save, []
-
-    def failing(name, content, **kwargs):
-        calls.append(name)
-        if len(calls) == 4:
-            raise OSError("disk full")
-        return save(name, content, **kwargs)
-
-    monkeypatch.setattr(default_storage, "save", failing)
-    with pytest.raises(OSError, match="disk full"):
+    disk_full_at(monkeypatch, default_storage, 4)
+    with pytest.raises(OSError, match=DISK_FULL):
         release_import_archive(source=archive_of(victim), owner=other, slug="copy")
 
 

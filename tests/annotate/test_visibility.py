@@ -30,10 +30,10 @@ def _text(response) -> str:
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("who", ["anonymous", "other", "rater"])
 def test_a_public_datasets_test_references_are_hidden_from_others(
-    make_dataset, client_for, request, route, who
+    make_dataset, client_for, user_named, route, who
 ):
     make_dataset(visibility="public")
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     response = client_for(user).get(route)
     text = _text(response)
     assert response.status_code == 200

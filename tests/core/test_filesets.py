@@ -6,6 +6,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage
 
 from core.filesets import fileset_staged, fileset_write
+from tests.storage_kit import DISK_FULL, disk_full_at
 
 FILES = {"a.json": b"{}\n", "b.txt": b"bee\n", "c.bin": b"\0\1\2"}
 
@@ -29,17 +30,8 @@ def test_a_set_is_written_and_read_back(storage):
 
 
 def test_a_failure_while_writing_leaves_nothing(storage, monkeypatch):
-    save = storage.save
-    calls = []
-
-    def failing_save(name, content, **kwargs):
-        calls.append(name)
-        if len(calls) == 3:
-            raise OSError("disk full")
-        return save(name, content, **kwargs)
-
-    monkeypatch.setattr(storage, "save", failing_save)
-    with pytest.raises(OSError, match="disk full"):
+    disk_full_at(monkeypatch, storage, 3)
+    with pytest.raises(OSError, match=DISK_FULL):
         fileset_write(prefix="set", files=FILES, storage=storage)
     assert stored(storage) == []
 

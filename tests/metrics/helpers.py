@@ -18,3 +18,12 @@ def items_from_streams(streams, weights=None) -> list[RefItem]:
             refs.append(WeightedRef(stream[i], w))
         out.append(RefItem(str(i), tuple(refs)))
     return out
+
+
+def tokens_per_line(segs, vocab) -> list[list[str]]:
+    """Encoded lines (`Segments` of token ids and their vocabulary) back as lists of tokens."""
+    names = {i: t for t, i in vocab.items()}
+    return [
+        [names[int(i)] for i in segs.ids[s : s + n]]
+        for s, n in zip(segs.starts, segs.lens, strict=True)
+    ]

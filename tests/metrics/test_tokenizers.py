@@ -10,18 +10,12 @@ from scoring.metrics import tokenizers
 from scoring.metrics.tokenizers import TOKENIZERS, _TokenCache, encode, sacrebleu_tokenizer
 from tests.examples import examples
 
+from .helpers import tokens_per_line
+
 # Characters the 13a and intl rules treat specially, next to letters, digits and spaces.
 SPECIAL = ["&amp;", "&quot;", "\n", "\t", "ü", "中"]
 ALPHABET = st.sampled_from([*"ab Z9.,-'\"&<>;:!?$%()[]/\\@#", *SPECIAL])
 LINE = st.lists(ALPHABET, max_size=25).map("".join)
-
-
-def _tokens_per_line(segs, vocab) -> list[list[str]]:
-    names = {i: t for t, i in vocab.items()}
-    return [
-        [names[int(i)] for i in segs.ids[s : s + n]]
-        for s, n in zip(segs.starts, segs.lens, strict=True)
-    ]
 
 
 def _sacrebleu(line: str, name: str, lowercase: bool) -> list[str]:
@@ -37,7 +31,7 @@ def _sacrebleu(line: str, name: str, lowercase: bool) -> list[str]:
 )
 def test_encode_equals_sacrebleu_line_by_line(lines, name, lowercase):
     segs, vocab = encode(lines, name, lowercase)
-    assert _tokens_per_line(segs, vocab) == [_sacrebleu(x, name, lowercase) for x in lines]
+    assert tokens_per_line(segs, vocab) == [_sacrebleu(x, name, lowercase) for x in lines]
 
 
 def test_repeated_lines_and_a_cache_hit_give_the_same_segments():
@@ -48,7 +42,7 @@ def test_repeated_lines_and_a_cache_hit_give_the_same_segments():
     for field in ("ids", "starts", "lens"):
         assert np.array_equal(getattr(first, field), getattr(again, field))
     abc = ["a", "b", ",", "c", "."]
-    assert _tokens_per_line(first, vocab) == [abc, ["x", "(", "y", ")"], abc, ["Z"]]
+    assert tokens_per_line(first, vocab) == [abc, ["x", "(", "y", ")"], abc, ["Z"]]
 
 
 def test_token_cache_drops_the_least_recently_used_past_its_limit():
@@ -98,13 +92,13 @@ def test_encoding_in_blocks_gives_the_same_tokens_and_hypotheses_first_ids(lines
         fixed, same = encode(lines, name, False, vocab=known)
     finally:
         tokenizers.ENCODE_LINES = original
-    assert _tokens_per_line(blocks, block_vocab) == _tokens_per_line(whole, vocab)
+    assert tokens_per_line(blocks, block_vocab) == tokens_per_line(whole, vocab)
     assert same is known and known == {"a": 0, "Z": 1}  # the caller's vocabulary is untouched
     names = {0: "a", 1: "Z"}
     assert [[names.get(int(i)) for i in fixed.ids[s : s + n]]
             for s, n in zip(fixed.starts, fixed.lens, strict=True)] == [
-        [t if t in known else None for t in toks] for toks in _tokens_per_line(whole, vocab)
+        [t if t in known else None for t in toks] for toks in tokens_per_line(whole, vocab)
     ]  # fmt: skip
     # Ids follow first occurrence (match_direct relies on it), with no gap.
-    first_seen = list(dict.fromkeys(t for toks in _tokens_per_line(whole, vocab) for t in toks))
+    first_seen = list(dict.fromkeys(t for toks in tokens_per_line(whole, vocab) for t in toks))
     assert block_vocab == {t: i for i, t in enumerate(first_seen)}

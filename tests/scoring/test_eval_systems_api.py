@@ -53,9 +53,9 @@ def test_only_finished_submissions_of_this_board(
 
 
 @pytest.mark.parametrize("who, code", [("other", 403), ("rater", 403), ("anonymous", 403)])
-def test_others_cannot_copy(make_leaderboard, scored, owner, request, client_for, who, code):
+def test_others_cannot_copy(make_leaderboard, scored, owner, user_named, client_for, who, code):
     submission = scored(make_leaderboard(), owner, PERFECT)
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     response = client_for(user).post(URL, {"submissions": [submission.pk]}, format="json")
     assert response.status_code == code
     assert not EvalSystem.objects.exists()

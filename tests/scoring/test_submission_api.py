@@ -10,10 +10,6 @@ pytestmark = pytest.mark.django_db
 GOOD = b"the cat sat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
 
 
-def user_of(who, request):
-    return None if who == "anonymous" else request.getfixturevalue(who)
-
-
 def post(client, board, content=GOOD, **fields):
     fields.setdefault("method", "baseline seq2seq")
     data = {"file": SimpleUploadedFile("out.txt", content), **fields}
@@ -24,11 +20,11 @@ def post(client, board, content=GOOD, **fields):
     "who, status", [("other", 201), ("owner", 201), ("rater", 403), ("anonymous", 403)]
 )
 def test_researchers_submit(
-    make_leaderboard, client_for, who, status, request, django_capture_on_commit_callbacks
+    make_leaderboard, client_for, who, status, user_named, django_capture_on_commit_callbacks
 ):
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):
-        response = post(client_for(user_of(who, request)), board)
+        response = post(client_for(user_named(who)), board)
     assert response.status_code == status
     if status == 201:
         assert response.json()["status"] == "queued" and response.json()["n_lines"] == 4
@@ -61,12 +57,12 @@ def test_hidden_references_never_appear_in_errors(
     [("other", 200), ("owner", 200), ("rater", 404), ("staff", 200), ("anonymous", 403)],
 )
 def test_a_submission_is_seen_by_its_team_and_the_board_owner(
-    make_leaderboard, client_for, other, who, status, request, django_capture_on_commit_callbacks
+    make_leaderboard, client_for, other, who, status, user_named, django_capture_on_commit_callbacks
 ):
     board = make_leaderboard()
     with django_capture_on_commit_callbacks(execute=False):
         submission_id = post(client_for(other), board).json()["id"]
-    response = client_for(user_of(who, request)).get(f"/api/v1/submissions/{submission_id}/")
+    response = client_for(user_named(who)).get(f"/api/v1/submissions/{submission_id}/")
     assert response.status_code == status
 
 
@@ -95,9 +91,9 @@ def test_only_the_owner_adds_baselines(
 
 
 @pytest.mark.parametrize("who, status", [("other", 200), ("rater", 403), ("anonymous", 302)])
-def test_the_upload_page(make_leaderboard, client_for, who, status, request):
+def test_the_upload_page(make_leaderboard, client_for, who, status, user_named):
     board = make_leaderboard()
-    response = client_for(user_of(who, request)).get(reverse("submission-new", args=[board.slug]))
+    response = client_for(user_named(who)).get(reverse("submission-new", args=[board.slug]))
     assert response.status_code == status
 
 

@@ -87,14 +87,9 @@ def test_the_leaderboard_export_quotes_a_method_and_a_team(
         assert "'=cmd|' /C calc'!A0" in {cell for row in rows for cell in row}
 
 
-def test_a_tsv_import_reads_a_guarded_cell_back(make_dataset, client_for, owner):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    make_dataset(data=None)
+def test_a_tsv_import_reads_a_guarded_cell_back(import_into_empty_dataset):
     content = b"id\tmessage\treference\na\t'-2+3\t'=SUM(1)\nb\thi\t''=kept\n"
-    response = client_for(owner).post(
-        "/api/v1/datasets/chat/import/", {"file": SimpleUploadedFile("d.tsv", content)}
-    )
+    response = import_into_empty_dataset("d.tsv", content)
     assert response.status_code == 201
     texts = set(Reference.objects.values_list("text", flat=True))
     assert texts == {"=SUM(1)", "'=kept"}

@@ -46,13 +46,10 @@ def test_a_json_body_we_refuse_is_a_400_naming_the_problem(client_for, owner, ki
 
 
 @pytest.mark.parametrize("kind", BAD_LINES)
-def test_a_dataset_import_names_the_line_and_field(make_dataset, client_for, owner, kind):
-    make_dataset(data=None)
+def test_a_dataset_import_names_the_line_and_field(import_into_empty_dataset, kind):
     line, message = BAD_LINES[kind]
     content = (json.dumps(GOOD_ITEM) + "\n" + line + "\n").encode()
-    response = client_for(owner).post(
-        "/api/v1/datasets/chat/import/", {"file": SimpleUploadedFile("d.jsonl", content)}
-    )
+    response = import_into_empty_dataset("d.jsonl", content)
     assert response.status_code == 400
     problems = response.json()["problems"]
     assert [p["line"] for p in problems] == [2]
@@ -60,12 +57,9 @@ def test_a_dataset_import_names_the_line_and_field(make_dataset, client_for, own
     assert not Item.objects.exists()
 
 
-def test_a_nul_byte_in_a_tsv_import_names_its_line(make_dataset, client_for, owner):
-    make_dataset(data=None)
+def test_a_nul_byte_in_a_tsv_import_names_its_line(import_into_empty_dataset):
     content = b"id\tmessage\treference\na\thi\thello\nb\th\x00i\tx\n"
-    response = client_for(owner).post(
-        "/api/v1/datasets/chat/import/", {"file": SimpleUploadedFile("d.tsv", content)}
-    )
+    response = import_into_empty_dataset("d.tsv", content)
     assert response.status_code == 400
     assert response.json()["problems"][0]["line"] == 3
     assert not Item.objects.exists()

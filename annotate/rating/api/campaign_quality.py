@@ -9,7 +9,6 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -22,7 +21,7 @@ from annotate.rating.selectors.campaigns import campaign_get_managed
 from annotate.rating.selectors.dashboard import campaign_weights, raters_overview
 from annotate.rating.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
 from annotate.rating.selectors.results import campaign_results
-from core.api import paginated
+from core.api import page_response, paginated
 
 
 class _ExportRenderer(BaseRenderer):
@@ -151,10 +150,7 @@ class CampaignWeightsApi(APIView):
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
-        weights = campaign_weights(campaign=campaign)
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(weights, request)
-        return paginator.get_paginated_response(WeightSerializer(page, many=True).data)
+        return page_response(request, campaign_weights(campaign=campaign), WeightSerializer)
 
 
 class ResultRowSerializer(serializers.Serializer):
