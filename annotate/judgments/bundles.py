@@ -5,6 +5,7 @@ for the user to confirm when a guess is unsure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -71,7 +72,9 @@ def _preview(tables: dict[str, Table]) -> dict:
     return {"sure": all(f["sure"] for f in files.values()), "files": files}
 
 
-def _tables(files: dict[str, NamedBytes | None], columns: list[MappedColumn]) -> dict[str, Table]:
+def _tables(
+    files: Mapping[str, NamedBytes | None], columns: list[MappedColumn]
+) -> dict[str, Table]:
     tables = {
         key: table_read(key, named[0], named[1])
         for key in BUNDLE_FILES
@@ -104,7 +107,7 @@ def bundle_parse(
 
 
 def judgments_preview(
-    *, files: dict[str, NamedBytes | None], columns: list[MappedColumn] | None = None
+    *, files: Mapping[str, NamedBytes | None], columns: list[MappedColumn] | None = None
 ) -> dict:
     """Each file's header, first rows and guessed role per column, and whether every guess is
     `sure`; `columns` as in `bundle_parse`. Reads nothing but the files."""

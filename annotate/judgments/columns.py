@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
+from core import strict_json
+
 IGNORE = "ignore"
 CRITERION = "criterion"
 REFERENCES = "references"
@@ -216,6 +218,22 @@ def mapping_from_option(options: Iterable[str]) -> list[MappedColumn]:
             raise ColumnMappingError(f"--column {option!r}: expected ROLE=COLUMN.")
         pairs.append((key, column))
     return mapping_parse(pairs)
+
+
+MAX_MAPPING_CHARS = 10_000
+
+
+def mapping_from_json(text: str) -> list[MappedColumn]:
+    """A JSON object of role (or file.role) → column name or number, or a list of them."""
+    if len(text) > MAX_MAPPING_CHARS:
+        raise ColumnMappingError(f"columns: longer than {MAX_MAPPING_CHARS:,} characters.")
+    try:
+        found = strict_json.loads(text)
+    except strict_json.StrictJSONError as exc:
+        raise ColumnMappingError(f"columns: not valid JSON ({exc.describe()}).") from None
+    if not isinstance(found, dict):
+        raise ColumnMappingError('columns: expected a JSON object such as {"judge": "WorkerId"}.')
+    return mapping_parse(found.items())
 
 
 def _index_of(guess: ColumnGuess, column: str) -> int | None:
