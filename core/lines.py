@@ -118,7 +118,8 @@ def _listed(values: list[Any], count: int, shown: int) -> str:
 def problems_counted(problems: Iterable[LineProblem], *, shown: int = 20) -> list[CountedProblem]:
     """`problems` with those of one file, level and kind (or, without a kind, one message)
     merged into one entry, in the order each first appears; a merged entry's message reads
-    "46 items have no references: 101, 102, … (first 20)" (subjects) or "…: lines 3, 9, …"."""
+    "46 items have no references: 101, 102, … (first 20)" (subjects) or "…: lines 3, 9, …"
+    followed, when their messages differ, by the first one's (a JSON error says where)."""
     groups: dict[tuple[str, str, str], list[LineProblem]] = {}
     for problem in problems:
         key = (problem.file, problem.level, problem.kind or f"\0{problem.message}")
@@ -138,6 +139,8 @@ def _counted(group: list[LineProblem], shown: int) -> CountedProblem:
             message = f"{what}: {_listed(subjects, count, shown)}"
         elif lines:
             message = f"{what}: lines {_listed(lines, count, shown)}"
+            if first.kind and any(p.message != first.message for p in group):
+                message += f"; line {first.line}: {first.message}"  # what one of them says
         else:
             message = what
     return CountedProblem(first.file, first.level, message, first.line, count, lines, subjects)
