@@ -61,6 +61,7 @@ LAYOUTS = {
 }  # fmt: skip
 FILES = tuple(LAYOUTS)
 SAMPLE_ROWS = 20  # rows looked at to judge a headerless file's layout
+SHOWN_NAMES = 20  # header names quoted in a message
 
 
 def normalised(name: str) -> str:
@@ -107,7 +108,10 @@ class ColumnGuess:
         return self.roles.index(role) if role in self.roles else None
 
     def why_unsure(self, name: str) -> str:
-        names = ", ".join(self.header) if self.header else f"{len(self.roles)} unnamed columns"
+        shown = self.header[:SHOWN_NAMES] if self.header else []
+        names = ", ".join(shown) if shown else f"{len(self.roles)} unnamed columns"
+        if self.header and len(self.header) > SHOWN_NAMES:
+            names += f", … ({len(self.header)} in all)"
         parts = [f"no column is the {role}" for role in self.missing]
         parts += [f"several columns claim the {role}" for role in self.doubled]
         if self.positional_misfit and not parts:

@@ -110,7 +110,7 @@ class Table:
         ]
         return {
             "file": self.name,
-            "header": guess.header,
+            "header": guess.header[:PREVIEW_COLUMNS] if guess.header is not None else None,
             "rows": rows,
             "columns": columns,
             "sure": guess.sure,

@@ -129,3 +129,11 @@ def test_malformed_mapping_json_is_refused_with_a_message(text):
     with pytest.raises(ColumnMappingError) as refused:
         mapping_from_json(text)
     assert refused.value.messages[0].startswith(("columns:", "judge:", "judge"))
+
+
+def test_a_very_wide_file_is_previewed_in_part():
+    header = "\t".join(f"c{k}" for k in range(5000)).encode()
+    preview = judgments_preview(files={"judgments": ("j.tsv", b"judge\tid\t" + header + b"\n")})
+    file = preview["files"]["judgments"]
+    assert len(file["columns"]) == 100 and len(file["header"]) == 100
+    assert "(5002 in all)" in file["why"] and len(file["why"]) < 1000
