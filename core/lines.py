@@ -24,6 +24,10 @@ class LineProblem:
     field: str = ""  # e.g. "references[0].text"
     file: str = ""  # for uploads of several files
     level: str = "error"  # "warning": the line was read anyway, nothing was lost
+    # Problems of one kind ("items have no references") are counted as one entry of a report
+    # (`problems_counted`), each naming its subject (the item's id) or its line.
+    kind: str = ""
+    subject: str = ""
 
     def __str__(self) -> str:
         where = ", ".join(
@@ -54,12 +58,14 @@ class LineProblems:
     bad_lines: int = 0
     _last_bad: int = 0
 
-    def add(self, line: int, message: str, field: str = "", *, level: str = "error") -> None:
+    def add(
+        self, line: int, message: str, field: str = "", *, level: str = "error", kind: str = ""
+    ) -> None:
         if level == "error" and (line != self._last_bad or line == 0):
             self.bad_lines += 1
             self._last_bad = line
         if len(self.problems) < self.limit:
-            self.problems.append(LineProblem(line, message, field, self.file, level))
+            self.problems.append(LineProblem(line, message, field, self.file, level, kind))
         else:
             self.more += 1
 
@@ -77,6 +83,67 @@ class LineProblems:
             *self.problems,
             LineProblem(0, f"{self.more} more problems not shown", "", self.file),
         ]
+
+
+@dataclass(frozen=True)
+class CountedProblem:
+    """Like problems of one file and level as one entry: how many, and the first few lines and
+    subjects (a report of 46 reference-less items is one line, not 46)."""
+
+    file: str
+    level: str
+    message: str  # the one problem's own message, or a summary naming the count and the first
+    line: int  # the first one's
+    count: int
+    lines: list[int]
+    subjects: list[str]
+
+    def __str__(self) -> str:
+        at_line = f"line {self.line}" if self.count == 1 and self.line else ""
+        where = ", ".join(part for part in (self.file, at_line) if part)
+        return f"{where}: {self.message}" if where else self.message
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file, "line": self.line, "message": self.message, "level": self.level,
+            "count": self.count, "lines": self.lines, "subjects": self.subjects,
+        }  # fmt: skip
+
+
+def _listed(values: list[Any], count: int, shown: int) -> str:
+    text = ", ".join(str(v) for v in values)
+    return f"{text}, … (first {shown})" if count > shown else text
+
+
+def problems_counted(problems: Iterable[LineProblem], *, shown: int = 20) -> list[CountedProblem]:
+    """`problems` with those of one file, level and kind (or, without a kind, one message)
+    merged into one entry, in the order each first appears; a merged entry's message reads
+    "46 items have no references: 101, 102, … (first 20)" (subjects) or "…: lines 3, 9, …"
+    followed, when their messages differ, by the first one's (a JSON error says where)."""
+    groups: dict[tuple[str, str, str], list[LineProblem]] = {}
+    for problem in problems:
+        key = (problem.file, problem.level, problem.kind or f"\0{problem.message}")
+        groups.setdefault(key, []).append(problem)
+    return [_counted(group, shown) for group in groups.values()]
+
+
+def _counted(group: list[LineProblem], shown: int) -> CountedProblem:
+    first, count = group[0], len(group)
+    lines = [p.line for p in group if p.line][:shown]
+    subjects = [p.subject for p in group if p.subject][:shown]
+    if count == 1:
+        message = first.message
+    else:
+        what = f"{count} {first.kind}" if first.kind else f"{first.message} ({count} times)"
+        if subjects:
+            message = f"{what}: {_listed(subjects, count, shown)}"
+        elif lines:
+            message = f"{what}: lines {_listed(lines, count, shown)}"
+            if first.kind and any(p.message != first.message for p in group):
+                message += f"; line {first.line}: {first.message}"  # what one of them says
+        else:
+            message = what
+    return CountedProblem(first.file, first.level, message, first.line, count, lines, subjects)
 
 
 def read_lines(
@@ -101,13 +168,15 @@ def read_lines(
         except UnicodeDecodeError as exc:
             where = f"byte {exc.start + 1} of the line"
             if latin1:
-                problems.warn(number, f"not UTF-8 ({where}): read as Latin-1")
+                message = f"not UTF-8 ({where}): read as Latin-1"
+                problems.add(number, message, level="warning", kind="lines read as Latin-1")
                 text = raw.decode("latin-1")
             else:
-                problems.error(number, f"not valid UTF-8 ({where})")
+                problems.add(number, f"not valid UTF-8 ({where})", kind="lines not valid UTF-8")
                 text = None
         if text is not None and "\x00" in text:
-            problems.error(number, f"contains a NUL byte (byte {raw.index(0) + 1} of the line)")
+            message = f"contains a NUL byte (byte {raw.index(0) + 1} of the line)"
+            problems.add(number, message, kind="lines with a NUL byte")
             text = None
         if text is not None:
             yield number, text.rstrip("\r\n")

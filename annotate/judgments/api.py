@@ -1,10 +1,13 @@
-"""REST API of imported human judgments: upload a bundle (multipart), read an import's report."""
+"""REST API of imported human judgments: upload a bundle (multipart), preview how its columns
+will be read, read an import's report."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -13,28 +16,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.datasets.models import SplitName
-from annotate.datasets.selectors import dataset_get_visible
+from annotate.datasets.selectors import dataset_get_editable, dataset_get_visible
+from annotate.judgments.bundles import BUNDLE_FILES, ColumnsUnsure, judgments_preview
+from annotate.judgments.columns import ROLES, MappedColumn, mapping_from_json
 from annotate.judgments.models import JudgmentSet
 from annotate.judgments.selectors import judgment_set_get_managed
+from annotate.judgments.serializers import (
+    JudgmentPreviewSerializer,
+    JudgmentRejectedSerializer,
+    JudgmentSetOutputSerializer,
+)
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
-from core.api import problems_response, validated_input
+from core.api import problems_response
+from core.lines import problems_counted
 
-
-class JudgmentProblemSerializer(serializers.Serializer):
-    file = serializers.CharField()
-    line = serializers.IntegerField(help_text="1-based; 0 for the whole file.")
-    message = serializers.CharField()
-    level = serializers.ChoiceField(choices=["error", "warning"], help_text="error: skipped")
-
-
-class JudgmentSetOutputSerializer(serializers.ModelSerializer):
-    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
-
-    class Meta:
-        model = JudgmentSet
-        fields = ["id", "dataset", "name", "split", "criteria", "report", "created_at"]
+COLUMNS_HELP = (
+    "How to read the columns when the guess is unsure: a JSON object of role (or file.role, "
+    "file one of contexts, references, systems, judgments) to a column's header name or 1-based "
+    'number, or a list of them, e.g. {"judge": "WorkerId", "item": "InstanceID", '
+    f'"criterion": ["Rel", "Inf"]}}. Roles: {", ".join(ROLES)}.'
+)
 
 
 class JudgmentUploadInputSerializer(serializers.Serializer):
@@ -44,39 +45,116 @@ class JudgmentUploadInputSerializer(serializers.Serializer):
     references = serializers.FileField(required=False, help_text="id, ref1, ref2, …")
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     split = serializers.ChoiceField(choices=SplitName.choices, default=SplitName.TEST)
+    columns = serializers.CharField(required=False, allow_blank=True, help_text=COLUMNS_HELP)
 
 
-class JudgmentRejectedSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    problems = JudgmentProblemSerializer(many=True)
+def _refused(detail: str, problems: list | None = None, preview: dict | None = None) -> Response:
+    response = problems_response(detail, problems or [])
+    if preview is not None:
+        response.data["preview"] = preview
+    return response
+
+
+def _refused_for(exc: ValidationError) -> Response:
+    """A bad field's 400: one message as `detail`, and the field's messages under its name."""
+    response = _refused(" ".join(exc.messages))
+    if hasattr(exc, "error_dict"):
+        response.data.update(exc.message_dict)
+    return response
+
+
+def _input(request: Request) -> tuple[dict[str, Any], list[MappedColumn]]:
+    """The upload's fields and mapping; a bad field, a file over the limit or a malformed
+    mapping is a ValidationError with one message."""
+    data = JudgmentUploadInputSerializer(data=request.data)
+    if not data.is_valid():
+        raise ValidationError(
+            {
+                field: [f"{field}: {error}" for error in errors]
+                for field, errors in data.errors.items()
+            }
+        )
+    fields = dict(data.validated_data)
+    limit = settings.IMPORT_MAX_BYTES
+    for key in BUNDLE_FILES:
+        if key in fields and fields[key].size > limit:
+            too_big = f"{key}: the file is larger than {limit // (1024 * 1024)} MB."
+            raise ValidationError({key: too_big})
+    text = fields.get("columns") or ""
+    return fields, mapping_from_json(text) if text.strip() else []
+
+
+def _files(fields: dict[str, Any]) -> dict[str, Any]:
+    return {key: fields[key] for key in BUNDLE_FILES if key in fields}
+
+
+UPLOAD_SCHEMA = {"multipart/form-data": JudgmentUploadInputSerializer}
+REFUSED = OpenApiResponse(
+    JudgmentRejectedSerializer,
+    description="Nothing written: problems by file and line; when the columns could not be "
+    "told apart, `preview` shows each file's first rows and guessed roles, to send `columns`.",
+)
 
 
 class JudgmentImportApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request={"multipart/form-data": JudgmentUploadInputSerializer},
+        request=UPLOAD_SCHEMA,
         responses={
             201: JudgmentSetOutputSerializer,
-            400: OpenApiResponse(JudgmentRejectedSerializer, description="By file and line"),
+            400: REFUSED,
+            403: OpenApiResponse(description="Not the dataset's owner"),
+            404: OpenApiResponse(description="No such dataset visible to you"),
         },
         summary="Import human judgments (with systems' outputs, contexts, references)",
     )
     def post(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
-        fields = validated_input(JudgmentUploadInputSerializer, request)
         try:
+            fields, columns = _input(request)
             imported = judgments_import_files(
                 dataset=dataset,
                 owner=cast(User, request.user),
                 name=fields["name"],
                 split=fields["split"],
-                files=fields,
+                files=_files(fields),
+                columns=columns,
             )
+        except ColumnsUnsure as exc:
+            return _refused(exc.messages[0], preview=exc.preview)
         except JudgmentsRejected as exc:
-            problems = [p.as_dict() for p in exc.problems]
-            return problems_response("No judgment could be read; nothing was written.", problems)
+            problems = [p.as_dict() for p in problems_counted(exc.problems)]
+            return _refused("No judgment could be read; nothing was written.", problems)
+        except ValidationError as exc:
+            return _refused_for(exc)
         return Response(JudgmentSetOutputSerializer(imported).data, status=status.HTTP_201_CREATED)
+
+
+class JudgmentPreviewApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=UPLOAD_SCHEMA,
+        responses={
+            200: JudgmentPreviewSerializer,
+            400: REFUSED,
+            403: OpenApiResponse(description="Not the dataset's owner"),
+            404: OpenApiResponse(description="No such dataset visible to you"),
+        },
+        summary="How the files' columns would be read (first rows, guessed roles); writes nothing",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        dataset_get_editable(
+            user=request.user, slug=slug, refusal="Only the dataset's owner can import judgments."
+        )
+        try:
+            fields, columns = _input(request)
+            files = {k: (f.name or k, f.read()) for k, f in _files(fields).items()}
+            preview = judgments_preview(files=files, columns=columns)
+        except ValidationError as exc:
+            return _refused_for(exc)
+        return Response(preview)
 
 
 class JudgmentSetDetailApi(APIView):
@@ -87,5 +165,5 @@ class JudgmentSetDetailApi(APIView):
         summary="An import of judgments with its report (problems by file and line)",
     )
     def get(self, request: Request, judgment_set_id: int) -> Response:
-        judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
+        judgment_set: JudgmentSet = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
         return Response(JudgmentSetOutputSerializer(judgment_set).data)

@@ -10,6 +10,11 @@ urlpatterns = [
         name="api-judgments-import",
     ),
     path(
+        "datasets/<slug:slug>/judgments/preview/",
+        judgments.JudgmentPreviewApi.as_view(),
+        name="api-judgments-preview",
+    ),
+    path(
         "judgments/<id:judgment_set_id>/",
         judgments.JudgmentSetDetailApi.as_view(),
         name="api-judgment-set",

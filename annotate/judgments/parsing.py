@@ -2,100 +2,78 @@
 
 Four layouts, after the ΔBLEU release: contexts (id, depth, context), references (id, ref1,
 ref2, … — as many as the item has), system responses (system, id, response) and per-judge
-judgments (judge, id, system, one or more criterion scores), as TSV, CSV or JSONL. Real files
-have byte-order marks, stray quote characters inside unquoted fields and ragged rows; every
-oddity becomes a `LineProblem` with its file and line, and a bad row is skipped, never fatal.
+judgments (judge, id, system, one or more criterion scores), as TSV, CSV or JSONL, with their
+columns in any order under any of the names `columns.py` knows. Real files have byte-order
+marks, stray quote characters inside unquoted fields and ragged rows; every oddity becomes a
+`LineProblem` with its file and line, and a bad row is skipped, never fatal. A file whose
+columns cannot be told apart is not read at all (`unsure` says why) until the user maps them.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 
-from core import strict_json
-from core.lines import BOM, LineProblem, LineProblems, read_lines
+from annotate.judgments.columns import CRITERION, REFERENCES
+from annotate.judgments.tables import Parsed, Table, rows_of, table_read
 
+__all__ = ["Parsed", "Table", "rows_of", "table_read"]  # the readers' input, for callers
 CONTEXT_SEPARATORS = (" EOS ", " ||| ", "\t")
-JUDGMENT_KEYS = ("judge", "id", "system")
+TOO_FEW = "rows with too few fields"
+NOT_A_NUMBER = "rows with a score that is not a number"
+NO_REFERENCES = "items have no references"
+TOO_LONG = "rows with a name or id longer than allowed"
+# The database's column widths (models.py): a longer value is refused by its row, here.
+MAX_CHARS = {"id": 200, "system": 200, "judge": 100, "criterion": 100}
 
 
 @dataclass
-class Parsed:
-    problems: list[LineProblem] = field(default_factory=list)
+class Read(Parsed):
+    """What one file gave; `unsure` (why its columns could not be told apart) means nothing."""
 
-    def error(self, file: str, line: int, message: str) -> None:
-        self.problems.append(LineProblem(line, message, file=file))
-
-    def warn(self, file: str, line: int, message: str) -> None:
-        self.problems.append(LineProblem(line, message, file=file, level="warning"))
+    unsure: str = ""
 
 
-def _lines(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, str]]:
-    """Every line, numbered: one holding a NUL is left empty (an error: the row is skipped), one
-    that is not UTF-8 is read as Latin-1 (a warning)."""
-    if data.startswith(BOM):
-        parsed.warn(name, 1, "byte-order mark removed")
-    found = LineProblems(file=name)
-    lines = list(read_lines(io.BytesIO(data), found, keep_bad=True, latin1=True))
-    parsed.problems += found.reported()
-    return lines
-
-
-def _format_of(text: str, name: str) -> str:
-    lower = name.lower()
-    if lower.endswith((".jsonl", ".json")) or text.lstrip().startswith("{"):
-        return "jsonl"
-    first = text.split("\n", 1)[0]
-    if lower.endswith(".csv") or ("\t" not in first and "," in first):
-        return "csv"
-    return "tsv"
-
-
-def rows_of(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, list[str] | dict]]:
-    """(line number, fields or JSON object) of each non-empty line.
-
-    TSV is split on tabs only, so quote characters are kept as written; CSV uses the csv
-    module leniently (a quote inside an unquoted field is text)."""
-    lines = _lines(data, name, parsed)
-    text = "\n".join(line for _, line in lines)
-    fmt = _format_of(text, name)
-    out: list[tuple[int, list[str] | dict]] = []
-    if fmt == "csv":  # a quoted field may span lines: the csv module reads the whole text
-        reader = csv.reader(io.StringIO(text), strict=False, skipinitialspace=False)
-        for fields in reader:
-            if any(f.strip() for f in fields):
-                out.append((reader.line_num, fields))
-        return out
-    for number, line in lines:
-        if not line.strip():
-            continue
-        if fmt == "jsonl":
-            try:
-                obj = strict_json.loads(line)
-            except strict_json.StrictJSONError as exc:
-                parsed.error(name, number, f"not valid JSON ({exc.describe()})")
-                continue
-            if not isinstance(obj, dict):
-                parsed.error(name, number, "expected a JSON object")
-                continue
-            out.append((number, obj))
-        else:
-            out.append((number, line.split("\t")))
-    return out
-
-
-def _is_header(fields: list[str], words: tuple[str, ...]) -> bool:
-    lowered = {f.strip().lower() for f in fields}
-    return sum(w in lowered for w in words) >= 2
+def _too_long(parsed: Read, name: str, line: int, **values: str) -> bool:
+    for what, value in values.items():
+        if len(value) > MAX_CHARS[what]:
+            message = f"the {what} is longer than {MAX_CHARS[what]} characters"
+            parsed.error(name, line, message, TOO_LONG)
+            return True
+    return False
 
 
 def _cell(value: object) -> str:
     return str(value).strip() if value is not None else ""
 
 
+def _role_cells(table: Table, cells: list[object]) -> dict[str, list[object]]:
+    """The row's values by role, in column order (cells past the header take the rest role)."""
+    out: dict[str, list[object]] = {}
+    for k, value in enumerate(cells):
+        out.setdefault(table.guess.role_at(k), []).append(value)
+    return out
+
+
+def _one(values: dict[str, list[object]], role: str) -> str:
+    return _cell(values[role][0]) if values.get(role) else ""
+
+
+def _tail(table: Table, cells: list[object], role: str) -> str:
+    """A headerless row's cells from `role`'s column on, tab-joined: tabs inside a context or a
+    response split it into fields that belong together."""
+    index = table.guess.first(role)
+    return "\t".join(_cell(c) for c in cells[index:]) if index is not None else ""
+
+
+def _unsure(table: Table, read: Read) -> bool:
+    read.problems = table.parsed.problems
+    if not table.guess.sure:
+        read.unsure = table.guess.why_unsure(table.name)
+    return bool(read.unsure)
+
+
 @dataclass
-class Contexts(Parsed):
+class Contexts(Read):
     """id → (context turns, message): the last turn of the context is the message."""
 
     items: dict[str, tuple[list[str], str]] = field(default_factory=dict)
@@ -108,88 +86,110 @@ def _split_turns(context: str) -> list[str]:
     return [context.strip()] if context.strip() else []
 
 
-def parse_contexts(data: bytes, name: str = "contexts") -> Contexts:
+def _turns(table: Table, cells: list[object], values: dict[str, list[object]]) -> list[str]:
+    raw = values.get("context", [None])[0]
+    if isinstance(raw, list):
+        turns = [_cell(t) for t in raw if _cell(t)]
+    elif table.guess.header is None:
+        turns = _split_turns(_tail(table, cells, "context"))
+    else:
+        turns = _split_turns(_cell(raw))
+    header = table.guess.header or []
+    if table.jsonl and "message" in header and _cell(cells[header.index("message")]):
+        turns.append(_cell(cells[header.index("message")]))
+    return turns
+
+
+def contexts_read(table: Table) -> Contexts:
     parsed = Contexts()
-    for number, row in rows_of(data, name, parsed):
-        if isinstance(row, dict):
-            item_id, turns = _cell(row.get("id")), row.get("context") or []
-            turns = turns if isinstance(turns, list) else _split_turns(str(turns))
-            if row.get("message"):
-                turns = [*turns, str(row["message"])]
-        else:
-            if number == 1 and _is_header(row, ("id", "depth", "context")):
-                continue
-            if len(row) < 2:
-                parsed.error(name, number, f"expected id, depth, context; found {len(row)} field")
-                continue
-            item_id = row[0].strip()
-            turns = _split_turns("\t".join(row[2:]) if len(row) > 2 else row[1])
+    if _unsure(table, parsed):
+        return parsed
+    name = table.name
+    for number, cells in table.rows:
+        values = _role_cells(table, cells)
+        item_id, turns = _one(values, "item"), _turns(table, cells, values)
         if not item_id or not turns:
-            parsed.error(name, number, "an id and a non-empty context are needed")
+            parsed.error(name, number, "an id and a non-empty context are needed", TOO_FEW)
+            continue
+        if _too_long(parsed, name, number, id=item_id):
             continue
         if item_id in parsed.items:
-            parsed.warn(name, number, f"id {item_id!r} repeated: the first one is kept")
+            message = f"id {item_id!r} repeated: the first one is kept"
+            parsed.warn(name, number, message, "ids repeated (the first one is kept)", item_id)
             continue
-        parsed.items[item_id] = ([str(t) for t in turns[:-1]], str(turns[-1]))
+        parsed.items[item_id] = (turns[:-1], turns[-1])
     return parsed
 
 
 @dataclass
-class References(Parsed):
+class References(Read):
     items: dict[str, list[str]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)  # where each item first appears
 
 
-def parse_references(data: bytes, name: str = "references") -> References:
+def _references(values: list[object]) -> list[str]:
+    out: list[str] = []
+    for value in values:
+        for ref in value if isinstance(value, list) else [value]:
+            text = _cell(ref.get("text") if isinstance(ref, dict) else ref)
+            if text:
+                out.append(text)
+    return out
+
+
+def references_read(table: Table) -> References:
     """id followed by any number of references (ragged rows are the norm here)."""
     parsed = References()
-    for number, row in rows_of(data, name, parsed):
-        if isinstance(row, dict):
-            item_id = _cell(row.get("id"))
-            refs = row.get("references") or []
-            refs = [_cell(r.get("text") if isinstance(r, dict) else r) for r in refs]
-        else:
-            if number == 1 and _is_header(row, ("id", "reference1", "reference", "ref1")):
-                continue
-            item_id, refs = row[0].strip(), [r.strip() for r in row[1:]]
-        refs = [r for r in refs if r]
+    if _unsure(table, parsed):
+        return parsed
+    for number, cells in table.rows:
+        values = _role_cells(table, cells)
+        item_id, refs = _one(values, "item"), _references(values.get(REFERENCES, []))
         if not item_id:
-            parsed.error(name, number, "the id is empty")
+            parsed.error(table.name, number, "the id is empty", "rows without an id")
             continue
-        if not refs:
-            parsed.warn(name, number, f"item {item_id!r} has no references")
+        if _too_long(parsed, table.name, number, id=item_id):
+            continue
+        if not refs and not parsed.items.get(item_id):
+            message = f"item {item_id!r} has no references"
+            parsed.warn(table.name, number, message, NO_REFERENCES, item_id)
+        parsed.lines.setdefault(item_id, number)
         parsed.items.setdefault(item_id, []).extend(refs)
     return parsed
 
 
 @dataclass
-class Outputs(Parsed):
+class Outputs(Read):
     """system → {id: response} and where each system first appears."""
 
     by_system: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def parse_outputs(data: bytes, name: str = "systems") -> Outputs:
+def outputs_read(table: Table) -> Outputs:
     parsed = Outputs()
-    for number, row in rows_of(data, name, parsed):
-        if isinstance(row, dict):
-            system, item_id = _cell(row.get("system")), _cell(row.get("id"))
-            response = _cell(row.get("response"))
-        else:
-            if number == 1 and _is_header(row, ("system", "id", "response")):
-                continue
-            if len(row) < 3:
-                parsed.error(name, number, f"expected system, id, response; found {len(row)}")
-                continue
-            system, item_id = row[0].strip(), row[1].strip()
-            response = "\t".join(row[2:]).strip()
-            if len(row) > 3:
-                parsed.warn(name, number, "more than 3 fields: the rest joined to the response")
+    if _unsure(table, parsed):
+        return parsed
+    name, headerless = table.name, table.guess.header is None
+    for number, cells in table.rows:
+        values = _role_cells(table, cells)
+        system, item_id = _one(values, "system"), _one(values, "item")
+        if headerless and len(cells) < 3:
+            message = f"expected system, id, response; found {len(cells)}"
+            parsed.error(name, number, message, TOO_FEW)
+            continue
+        response = _tail(table, cells, "response") if headerless else _one(values, "response")
+        if headerless and len(cells) > 3:
+            message = "more than 3 fields: the rest joined to the response"
+            parsed.warn(name, number, message, "rows with more than 3 fields (joined)")
         if not system or not item_id:
-            parsed.error(name, number, "system and id are needed")
+            parsed.error(name, number, "system and id are needed", "rows without system or id")
+            continue
+        if _too_long(parsed, name, number, id=item_id, system=system):
             continue
         outputs = parsed.by_system.setdefault(system, {})
         if item_id in outputs:
-            parsed.warn(name, number, f"second response of {system!r} for {item_id!r} ignored")
+            message = f"second response of {system!r} for {item_id!r} ignored"
+            parsed.warn(name, number, message, "second responses ignored", f"{system}/{item_id}")
             continue
         outputs[item_id] = response
     return parsed
@@ -205,61 +205,100 @@ class JudgmentRow:
 
 
 @dataclass
-class Judgments(Parsed):
+class Judgments(Read):
     rows: list[JudgmentRow] = field(default_factory=list)
     criteria: list[str] = field(default_factory=list)
 
 
-def _scores(values: list[str], names: list[str], parsed: Judgments, name: str, line: int):
+def _criteria_cells(table: Table, cells: list[object]) -> list[tuple[str, object]]:
+    """(criterion, value) of the row: named by the header (exactly as written), `scoreN` in a
+    file without one; a JSON object of criterion: value is spread out."""
+    out: list[tuple[str, object]] = []
+    header = table.guess.header or []
+    number = 0
+    for k, value in enumerate(cells):
+        if table.guess.role_at(k) != CRITERION:
+            continue
+        number += 1
+        if isinstance(value, dict):
+            out += [(str(key), v) for key, v in value.items()]
+        elif value is not None:
+            out.append((header[k] if k < len(header) else f"score{number}", value))
+    return out
+
+
+def _scores(row: list[tuple[str, object]], parsed: Judgments, name: str, line: int):
     scores = {}
-    for criterion, value in zip(names, values, strict=False):
-        text = value.strip().strip('"').strip()
+    for criterion, value in row:
+        text = _cell(value).strip('"').strip()
         if not text:
             continue
         try:
             scores[criterion] = float(text)
         except ValueError:
-            parsed.error(name, line, f"{criterion}: {value!r} is not a number")
+            parsed.error(name, line, f"{criterion}: {value!r} is not a number", NOT_A_NUMBER)
             return None
     return scores
 
 
-def parse_judgments(data: bytes, name: str = "judgments") -> Judgments:
+def judgments_read(table: Table) -> Judgments:
     """Per-judge rows: judge, id, system, then one score per criterion (header names them;
     without a header they are score1, score2, …). JSONL: {"judge", "id", "system",
-    "scores": {criterion: value}}."""
+    "scores": {criterion: value}} or criteria as keys of their own."""
     parsed = Judgments()
-    header: list[str] | None = None
-    for number, row in rows_of(data, name, parsed):
-        if isinstance(row, dict):
-            keys = [_cell(row.get(k)) for k in JUDGMENT_KEYS]
-            raw = row.get("scores")
-            if not isinstance(raw, dict) or not raw:
-                parsed.error(name, number, "scores: expected an object of criterion: number")
-                continue
-            names = [str(k) for k in raw]
-            scores = _scores([str(v) for v in raw.values()], names, parsed, name, number)
-        else:
-            if header is None and not parsed.rows and _is_header(row, JUDGMENT_KEYS):
-                header = [h.strip() or f"score{k}" for k, h in enumerate(row[3:], start=1)]
-                continue
-            if len(row) < 4:
-                parsed.error(
-                    name, number, f"expected judge, id, system and a score; found {len(row)} fields"
-                )
-                continue
-            names = header or [f"score{k}" for k in range(1, len(row) - 2)]
-            if header is not None and len(row) - 3 != len(header):
-                parsed.warn(name, number, f"{len(row) - 3} scores for {len(header)} criteria")
-            keys = [f.strip() for f in row[:3]]
-            scores = _scores(row[3:], names, parsed, name, number)
+    if _unsure(table, parsed):
+        return parsed
+    name, header = table.name, table.guess.header
+    wanted = table.guess.roles.count(CRITERION)
+    for number, cells in table.rows:
+        values = _role_cells(table, cells)
+        keys = [_one(values, role) for role in ("judge", "item", "system")]
+        if not table.jsonl and len(cells) < 4:
+            message = f"expected judge, id, system and a score; found {len(cells)} fields"
+            parsed.error(name, number, message, TOO_FEW)
+            continue
+        found = sum(1 for c in values.get(CRITERION, []) if _cell(c))
+        if header is not None and not table.jsonl and found != wanted:
+            message = f"{found} scores for {wanted} criteria"
+            parsed.warn(name, number, message, "rows with a score missing or too many")
+        scores = _scores(_criteria_cells(table, cells), parsed, name, number)
         if scores is None:
             continue
         if not all(keys) or not scores:
-            parsed.error(name, number, "judge, id, system and a score are needed")
+            message = "judge, id, system and a score are needed"
+            parsed.error(name, number, message, "rows without judge, id, system or score")
+            continue
+        longest = max(scores, key=len)
+        if _too_long(parsed, name, number, judge=keys[0], id=keys[1], system=keys[2]) or (
+            _too_long(parsed, name, number, criterion=longest)
+        ):
             continue
         for criterion in scores:
             if criterion not in parsed.criteria:
                 parsed.criteria.append(criterion)
         parsed.rows.append(JudgmentRow(number, keys[0], keys[1], keys[2], scores))
     return parsed
+
+
+def parse_contexts(data: bytes, name: str = "contexts") -> Contexts:
+    return contexts_read(table_read("contexts", name, data))
+
+
+def parse_references(data: bytes, name: str = "references") -> References:
+    return references_read(table_read("references", name, data))
+
+
+def parse_outputs(data: bytes, name: str = "systems") -> Outputs:
+    return outputs_read(table_read("systems", name, data))
+
+
+def parse_judgments(data: bytes, name: str = "judgments") -> Judgments:
+    return judgments_read(table_read("judgments", name, data))
+
+
+READERS = {
+    "contexts": contexts_read,
+    "references": references_read,
+    "systems": outputs_read,
+    "judgments": judgments_read,
+}

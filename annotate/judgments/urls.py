@@ -10,6 +10,11 @@ urlpatterns = [
         name="judgments-upload",
     ),
     path(
+        "datasets/<slug:slug>/judgments/import/columns/",
+        judgments.judgments_upload_columns,
+        name="judgments-upload-columns",
+    ),
+    path(
         "judgments/<id:judgment_set_id>/",
         judgments.judgment_set_detail,
         name="judgment-set-detail",

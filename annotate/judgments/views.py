@@ -1,70 +1,112 @@
-"""Pages for imported human judgments: upload a bundle of files, read what the import found."""
+"""Pages for imported human judgments: upload a bundle of files, say which column is what when
+the guess is unsure, read what the import found."""
 
 from __future__ import annotations
 
-from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from annotate.datasets.models import SplitName
+from annotate.datasets.models import Dataset
 from annotate.datasets.selectors import dataset_get_editable
+from annotate.judgments.bundles import BUNDLE_FILES, ColumnsUnsure, judgments_preview
+from annotate.judgments.columns import MappedColumn
+from annotate.judgments.forms import ColumnsForm, JudgmentUploadForm
+from annotate.judgments.models import JudgmentSet
 from annotate.judgments.selectors import judgment_set_get_managed
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
+from annotate.judgments.services.staging import upload_stage, upload_staged, upload_unstage
 from core.auth_request import AuthenticatedRequest
+from core.lines import problems_counted
+
+UPLOAD = "annotate/judgments/upload.html"
+COLUMNS = "annotate/judgments/columns.html"
 
 
-class JudgmentUploadForm(forms.Form):
-    name = forms.CharField(max_length=200, required=False, help_text="Default: the file's name.")
-    split = forms.ChoiceField(choices=SplitName.choices, initial=SplitName.TEST)
-    judgments = forms.FileField(help_text="Per-judge scores: judge, id, system, criteria …")
-    systems = forms.FileField(required=False, help_text="System responses: system, id, response")
-    contexts = forms.FileField(required=False, help_text="Contexts: id, depth, context")
-    references = forms.FileField(required=False, help_text="References: id, ref1, ref2, …")
+def _dataset(request: AuthenticatedRequest, slug: str) -> Dataset:
+    return dataset_get_editable(
+        user=request.user,
+        slug=slug,
+        refusal="Only the owner can import judgments into this dataset.",
+    )
 
-    def clean(self):
-        data = super().clean()
-        for key, upload in data.items():
-            if hasattr(upload, "size") and upload.size > settings.IMPORT_MAX_BYTES:
-                self.add_error(key, "The file is larger than the import limit.")
-        return data
+
+def _import(request, dataset, files, data, columns: list[MappedColumn] | None = None):
+    """The import, or why not: (imported, None) or (None, counted problems or a message)."""
+    try:
+        imported = judgments_import_files(
+            dataset=dataset,
+            owner=request.user,
+            name=data["name"],
+            split=data["split"],
+            files=files,
+            columns=columns,
+        )
+    except JudgmentsRejected as exc:
+        return None, [p.as_dict() for p in problems_counted(exc.problems)]
+    messages.success(request, f"Imported {imported.report['judgments']} judgments.")
+    return imported, None
+
+
+def _done(imported: JudgmentSet) -> HttpResponse:
+    return redirect("judgment-set-detail", judgment_set_id=imported.pk)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def judgments_upload(request: AuthenticatedRequest, slug: str) -> HttpResponse:
-    dataset = dataset_get_editable(
-        user=request.user,
-        slug=slug,
-        refusal="Only the owner can import judgments into this dataset.",
-    )
+    dataset = _dataset(request, slug)
     form = JudgmentUploadForm(request.POST or None, request.FILES or None)
-    problems: list = []
+    problems = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        files = {k: (data[k].name[-100:], data[k].read()) for k in BUNDLE_FILES if data.get(k)}
         try:
-            imported = judgments_import_files(
-                dataset=dataset,
-                owner=request.user,
-                name=data["name"],
-                split=data["split"],
-                files=request.FILES,
-            )
-        except JudgmentsRejected as exc:
-            problems = [p.as_dict() for p in exc.problems] or [
-                {"file": "judgments", "line": 0, "message": "no judgment rows", "level": "error"}
-            ]
-        else:
-            report = imported.report
-            messages.success(request, f"Imported {report['judgments']} judgments.")
-            return redirect("judgment-set-detail", judgment_set_id=imported.pk)
+            imported, problems = _import(request, dataset, files, data)
+        except ColumnsUnsure as exc:
+            token = upload_stage(user=request.user, dataset=dataset, files=files)
+            columns = ColumnsForm(initial={**data, "token": token}, preview=exc.preview)
+            return _columns_page(request, dataset, columns, exc.reasons)
+        if imported is not None:
+            return _done(imported)
     context = {"dataset": dataset, "form": form, "problems": problems}
-    return render(
-        request, "annotate/judgments/upload.html", context, status=400 if problems else 200
-    )
+    return render(request, UPLOAD, context, status=400 if problems else 200)
+
+
+def _columns_page(request, dataset, form: ColumnsForm, reasons: list[str], status: int = 200):
+    context = {"dataset": dataset, "form": form, "reasons": reasons}
+    return render(request, COLUMNS, context, status=status)
+
+
+@login_required
+@require_POST
+def judgments_upload_columns(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    """The second step: the staged files imported with the columns as the user chose them."""
+    dataset = _dataset(request, slug)
+    try:
+        files = upload_staged(
+            token=request.POST.get("token", ""), user=request.user, dataset=dataset
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("judgments-upload", slug=dataset.slug)
+    form = ColumnsForm(request.POST, preview=judgments_preview(files=files))
+    if not form.is_valid():
+        return _columns_page(request, dataset, form, [], status=400)
+    try:
+        imported, problems = _import(request, dataset, files, form.cleaned_data, form.mapping())
+    except ColumnsUnsure as exc:
+        form.add_error(None, exc.messages[0])
+        return _columns_page(request, dataset, form, exc.reasons, status=400)
+    if imported is None:
+        form.add_error(None, "No judgment could be read; nothing was written.")
+        context = {"dataset": dataset, "form": form, "reasons": [], "problems": problems}
+        return render(request, COLUMNS, context, status=400)
+    upload_unstage(token=form.cleaned_data["token"], user=request.user, dataset=dataset)
+    return _done(imported)
 
 
 @login_required

@@ -48,3 +48,20 @@ def test_past_the_limit_problems_are_counted_and_summarised():
         problems.error(line, "wrong")
     assert problems.bad_lines == 3 and problems.more == 2
     assert [str(p) for p in problems.reported()][-1] == "2 more problems not shown"
+
+
+def test_like_problems_are_counted_and_the_first_says_what_when_they_differ():
+    from core.lines import problems_counted
+
+    problems = [
+        LineProblem(2, "not valid JSON (a: NaN is not a JSON number)", file="j", kind="bad JSON"),
+        LineProblem(5, "not valid JSON (b: expected a value)", file="j", kind="bad JSON"),
+        LineProblem(6, "not valid JSON (c)", file="j", kind="bad JSON", level="warning"),
+    ]
+    first, warning = problems_counted(problems)
+    assert first.count == 2 and warning.count == 1
+    assert (
+        first.message
+        == "2 bad JSON: lines 2, 5; line 2: not valid JSON (a: NaN is not a JSON number)"
+    )
+    assert warning.message == "not valid JSON (c)" and warning.level == "warning"

@@ -8,8 +8,8 @@ only when no judgment survives, and it is written in one transaction either way.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,23 +17,25 @@ from django.db import transaction
 from django.db.models import Max
 
 from annotate.datasets.models import Dataset, Item, Reference, Split
-from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
-from annotate.judgments.parsing import (
-    Contexts,
-    Judgments,
-    Outputs,
-    Parsed,
-    References,
-    parse_contexts,
-    parse_judgments,
-    parse_outputs,
-    parse_references,
+from annotate.judgments.bundles import (
+    BUNDLE_FILES,
+    Bundle,
+    ColumnsUnsure,
+    NamedBytes,
+    bundle_check,
+    bundle_parse,
 )
+from annotate.judgments.columns import MappedColumn
+from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
+from annotate.judgments.parsing import NO_REFERENCES
 from annotate.judgments.services.systems import eval_system_set_outputs
-from core.lines import LineProblem
+from annotate.judgments.tables import Parsed
+from core.lines import LineProblem, problems_counted
 
-MAX_LISTED_PROBLEMS = 500
-BUNDLE_FILES = ("contexts", "references", "systems", "judgments")
+__all__ = ["BUNDLE_FILES", "Bundle", "ColumnsUnsure", "bundle_parse", "judgments_import"]
+MAX_LISTED_PROBLEMS = 500  # counted entries: like problems are one entry already
+CONTEXTLESS = "judged items have no context (in no context file, not in the dataset)"
+LISTED_IDS = 100  # ids of reference-less or context-less items kept in the report
 
 
 class JudgmentsRejected(ValidationError):
@@ -44,73 +46,67 @@ class JudgmentsRejected(ValidationError):
         self.problems = problems
 
 
-@dataclass
-class Bundle:
-    judgments: Judgments
-    outputs: Outputs | None = None
-    contexts: Contexts | None = None
-    references: References | None = None
-
-
-def bundle_parse(
-    *,
-    judgments: tuple[str, bytes],
-    systems: tuple[str, bytes] | None = None,
-    contexts: tuple[str, bytes] | None = None,
-    references: tuple[str, bytes] | None = None,
-) -> Bundle:
-    """Parse the files given as (name, bytes)."""
-    return Bundle(
-        parse_judgments(judgments[1], judgments[0]),
-        parse_outputs(systems[1], systems[0]) if systems else None,
-        parse_contexts(contexts[1], contexts[0]) if contexts else None,
-        parse_references(references[1], references[0]) if references else None,
-    )
-
-
-def _cross_checks(bundle: Bundle, known_items: set[str], judgments_name: str) -> list[LineProblem]:
+def _cross_checks(bundle: Bundle, known_items: set[str], with_refs: set[str]) -> Parsed:
+    """What the files say of each other: judged items nobody gave a context for, judged
+    systems without outputs, items without references (each item once, by its id)."""
     found = Parsed()
-    items = set(known_items)
-    if bundle.contexts is not None:
-        items |= set(bundle.contexts.items)
+    judgments_name = bundle.tables["judgments"].name
+    outputs = bundle.outputs.by_system if bundle.outputs else None
     missing_items: dict[str, int] = {}
     no_output: dict[str, int] = {}
-    outputs = bundle.outputs.by_system if bundle.outputs else None
     for row in bundle.judgments.rows:
-        if items and row.item not in items:
+        if row.item not in known_items:
             missing_items.setdefault(row.item, row.line)
         if outputs is not None and row.item not in outputs.get(row.system, {}):
             no_output.setdefault(row.system, row.line)
     for item_id, line in missing_items.items():
-        found.warn(judgments_name, line, f"item {item_id!r} is in no context file")
+        message = f"item {item_id!r} is in no context file"
+        found.warn(judgments_name, line, message, CONTEXTLESS, item_id)
     for system, line in no_output.items():
         what = "has no outputs" if outputs and system not in outputs else "lacks some outputs"
         found.warn(judgments_name, line, f"judged system {system!r} {what} in the system file")
-    if bundle.contexts is not None and bundle.references is not None:
-        for item_id in bundle.contexts.items:
-            if not bundle.references.items.get(item_id):
-                found.warn("references", 0, f"item {item_id!r} has no references")
-    return found.problems
+    references = bundle.references
+    refs_name = bundle.tables["references"].name if references else "references"
+    for item_id in _item_ids(bundle, known_items) - with_refs:
+        if references is None or item_id not in references.items:  # else warned at its line
+            message = f"item {item_id!r} has no references"
+            found.warn(refs_name, 0, message, NO_REFERENCES, item_id)
+    return found
+
+
+def _item_ids(bundle: Bundle, known_items: set[str]) -> set[str]:
+    """Items of this import: every item the files name that the dataset has."""
+    named = {row.item for row in bundle.judgments.rows}
+    if bundle.contexts is not None:
+        named |= set(bundle.contexts.items)
+    return named & known_items
+
+
+def _ids(ids: set[str]) -> dict[str, object]:
+    return {"count": len(ids), "ids": sorted(ids, key=_natural)[:LISTED_IDS]}
+
+
+def _natural(text: str) -> list[object]:
+    """ "c9" before "c10": the runs of digits in ids compared as numbers."""
+    return [int(p) if k % 2 else p for k, p in enumerate(re.split(r"(\d+)", text))]
 
 
 def _create_items(dataset: Dataset, split: Split, bundle: Bundle) -> int:
+    """The contexts' items that the split lacks, with their references, in two bulk writes."""
     if bundle.contexts is None:
         return 0
     existing = set(Item.objects.filter(split=split).values_list("external_id", flat=True))
     start = (Item.objects.filter(split__dataset=dataset).aggregate(m=Max("position"))["m"] or 0) + 1
+    new = [(k, v) for k, v in bundle.contexts.items.items() if k not in existing]
+    items = Item.objects.bulk_create(
+        Item(split=split, external_id=item_id, context=turns, message=message, position=start + n)
+        for n, (item_id, (turns, message)) in enumerate(new)
+    )
+    if any(item.pk is None for item in items):  # a database that does not return new keys
+        items = list(Item.objects.filter(split=split, external_id__in=[k for k, _ in new]))
     refs = bundle.references.items if bundle.references else {}
-    created = 0
-    for item_id, (turns, message) in bundle.contexts.items.items():
-        if item_id in existing:
-            continue
-        item = Item.objects.create(
-            split=split,
-            external_id=item_id,
-            context=turns,
-            message=message,
-            position=start + created,
-        )
-        Reference.objects.bulk_create(
+    Reference.objects.bulk_create(
+        (
             Reference(
                 item=item,
                 text=text,
@@ -118,60 +114,79 @@ def _create_items(dataset: Dataset, split: Split, bundle: Bundle) -> int:
                 provenance={"import": "judgments bundle", "column": k + 1},
                 position=k,
             )
-            for k, text in enumerate(refs.get(item_id, []))
-        )
-        created += 1
-    return created
+            for item in items
+            for k, text in enumerate(refs.get(item.external_id, []))
+        ),
+        batch_size=2000,
+    )
+    return len(items)
 
 
 def _all_problems(bundle: Bundle) -> list[LineProblem]:
-    parts: list[Parsed | None] = [bundle.contexts, bundle.references, bundle.outputs]
-    return [p for part in (*parts, bundle.judgments) if part for p in part.problems]
+    return [p for part in bundle.parts for p in part.problems]
+
+
+def _systems(dataset: Dataset, split: str, bundle: Bundle) -> dict[str, EvalSystem]:
+    systems: dict[str, EvalSystem] = {}
+    outputs = bundle.outputs.by_system if bundle.outputs else {}
+    for system_name in sorted({r.system for r in bundle.judgments.rows} | set(outputs)):
+        if system_name in outputs:
+            systems[system_name] = eval_system_set_outputs(
+                dataset=dataset, name=system_name, split=split, outputs=outputs[system_name].items()
+            )
+        else:
+            systems[system_name], _ = EvalSystem.objects.get_or_create(
+                dataset=dataset, name=system_name
+            )
+    return systems
+
+
+def _report(bundle: Bundle, problems: list[LineProblem], **counts: object) -> dict:
+    levels = Counter(p.level for p in problems)
+    without = {p.subject for p in problems if p.kind == NO_REFERENCES and p.subject}
+    contextless = {p.subject for p in problems if p.kind == CONTEXTLESS}
+    counted = problems_counted(problems)
+    return {
+        "judgments": sum(len(r.scores) for r in bundle.judgments.rows),
+        "rows": len(bundle.judgments.rows),
+        **counts,
+        "errors": levels["error"],
+        "warnings": levels["warning"],
+        "items_without_references": _ids(without),
+        "items_without_context": _ids(contextless),
+        "columns": bundle.columns(),
+        "problems": [p.as_dict() for p in counted[:MAX_LISTED_PROBLEMS]],
+        "problems_not_listed": max(0, len(counted) - MAX_LISTED_PROBLEMS),
+    }
 
 
 @transaction.atomic
 def judgments_import(
     *, dataset: Dataset, owner: User, name: str, split: str, bundle: Bundle
 ) -> JudgmentSet:
-    """Write a parsed bundle: items (when contexts came), systems, outputs, the judgments."""
+    """Write a parsed bundle: items (when contexts came), systems, outputs, the judgments.
+    Refused, with nothing written, when some file's columns were unsure (`ColumnsUnsure`) or
+    no judgment could be read (`JudgmentsRejected`)."""
+    bundle_check(bundle)
     problems = _all_problems(bundle)
     if not bundle.judgments.rows:
-        listed = "; ".join(str(p) for p in problems[:20]) or "the file is empty"
+        counted = problems_counted(problems)
+        listed = "; ".join(str(p) for p in counted[:20]) or "the file is empty"
         raise JudgmentsRejected(f"No judgment could be read: {listed}", problems)
     split_row, _ = Split.objects.get_or_create(dataset=dataset, name=split)
     created_items = _create_items(dataset, split_row, bundle)
-    known = set(Item.objects.filter(split=split_row).values_list("external_id", flat=True))
-    problems += _cross_checks(bundle, known, "judgments")
-    systems: dict[str, EvalSystem] = {}
-    outputs = bundle.outputs.by_system if bundle.outputs else {}
-    for system_name in sorted({r.system for r in bundle.judgments.rows} | set(outputs)):
-        if system_name in outputs:
-            systems[system_name] = eval_system_set_outputs(
-                dataset=dataset,
-                name=system_name,
-                split=split,
-                outputs=outputs[system_name].items(),
-            )
-        else:
-            systems[system_name], _ = EvalSystem.objects.get_or_create(
-                dataset=dataset, name=system_name
-            )
-    errors = Counter(p.level for p in problems)
+    items = Item.objects.filter(split=split_row)
+    known = set(items.values_list("external_id", flat=True))
+    referenced = Reference.objects.filter(item__in=items).values_list("item__external_id")
+    problems += _cross_checks(bundle, known, {r for (r,) in referenced}).problems
+    systems = _systems(dataset, split, bundle)
     judgment_set = JudgmentSet.objects.create(
         dataset=dataset,
         owner=owner,
-        name=name,
+        name=name[:200],
         split=split,
         criteria=bundle.judgments.criteria,
-        report={
-            "judgments": sum(len(r.scores) for r in bundle.judgments.rows),
-            "rows": len(bundle.judgments.rows),
-            "items_created": created_items,
-            "systems": sorted(systems),
-            "errors": errors["error"],
-            "warnings": errors["warning"],
-            "problems": [p.as_dict() for p in problems[:MAX_LISTED_PROBLEMS]],
-        },
+        report=_report(bundle, problems, items_created=created_items, systems=sorted(systems)),
     )
     Judgment.objects.bulk_create(
         (
@@ -191,21 +206,36 @@ def judgments_import(
     return judgment_set
 
 
+def _bytes_of(upload: object, key: str) -> NamedBytes:
+    """(name, bytes) of an upload, or of what was given as such already (a staged file)."""
+    if isinstance(upload, tuple):
+        return upload
+    name = str(getattr(upload, "name", "") or key)
+    return name[-100:], upload.read()  # type: ignore[attr-defined]
+
+
 def judgments_import_files(
-    *, dataset: Dataset, owner: User, name: str, split: str, files: dict
+    *,
+    dataset: Dataset,
+    owner: User,
+    name: str,
+    split: str,
+    files: dict,
+    columns: list[MappedColumn] | None = None,
 ) -> JudgmentSet:
-    """Uploaded files (keys of BUNDLE_FILES, judgments required) parsed and imported at once;
-    only the dataset's owner (or staff) may import into it."""
+    """Uploaded files (keys of BUNDLE_FILES, judgments required; uploads or (name, bytes))
+    parsed and imported at once, columns mapped as `columns` says; only the dataset's owner
+    (or staff) may import into it."""
     if not (owner.is_staff or dataset.owner_id == owner.pk):
         raise PermissionDenied("Only the dataset's owner can import judgments.")
     read = {
-        key: (upload.name or key, upload.read())
+        key: _bytes_of(upload, key)
         for key in BUNDLE_FILES
         if (upload := files.get(key)) is not None
     }
     if "judgments" not in read:
         raise ValidationError({"judgments": "The per-judge file is required."})
-    bundle = bundle_parse(**read)
+    bundle = bundle_parse(**read, columns=columns)
     return judgments_import(
         dataset=dataset, owner=owner, name=name or read["judgments"][0], split=split, bundle=bundle
     )

@@ -8,15 +8,40 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotate.datasets.models import Dataset
+from annotate.judgments.bundles import ColumnsUnsure
+from annotate.judgments.columns import mapping_from_option
 from annotate.judgments.services.importing import bundle_parse, judgments_import
 
 
 def _file(path: str | None) -> tuple[str, bytes] | None:
-    return (Path(path).name, Path(path).read_bytes()) if path else None
+    if not path:
+        return None
+    try:
+        return Path(path).name, Path(path).read_bytes()
+    except OSError as exc:
+        raise CommandError(f"Cannot read {path}: {exc.strerror or exc}.") from None
+
+
+def _preview_lines(preview: dict) -> list[str]:
+    """Each unsure file's columns with the role guessed for each, to choose --column from."""
+    lines = []
+    for key, file in preview["files"].items():
+        if file["sure"]:
+            continue
+        columns = ", ".join(
+            f"{c['number']}:{c['name'] or '?'}={c['role']}" for c in file["columns"]
+        )
+        lines.append(f"{key} ({file['file']}): {columns}")
+        lines += ["  " + " | ".join(row) for row in file["rows"][:3]]
+    return lines
 
 
 class Command(BaseCommand):
-    help = "Import per-judge judgments (TSV/CSV/JSONL); problems are listed by file and line."
+    help = (
+        "Import per-judge judgments (TSV/CSV/JSONL); problems are listed by file and line. "
+        "Columns are recognised by name (SystemID, InstanceID, WorkerId …); when unsure, map "
+        "them with --column ROLE=COLUMN."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -26,33 +51,55 @@ class Command(BaseCommand):
         parser.add_argument("--references", help="references: id, ref1, ref2, …")
         parser.add_argument("--split", default="test", choices=["dev", "test"])
         parser.add_argument("--name", default="")
+        parser.add_argument(
+            "--column",
+            action="append",
+            default=[],
+            metavar="[FILE.]ROLE=COLUMN",
+            help="which column holds a role (judge, item, system, response, context, depth, "
+            "references, criterion, ignore), by header name or 1-based number; FILE is one of "
+            "contexts, references, systems, judgments (default: every file with that column). "
+            "Repeatable.",
+        )
 
     def handle(self, *args, **opts):
         dataset = Dataset.objects.filter(slug=opts["slug"]).first()
         if dataset is None:
             raise CommandError(f"No dataset {opts['slug']!r}.")
+        try:
+            imported = self._import(dataset, opts)
+        except ColumnsUnsure as exc:
+            for line in _preview_lines(exc.preview):
+                self.stderr.write(line)
+            raise CommandError(exc.messages[0]) from None
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
+        self._report(imported.report)
+
+    def _import(self, dataset: Dataset, opts: dict):
+        columns = mapping_from_option(opts["column"])
         bundle = bundle_parse(
-            judgments=_file(opts["judgments"]),
+            judgments=_file(opts["judgments"]) or ("", b""),
             systems=_file(opts["systems"]),
             contexts=_file(opts["contexts"]),
             references=_file(opts["references"]),
+            columns=columns,
         )
-        try:
-            imported = judgments_import(
-                dataset=dataset,
-                owner=dataset.owner,
-                split=opts["split"],
-                name=opts["name"] or Path(opts["judgments"]).name,
-                bundle=bundle,
-            )
-        except ValidationError as exc:
-            raise CommandError(" ".join(exc.messages)) from exc
-        report = imported.report
+        return judgments_import(
+            dataset=dataset,
+            owner=dataset.owner,
+            split=opts["split"],
+            name=opts["name"] or Path(opts["judgments"]).name,
+            bundle=bundle,
+        )
+
+    def _report(self, report: dict) -> None:
         for p in report["problems"]:
-            where = f"{p['file']}, line {p['line']}" if p["line"] else p["file"]
+            where = f"{p['file']}, line {p['line']}" if p["line"] and p["count"] == 1 else p["file"]
             self.stderr.write(f"{p['level']}: {where}: {p['message']}")
         self.stdout.write(
             f"Imported {report['judgments']} judgments ({report['rows']} rows) of "
             f"{len(report['systems'])} systems; {report['items_created']} items created; "
-            f"{report['errors']} rows skipped, {report['warnings']} warnings."
+            f"{report['errors']} rows skipped, {report['warnings']} warnings; "
+            f"{report['items_without_references']['count']} items without references."
         )

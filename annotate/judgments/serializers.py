@@ -1,0 +1,93 @@
+"""The API's shapes for imported judgments: an import with its counted report, a refusal with
+its problems (and the columns preview when they could not be told apart), the preview."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from annotate.judgments.columns import ROLES
+from annotate.judgments.models import JudgmentSet
+
+
+class JudgmentProblemSerializer(serializers.Serializer):
+    file = serializers.CharField()
+    line = serializers.IntegerField(help_text="1-based (the first one's); 0 for the whole file.")
+    message = serializers.CharField(help_text='Like problems counted: "46 items have no …".')
+    level = serializers.ChoiceField(choices=["error", "warning"], help_text="error: skipped")
+    count = serializers.IntegerField(help_text="How many problems of this kind.")
+    lines = serializers.ListField(child=serializers.IntegerField(), help_text="The first 20.")
+    subjects = serializers.ListField(
+        child=serializers.CharField(), help_text="The first 20 ids (items, systems) concerned."
+    )
+
+
+class PreviewColumnSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1-based")
+    name = serializers.CharField(allow_blank=True, help_text="The header's name; empty without")
+    role = serializers.ChoiceField(choices=list(ROLES))
+
+
+class FilePreviewSerializer(serializers.Serializer):
+    file = serializers.CharField()
+    header = serializers.ListField(child=serializers.CharField(allow_blank=True), allow_null=True)
+    rows = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(allow_blank=True)),
+        help_text="The first 5 rows.",
+    )
+    columns = PreviewColumnSerializer(many=True)
+    sure = serializers.BooleanField()
+    missing = serializers.ListField(child=serializers.CharField(), help_text="Roles not found")
+    doubled = serializers.ListField(child=serializers.CharField(), help_text="Roles found twice")
+    why = serializers.CharField(allow_blank=True)
+
+
+class JudgmentPreviewSerializer(serializers.Serializer):
+    sure = serializers.BooleanField(help_text="Whether every file's columns are told apart")
+    files = serializers.DictField(child=FilePreviewSerializer(), help_text="By file key")
+
+
+class JudgmentRejectedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    problems = JudgmentProblemSerializer(many=True)
+    preview = JudgmentPreviewSerializer(
+        required=False, help_text="When the columns could not be told apart."
+    )
+
+
+class ItemIdsSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    ids = serializers.ListField(child=serializers.CharField(), help_text="The first 100.")
+
+
+class JudgmentReportSerializer(serializers.Serializer):
+    judgments = serializers.IntegerField()
+    rows = serializers.IntegerField()
+    items_created = serializers.IntegerField()
+    systems = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.IntegerField()
+    items_without_references = ItemIdsSerializer(required=False)
+    items_without_context = ItemIdsSerializer(required=False)
+    columns = serializers.DictField(
+        child=serializers.ListField(child=serializers.DictField()),
+        required=False,
+        help_text="By file: each column's name and the role it was read as.",
+    )
+    problems = JudgmentProblemSerializer(many=True, help_text="Counted: one entry per kind")
+    problems_not_listed = serializers.IntegerField(required=False)
+
+    def get_fields(self):
+        # "errors" names a Serializer's own property: the field is added by name here.
+        fields = super().get_fields()
+        fields["errors"] = serializers.IntegerField(help_text="Problems that skipped a row")
+        return fields
+
+
+class JudgmentSetOutputSerializer(serializers.ModelSerializer):
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
+    report = JudgmentReportSerializer(read_only=True)
+
+    class Meta:
+        model = JudgmentSet
+        fields = ["id", "dataset", "name", "split", "criteria", "report", "created_at"]

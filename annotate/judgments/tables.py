@@ -1,0 +1,156 @@
+"""A human-evaluation file as a table: numbered rows of cells, its header if it has one, and the
+role guessed for each column (no database).
+
+TSV is split on tabs only, so quote characters are kept as written; CSV uses the csv module
+leniently (a quote inside an unquoted field is text); JSONL objects become rows whose columns
+are the keys met in the file, in the order met.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+from annotate.judgments.columns import SAMPLE_ROWS, ColumnGuess, guess_columns, header_in
+from core import strict_json
+from core.lines import BOM, LineProblem, LineProblems, read_lines
+
+PREVIEW_ROWS = 5
+PREVIEW_COLUMNS = 100  # a row of thousands of fields is shown (and mapped on a page) in part
+PREVIEW_CELL_CHARS = 200  # a preview shows the start of a long cell, not a whole dialogue
+
+
+@dataclass
+class Parsed:
+    problems: list[LineProblem] = field(default_factory=list)
+
+    def error(self, file: str, line: int, message: str, kind: str = "", subject: str = "") -> None:
+        self.problems.append(LineProblem(line, message, "", file, "error", kind, subject))
+
+    def warn(self, file: str, line: int, message: str, kind: str = "", subject: str = "") -> None:
+        self.problems.append(LineProblem(line, message, "", file, "warning", kind, subject))
+
+
+def _lines(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, str]]:
+    """Every line, numbered: one holding a NUL is left empty (an error: the row is skipped), one
+    that is not UTF-8 is read as Latin-1 (a warning)."""
+    if data.startswith(BOM):
+        parsed.warn(name, 1, "byte-order mark removed")
+    found = LineProblems(file=name)
+    lines = list(read_lines(io.BytesIO(data), found, keep_bad=True, latin1=True))
+    parsed.problems += found.reported()
+    return lines
+
+
+def _format_of(text: str, name: str) -> str:
+    lower = name.lower()
+    if lower.endswith((".jsonl", ".json")) or text.lstrip().startswith("{"):
+        return "jsonl"
+    first = text.split("\n", 1)[0]
+    if lower.endswith(".csv") or ("\t" not in first and "," in first):
+        return "csv"
+    return "tsv"
+
+
+def rows_of(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, list[str] | dict]]:
+    """(line number, fields or JSON object) of each non-empty line."""
+    lines = _lines(data, name, parsed)
+    text = "\n".join(line for _, line in lines)
+    fmt = _format_of(text, name)
+    out: list[tuple[int, list[str] | dict]] = []
+    if fmt == "csv":  # a quoted field may span lines: the csv module reads the whole text
+        reader = csv.reader(io.StringIO(text), strict=False, skipinitialspace=False)
+        for fields in reader:
+            if any(f.strip() for f in fields):
+                out.append((reader.line_num, fields))
+        return out
+    for number, line in lines:
+        if not line.strip():
+            continue
+        if fmt == "jsonl":
+            try:
+                obj = strict_json.loads(line)
+            except strict_json.StrictJSONError as exc:
+                parsed.error(name, number, f"not valid JSON ({exc.describe()})", "lines not JSON")
+                continue
+            if not isinstance(obj, dict):
+                parsed.error(name, number, "expected a JSON object", "lines not a JSON object")
+                continue
+            out.append((number, obj))
+        else:
+            out.append((number, line.split("\t")))
+    return out
+
+
+@dataclass
+class Table:
+    """One file's rows (cells in column order: strings, or JSON values) and its column roles."""
+
+    name: str
+    layout: str
+    guess: ColumnGuess
+    rows: list[tuple[int, list[object]]]
+    parsed: Parsed
+    jsonl: bool = False
+
+    def preview(self) -> dict:
+        """The header, the first rows and the guessed roles, for the user to confirm."""
+        rows = [
+            [_short(cell) for cell in cells[:PREVIEW_COLUMNS]]
+            for _, cells in self.rows[:PREVIEW_ROWS]
+        ]
+        guess = self.guess
+        names = guess.header or []
+        width = min(max([len(guess.roles), *(len(r) for r in rows)]), PREVIEW_COLUMNS)
+        columns = [
+            {"number": k + 1, "name": names[k] if k < len(names) else "", "role": guess.role_at(k)}
+            for k in range(width)
+        ]
+        return {
+            "file": self.name,
+            "header": guess.header[:PREVIEW_COLUMNS] if guess.header is not None else None,
+            "rows": rows,
+            "columns": columns,
+            "sure": guess.sure,
+            "missing": guess.missing,
+            "doubled": guess.doubled,
+            "why": "" if guess.sure else guess.why_unsure(self.name),
+        }
+
+
+def _short(cell: object) -> str:
+    text = (
+        cell
+        if isinstance(cell, str)
+        else json.dumps(cell, ensure_ascii=False)
+        if cell is not None
+        else ""
+    )
+    return text if len(text) <= PREVIEW_CELL_CHARS else text[:PREVIEW_CELL_CHARS] + "…"
+
+
+def _jsonl_table(layout: str, name: str, objects: list, parsed: Parsed) -> Table:
+    keys: dict[str, None] = {}
+    for _, obj in objects:
+        keys.update(dict.fromkeys(str(k) for k in obj))
+    header = list(keys)
+    rows = [(n, [obj.get(k) for k in header]) for n, obj in objects]
+    return Table(name, layout, guess_columns(layout, header, []), rows, parsed, jsonl=True)
+
+
+def table_read(layout: str, name: str, data: bytes) -> Table:
+    """The file's rows, header (if the first row names roles) and guessed column roles."""
+    parsed = Parsed()
+    raw = rows_of(data, name, parsed)
+    objects = [(n, row) for n, row in raw if isinstance(row, dict)]
+    if objects:
+        return _jsonl_table(layout, name, objects, parsed)
+    cells = [(n, row) for n, row in raw if isinstance(row, list)]
+    found: list[str] | None = None
+    if cells and header_in(layout, cells[0][1], [r for _, r in cells[1 : SAMPLE_ROWS + 1]]):
+        found = [h.strip().lstrip("\ufeff") for h in cells[0][1]]
+        cells = cells[1:]
+    rows: list[tuple[int, list[object]]] = [(n, list(r)) for n, r in cells]
+    return Table(name, layout, guess_columns(layout, found, [r for _, r in cells]), rows, parsed)
