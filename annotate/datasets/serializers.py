@@ -86,7 +86,10 @@ class ImportErrorSerializer(serializers.Serializer):
 
 class DoomedSerializer(serializers.Serializer):
     model = serializers.CharField(help_text="app_label.model_name, e.g. rating.rating.")
-    label = serializers.CharField(help_text="The kind of row, plural, for people.")
+    # A field named like Field.label: DRF takes declared fields off the class, so no clash.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="The kind of row, plural (singular for one blocker), for people."
+    )
     count = serializers.IntegerField()
 
 

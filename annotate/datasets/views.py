@@ -132,7 +132,10 @@ def dataset_edit(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         if form_call(form, dataset_update, dataset=dataset, **fields) is not None:
             messages.success(request, "Saved.")
             return redirect("dataset-detail", slug=dataset.slug)
-    return render(request, "annotate/dataset_edit.html", {"dataset": dataset, "form": form})
+    context = {"dataset": dataset, "form": form}
+    return render(
+        request, "annotate/dataset_edit.html", context, status=400 if form.errors else 200
+    )
 
 
 @login_required

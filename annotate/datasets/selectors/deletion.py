@@ -35,7 +35,7 @@ class Doomed:
 @dataclass(frozen=True)
 class Blocker:
     model: str
-    label: str
+    label: str  # singular for one
     count: int
     names: list[str]
     reason: str = ""
@@ -71,14 +71,16 @@ def _reverse_relations(model: Model) -> list[models.ForeignObjectRel]:
     return [
         f
         for f in model._meta.get_fields(include_hidden=True)
-        if f.auto_created and not f.concrete and (f.one_to_many or f.one_to_one)
+        if isinstance(f, models.ForeignObjectRel) and (f.one_to_many or f.one_to_one)
     ]
 
 
 def _graph(root: Model) -> tuple[list[Model], dict[Model, list[Edge]], list[tuple[Model, Edge]]]:
     """Models a delete of `root` cascades to (breadth first), each one's cascading parents,
     and the (child, edge) pairs that protect a model of that set."""
-    order, parents, protecting = [root], {}, []
+    order: list[Model] = [root]
+    parents: dict[Model, list[Edge]] = {}
+    protecting: list[tuple[Model, Edge]] = []
     queue = [root]
     while queue:
         model = queue.pop(0)
@@ -121,10 +123,10 @@ def _label(model: Model) -> str:
 
 
 def _blocker(model: Model, rows: QuerySet) -> Blocker:
-    key = model._meta.label_lower
+    key, count = model._meta.label_lower, rows.count()
     names = [str(row) for row in rows.order_by("pk")[:NAMED_BLOCKERS]]
-    reason = BLOCKER_REASONS.get(key, "")
-    return Blocker(key, _label(model), rows.count(), names, reason)
+    label = str(model._meta.verbose_name) if count == 1 else _label(model)
+    return Blocker(key, label, count, names, BLOCKER_REASONS.get(key, ""))
 
 
 def dataset_deletion_preview(*, dataset: Dataset) -> DeletionPreview:
