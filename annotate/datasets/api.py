@@ -6,7 +6,6 @@ from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import ProtectedError
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -28,7 +27,9 @@ from annotate.datasets.selectors import (
     dataset_items,
     dataset_list_visible,
 )
+from annotate.datasets.selectors.deletion import dataset_deletion_preview
 from annotate.datasets.services.datasets import (
+    DeletionRefused,
     dataset_create,
     dataset_delete,
     dataset_import_file,
@@ -90,19 +91,30 @@ class DatasetDetailApi(APIView):
         responses={
             204: None,
             409: OpenApiResponse(
-                description="The dataset has releases (citable): it cannot be deleted."
+                s.DeletionRefusedSerializer,
+                description="Something keeps the dataset (a release is citable): named in the "
+                "body; nothing was deleted.",
             ),
         },
-        summary="Delete a dataset with its items (owner)",
+        summary="Delete a dataset with everything on it (owner); see …/deletion/ first",
     )
     def delete(self, request: Request, slug: str) -> Response:
         try:
             dataset_delete(dataset=_editable_dataset(request, slug))
-        except ProtectedError:
-            # Releases are citable: a dataset that has any cannot disappear under them.
-            body = {"detail": "The dataset has releases; it cannot be deleted."}
+        except DeletionRefused as exc:
+            body = s.DeletionRefusedSerializer(exc.preview).data
             return Response(body, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DatasetDeletionApi(APIView):
+    @extend_schema(
+        responses=s.DeletionPreviewSerializer,
+        summary="What deleting the dataset would remove, and what would refuse it (owner)",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        preview = dataset_deletion_preview(dataset=_editable_dataset(request, slug))
+        return Response(s.DeletionPreviewSerializer(preview).data)
 
 
 class DatasetItemsApi(APIView):

@@ -82,3 +82,34 @@ class ProblemSerializer(serializers.Serializer):
 class ImportErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
     problems = ProblemSerializer(many=True)
+
+
+class DoomedSerializer(serializers.Serializer):
+    model = serializers.CharField(help_text="app_label.model_name, e.g. rating.rating.")
+    # A field named like Field.label: DRF takes declared fields off the class, so no clash.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="The kind of row, plural (singular for one blocker), for people."
+    )
+    count = serializers.IntegerField()
+
+
+class BlockerSerializer(DoomedSerializer):
+    names = serializers.ListField(child=serializers.CharField(), help_text="The first few.")
+    reason = serializers.CharField(help_text="Why it keeps the dataset, when known.")
+
+
+class DeletionPreviewSerializer(serializers.Serializer):
+    dataset = serializers.CharField(source="dataset.slug")
+    can_delete = serializers.BooleanField()
+    deletes = DoomedSerializer(
+        many=True,
+        source="doomed",
+        help_text="Every kind of row the delete removes, the dataset itself first, with counts.",
+    )
+    blockers = BlockerSerializer(
+        many=True, help_text="What refers to the dataset and refuses the delete; empty if none."
+    )
+
+
+class DeletionRefusedSerializer(DeletionPreviewSerializer):
+    detail = serializers.CharField(source="refusal", help_text="The blockers, in one sentence.")

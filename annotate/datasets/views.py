@@ -1,4 +1,5 @@
-"""Pages for datasets: the home page, a dataset, creating one, importing and exporting."""
+"""Pages for datasets: the home page, a dataset, creating, editing and deleting one, importing
+and exporting."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotate.accounts.selectors import user_is_researcher
 from annotate.datasets.formats import FileProblems
-from annotate.datasets.forms import DatasetForm, ImportForm
+from annotate.datasets.forms import DatasetEditForm, DatasetForm, DeleteForm, ImportForm
 from annotate.datasets.models import SplitName
 from annotate.datasets.selectors import (
     dataset_can_edit,
@@ -22,9 +23,13 @@ from annotate.datasets.selectors import (
     dataset_items,
     dataset_list_visible,
 )
+from annotate.datasets.selectors.deletion import dataset_deletion_preview
 from annotate.datasets.services.datasets import (
+    DeletionRefused,
     dataset_create,
+    dataset_delete,
     dataset_import_file,
+    dataset_update,
     import_format_for,
 )
 from annotate.datasets.visibility import dataset_hidden_splits, dataset_splits_hidden_from
@@ -112,3 +117,44 @@ def dataset_export(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{dataset.slug}.jsonl"'
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dataset_edit(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    dataset = dataset_get_editable(
+        user=request.user, slug=slug, refusal="Only the dataset's owner can change it."
+    )
+    form = DatasetEditForm(request.POST or None, instance=dataset)
+    if request.method == "POST" and form.is_valid():
+        # The form's own cleaning has set the fields on the instance; the service saves them.
+        fields = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        if form_call(form, dataset_update, dataset=dataset, **fields) is not None:
+            messages.success(request, "Saved.")
+            return redirect("dataset-detail", slug=dataset.slug)
+    context = {"dataset": dataset, "form": form}
+    return render(
+        request, "annotate/dataset_edit.html", context, status=400 if form.errors else 200
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dataset_delete_view(request: AuthenticatedRequest, slug: str) -> HttpResponse:
+    dataset = dataset_get_editable(
+        user=request.user, slug=slug, refusal="Only the dataset's owner can delete it."
+    )
+    form = DeleteForm(request.POST or None, slug=dataset.slug)
+    preview = dataset_deletion_preview(dataset=dataset)
+    if request.method == "POST" and form.is_valid():
+        try:
+            gone = dataset_delete(dataset=dataset)
+        except DeletionRefused as exc:
+            preview = exc.preview
+        else:
+            messages.success(request, f"Dataset {gone.dataset.name} deleted.")
+            return redirect("home")
+    status = 409 if request.method == "POST" and not preview.can_delete else 200
+    status = 400 if form.errors else status
+    context = {"dataset": dataset, "form": form, "preview": preview}
+    return render(request, "annotate/dataset_delete.html", context, status=status)

@@ -60,6 +60,7 @@ class ReleaseOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Release
         fields = [
+            "id",
             "dataset",
             "version",
             "status",
@@ -102,7 +103,7 @@ class ReleaseListApi(APIView):
     @extend_schema(
         request=ReleaseInputSerializer,
         responses={201: ReleaseOutputSerializer},
-        summary="Freeze a draft release (owner)",
+        summary="Freeze a draft release (owner); the answer carries its id",
     )
     def post(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_editable(

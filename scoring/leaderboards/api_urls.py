@@ -1,7 +1,7 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from scoring.leaderboards.api import eval_systems, leaderboards, submissions
+from scoring.leaderboards.api import eval_systems, human_evaluation, leaderboards, submissions
 
 urlpatterns = [
     path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
@@ -34,6 +34,11 @@ urlpatterns = [
         "leaderboards/<slug:slug>/eval-systems/",
         eval_systems.LeaderboardEvalSystemsApi.as_view(),
         name="api-leaderboard-eval-systems",
+    ),
+    path(
+        "leaderboards/<slug:slug>/human-evaluation/",
+        human_evaluation.LeaderboardHumanEvaluationApi.as_view(),
+        name="api-leaderboard-human-evaluation",
     ),
     path(
         "submissions/<id:submission_id>/",

@@ -1,4 +1,5 @@
-"""The form to open a leaderboard on a published release."""
+"""The forms to open a leaderboard on a published release and to start a human evaluation of
+its submissions."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from django import forms
 from django.contrib.auth.models import User
 
 from annotate.datasets.models import SplitName
+from annotate.rating.models import Mode
 from annotate.releases.models import Release
+from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.selectors.leaderboards import releases_for_leaderboards
+from scoring.leaderboards.selectors.submissions import submissions_finished
 from scoring.metrics import entries
 
 # Paths under /leaderboards/ that a leaderboard's slug would shadow.
@@ -51,3 +55,20 @@ class LeaderboardForm(forms.Form):
         if not isinstance(options, dict):
             raise forms.ValidationError("Give a JSON object of option names and values.")
         return options
+
+
+class HumanEvaluationForm(forms.Form):
+    """Finished submissions to show people, and how (the API's fields, on the page)."""
+
+    submissions = forms.ModelMultipleChoiceField(
+        queryset=Submission.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    mode = forms.ChoiceField(choices=Mode.choices, initial=Mode.LIKERT)
+    ratings_per_unit = forms.IntegerField(min_value=1, max_value=50, initial=3)
+    name = forms.CharField(max_length=200, required=False, help_text="Default: Human evaluation: …")
+
+    def __init__(self, *args, leaderboard: Leaderboard, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["submissions"]
+        field.queryset = submissions_finished(leaderboard=leaderboard)  # type: ignore[attr-defined]
+        field.label_from_instance = lambda s: f"{s.team.name}: {s.method} (#{s.pk})"  # type: ignore[attr-defined]

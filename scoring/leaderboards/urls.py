@@ -3,7 +3,7 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from scoring.leaderboards.views import compare, leaderboards, submissions
+from scoring.leaderboards.views import compare, human_evaluation, leaderboards, submissions
 
 urlpatterns = [
     path("", leaderboards.leaderboard_list, name="leaderboard-list"),
@@ -18,6 +18,11 @@ urlpatterns = [
         "<slug:slug>/references.jsonl",
         leaderboards.leaderboard_references,
         name="leaderboard-references",
+    ),
+    path(
+        "<slug:slug>/human-evaluation/",
+        human_evaluation.leaderboard_human_evaluation,
+        name="leaderboard-human-evaluation",
     ),
     path("<slug:slug>/submit/", submissions.submission_new, name="submission-new"),
     path(

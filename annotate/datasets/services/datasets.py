@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, ProtectedError, RestrictedError
 from django.utils import timezone
 
 from annotate.datasets.formats import FileProblems, ItemRecord, parse_jsonl, parse_tsv
 from annotate.datasets.models import Dataset, Item, Reference, Split
+from annotate.datasets.selectors.collisions import split_collision_message, split_collisions
+from annotate.datasets.selectors.deletion import DeletionPreview, dataset_deletion_preview
 from core.dispatch import dispatch
 from core.lines import LineProblem
 
@@ -40,9 +42,29 @@ def dataset_update(*, dataset: Dataset, **fields: object) -> Dataset:
     return dataset
 
 
-def dataset_delete(*, dataset: Dataset) -> None:
-    """Delete a dataset with its items; raises ProtectedError when it has releases (citable)."""
-    dataset.delete()
+class DeletionRefused(ValidationError):
+    """Something keeps the dataset (a release, a study): nothing was deleted; `preview` names it."""
+
+    def __init__(self, preview: DeletionPreview):
+        super().__init__(preview.refusal())
+        self.preview = preview
+
+
+@transaction.atomic
+def dataset_delete(*, dataset: Dataset) -> DeletionPreview:
+    """Delete a dataset with everything that hangs on it; returns what went. Raises
+    DeletionRefused, deleting nothing, when something protects it (a release is citable)."""
+    # Locked, so nothing is frozen or imported between the preview and the delete.
+    dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
+    preview = dataset_deletion_preview(dataset=dataset)
+    if not preview.can_delete:
+        raise DeletionRefused(preview)
+    try:
+        dataset.delete()
+    except (ProtectedError, RestrictedError):
+        # Another transaction added a protecting row after the preview: name it, as above.
+        raise DeletionRefused(dataset_deletion_preview(dataset=dataset)) from None
+    return preview
 
 
 def import_format_for(filename: str, requested: str = "") -> str:
@@ -76,12 +98,38 @@ def _existing_conflicts(dataset: Dataset, records: list[ItemRecord]) -> list[Lin
     ]
 
 
+def _split_collisions(dataset: Dataset, records: list[ItemRecord]) -> list[LineProblem]:
+    """One problem naming every id that would be in two splits, within the file or with the
+    dataset's items, at the first such line."""
+    line_of = {(r.split, r.external_id): r.line for r in records}
+    split_of: dict[str, str] = {}
+    clashes: dict[str, tuple[int, str, str]] = {}  # id → (line refused, its split, the other)
+    for record in records:
+        seen = split_of.setdefault(record.external_id, record.split)
+        if seen != record.split:
+            clashes.setdefault(record.external_id, (record.line, record.split, seen))
+    for split in sorted({r.split for r in records}):
+        ids = [r.external_id for r in records if r.split == split]
+        found = split_collisions(dataset=dataset, split=split, external_ids=ids)
+        for external_id, other in found.items():
+            clashes.setdefault(external_id, (line_of[split, external_id], split, other))
+    if not clashes:
+        return []
+    ordered = sorted(clashes.items(), key=lambda kv: kv[1][0])
+    message = split_collision_message(
+        {external_id: other for external_id, (_, _, other) in ordered},
+        split=ordered[0][1][1],
+        lines={external_id: line for external_id, (line, _, _) in ordered},
+    )
+    return [LineProblem(ordered[0][1][0], message, "id")]
+
+
 @transaction.atomic
 def dataset_import(*, dataset: Dataset, records: list[ItemRecord]) -> ImportSummary:
     """Add items and their references to a dataset in one transaction."""
     # Lock the dataset row so two imports cannot interleave their positions.
     dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
-    conflicts = _existing_conflicts(dataset, records)
+    conflicts = _existing_conflicts(dataset, records) + _split_collisions(dataset, records)
     if conflicts:
         raise FileProblems(conflicts)
     splits = {

@@ -51,3 +51,13 @@ def submissions_finished_by_id(
         leaderboard=leaderboard, pk__in=ids, status=SubmissionStatus.FINISHED
     ).select_related("leaderboard__release__dataset", "team")
     return {submission.pk: submission for submission in finished}
+
+
+def submissions_finished(*, leaderboard: Leaderboard) -> QuerySet[Submission]:
+    """Every finished submission of the board (its owner's choice for a human evaluation, the
+    picked-or-not and private ones included), best known first: newest."""
+    return (
+        Submission.objects.filter(leaderboard=leaderboard, status=SubmissionStatus.FINISHED)
+        .select_related("leaderboard__release__dataset", "team")
+        .order_by("-submitted_at", "-pk")
+    )

@@ -1,0 +1,45 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.datasets.models import Visibility
+from annotate.datasets.services.datasets import dataset_create
+from core.refusals import refusal_as_command_error
+
+
+class Command(BaseCommand):
+    help = (
+        "Create an empty dataset (to import items or human judgments into next). "
+        "Example: create_dataset dialogue-2026 --name 'Dialogue 2026' --owner ada"
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="Short name used in links, e.g. dialogue-2026.")
+        parser.add_argument("--name", required=True, help="The dataset's title.")
+        parser.add_argument("--owner", required=True, help="Username of the owner.")
+        parser.add_argument("--description", default="")
+        parser.add_argument("--language", default="en", help="BCP 47 tag (default en).")
+        # Checked here rather than by argparse `choices`, so the error is one line like the rest.
+        parser.add_argument(
+            "--visibility", default=Visibility.PRIVATE, help="private (default) or public."
+        )
+
+    def handle(self, *args, slug, name, owner, description, language, visibility, **options):
+        if visibility not in Visibility.values:
+            raise CommandError(
+                f"--visibility: {visibility!r} is not one of {', '.join(Visibility.values)}."
+            )
+        user = get_user_model().objects.filter(username=owner).first()
+        if user is None:
+            raise CommandError(f"--owner: no user {owner!r}.")
+        with refusal_as_command_error():
+            dataset = dataset_create(
+                owner=user,
+                slug=slug,
+                name=name,
+                description=description,
+                language=language,
+                visibility=visibility,
+            )
+        self.stdout.write(
+            self.style.SUCCESS(f"Created {dataset.visibility} dataset {dataset.slug} (empty).")
+        )
