@@ -8,6 +8,7 @@ from annotate.datasets.formats import FileProblems
 from annotate.datasets.models import Item
 from annotate.datasets.selectors.collisions import split_collision_message, split_collisions
 from annotate.datasets.services.datasets import dataset_import_file
+from annotate.judgments.services.importing import JudgmentsRejected, bundle_parse, judgments_import
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +66,13 @@ def test_the_selector_other_importers_call(make_dataset):
         "2 item ids would be in both the dev and test splits: 'c3', 'c1'. "
         "An item id names one conversation in one split; rename or drop these."
     )
+
+
+def test_judgments_on_ids_the_dataset_has_in_the_other_split_are_refused(owner, make_dataset):
+    dataset = make_dataset(slug="clash")  # small.jsonl: its items are on the dev split
+    dev_id = dataset.splits.get(name="dev").items.first().external_id
+    line = json.dumps({"judge": "j", "id": dev_id, "system": "s", "scores": {"q": 3}})
+    bundle = bundle_parse(judgments=("j.jsonl", line.encode()))
+    with pytest.raises(JudgmentsRejected, match=dev_id):
+        judgments_import(dataset=dataset, owner=owner, name="x", split="test", bundle=bundle)
+    assert not dataset.judgment_sets.exists()

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from annotate.datasets.models import Dataset, Item, Reference, Split
+from annotate.datasets.selectors.collisions import split_collision_message, split_collisions
 from annotate.judgments.bundles import (
     BUNDLE_FILES,
     Bundle,
@@ -160,6 +161,17 @@ def _report(bundle: Bundle, problems: list[LineProblem], **counts: object) -> di
     }
 
 
+def _refuse_split_collisions(dataset: Dataset, split: str, bundle: Bundle) -> None:
+    """An item id names one conversation in one split: ids the dataset has in another split
+    are refused (the lines are the judgments file's; the contexts file keeps no lines by id)."""
+    lines = {row.item: row.line for row in reversed(bundle.judgments.rows)}
+    ids = [*(bundle.contexts.items if bundle.contexts else ()), *lines]
+    clashes = split_collisions(dataset=dataset, split=split, external_ids=ids)
+    if clashes:
+        message = split_collision_message(clashes, split=split, lines=lines)
+        raise JudgmentsRejected(message, [LineProblem(0, message, "id", file="judgments")])
+
+
 @transaction.atomic
 def judgments_import(
     *, dataset: Dataset, owner: User, name: str, split: str, bundle: Bundle
@@ -173,6 +185,7 @@ def judgments_import(
         counted = problems_counted(problems)
         listed = "; ".join(str(p) for p in counted[:20]) or "the file is empty"
         raise JudgmentsRejected(f"No judgment could be read: {listed}", problems)
+    _refuse_split_collisions(dataset, split, bundle)
     split_row, _ = Split.objects.get_or_create(dataset=dataset, name=split)
     created_items = _create_items(dataset, split_row, bundle)
     items = Item.objects.filter(split=split_row)
