@@ -21,6 +21,7 @@ from django.utils import timezone
 from annotate.datasets.models import Dataset, Item, Origin, Reference, SplitName
 from annotate.datasets.selectors import dataset_can_edit
 from annotate.datasets.services.datasets import STATS_TASK
+from annotate.mining.signals import candidates_added
 from annotate.mining.candidates import (
     DEFAULT_K,
     POOL_FACTOR,
@@ -105,7 +106,10 @@ def mining_run(run: RunContext) -> dict:
             .prefetch_related("references", "dismissed_candidates")[:MINING_BATCH]
         ):
             plans = [(item, _mine_item(index, item, k, source)) for item in batch]
-            counts.update(_add_candidates(plans))
+            added = _add_candidates(plans)
+            counts.update(added)
+            if added:
+                candidates_added.send(sender=Reference, dataset_id=dataset_id)
             done, last = done + len(batch), batch[-1].position
             message = f"{counts['mined']} mined, {counts['parroted']} parroted"
             run.progress(done, total, message)
