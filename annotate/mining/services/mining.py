@@ -21,7 +21,6 @@ from django.utils import timezone
 from annotate.datasets.models import Dataset, Item, Origin, Reference, SplitName
 from annotate.datasets.selectors import dataset_can_edit
 from annotate.datasets.services.datasets import STATS_TASK
-from annotate.mining.signals import candidates_added
 from annotate.mining.candidates import (
     DEFAULT_K,
     POOL_FACTOR,
@@ -35,6 +34,7 @@ from annotate.mining.index import CorpusIndex
 from annotate.mining.models import Corpus, DismissedCandidate
 from annotate.mining.selectors import MINING_KIND, corpus_usable_by, dataset_scope
 from annotate.mining.services.corpora import corpus_index_dir
+from annotate.mining.signals import candidates_added
 from core.dispatch import dispatch
 from core.runs.context import RunContext
 from core.runs.engine import run_create

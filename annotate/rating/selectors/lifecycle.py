@@ -127,6 +127,9 @@ class Reason:
     RATED_ALL = "rated_all"
 
 
+REASONS = tuple(value for name, value in vars(Reason).items() if name.isupper())
+
+
 @dataclass(frozen=True)
 class NothingLeft:
     """Why a rater has no item, and when trying again could help (None: it would not)."""
@@ -156,8 +159,8 @@ def _member_reason(campaign: Campaign, membership: CampaignRater) -> NothingLeft
     return None
 
 
-def rater_nothing_left(*, campaign: Campaign, rater: User) -> NothingLeft:
-    """Why the rater gets no item now (asked after assignment found none)."""
+def rater_nothing_left(*, campaign: Campaign, rater: User) -> NothingLeft | None:
+    """Why the rater gets no item now, or None if an item is waiting for them after all."""
     found = _status_reason(campaign)
     membership = CampaignRater.objects.filter(campaign=campaign, rater=rater).first()
     if found is None and membership is not None:
@@ -180,7 +183,32 @@ def rater_nothing_left(*, campaign: Campaign, rater: User) -> NothingLeft:
             "back to you: try again after the time below.",
             retry_at=first_expiry,
         )
+    if _short_slots_open_to(campaign, [rater.pk]).filter(active__lt=F("wanted")).exists():
+        return None  # asked away from the rating page: there is work for them
     return NothingLeft(
         Reason.RATED_ALL,
         "You have rated everything you can here; the rest waits for other raters.",
+    )
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What deleting a campaign takes with it."""
+
+    slots: int
+    ratings: int
+    raters: int
+    weights: int
+    releases: list[str]
+
+
+def campaign_footprint(*, campaign: Campaign) -> Footprint:
+    return Footprint(
+        slots=Slot.objects.filter(campaign=campaign).count(),
+        ratings=Rating.objects.filter(campaign=campaign)
+        .exclude(status=RatingStatus.LEASED)
+        .count(),
+        raters=CampaignRater.objects.filter(campaign=campaign).count(),
+        weights=campaign.weights.count(),
+        releases=[str(release) for release in campaign.releases.all()],
     )
