@@ -215,12 +215,13 @@ class Rater(threading.Thread):
                 self.port, "POST", f"/api/v1/campaigns/{self.campaign_id}/next/", token=token
             )
             self.next_ms.append(1000 * (time.perf_counter() - began))
-            if status == 204:
-                return
             if status != 200:
                 self.errors.append(f"next {status}: {body[:200]!r}")
                 return
-            rating_id = json.loads(body)["rating_id"]
+            answer = json.loads(body)
+            if answer.get("nothing_left"):
+                return
+            rating_id = answer["rating_id"]
             if self.think:
                 time.sleep(rng.uniform(0.5, 1.5) * self.think)
             began = time.perf_counter()

@@ -1,8 +1,10 @@
 """Admin pages of rating campaigns."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 
 from annotate.rating.models import Campaign, CampaignRater, Rating, Slot, Weight
+from annotate.rating.services.lifecycle import campaign_transition
 
 
 class CampaignRaterInline(admin.TabularInline):
@@ -21,9 +23,26 @@ class CampaignAdmin(admin.ModelAdmin):
     list_filter = ["subject", "mode", "status", "dataset"]
     search_fields = ["name", "dataset__slug", "owner__username", "token"]
     raw_id_fields = ["owner", "dataset", "split"]
-    readonly_fields = ["subject", "mode", "token", "created_at"]
+    # Status moves through the lifecycle service (the actions below), never by editing it.
+    readonly_fields = ["subject", "mode", "token", "status", "status_changed_at", "created_at"]
     filter_horizontal = ["systems"]
     inlines = [CampaignRaterInline]
+    actions = ["open_campaigns", "close_campaigns"]
+
+    def _move(self, request, queryset, action: str) -> None:
+        for campaign in queryset:
+            try:
+                campaign_transition(campaign=campaign, action=action)
+            except ValidationError as exc:
+                self.message_user(request, f"{campaign}: {' '.join(exc.messages)}", messages.ERROR)
+
+    @admin.action(description="Open (a draft, or a closed campaign again)")
+    def open_campaigns(self, request, queryset) -> None:
+        self._move(request, queryset, "open")
+
+    @admin.action(description="Close (no new items go out)")
+    def close_campaigns(self, request, queryset) -> None:
+        self._move(request, queryset, "close")
 
 
 @admin.register(CampaignRater)

@@ -1,12 +1,22 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from annotate.rating.api import campaign_quality, campaigns
+from annotate.rating.api import campaign_lifecycle, campaign_quality, campaigns
 
 urlpatterns = [
     path("campaigns/", campaigns.CampaignListApi.as_view(), name="api-campaigns"),
     path("campaigns/join/", campaigns.CampaignJoinApi.as_view(), name="api-campaign-join"),
     path("campaigns/<id:campaign_id>/", campaigns.CampaignDetailApi.as_view(), name="api-campaign"),
+    path(
+        "campaigns/<id:campaign_id>/transition/",
+        campaign_lifecycle.CampaignTransitionApi.as_view(),
+        name="api-campaign-transition",
+    ),
+    path(
+        "campaigns/<id:campaign_id>/delete/",
+        campaign_lifecycle.CampaignDeleteApi.as_view(),
+        name="api-campaign-delete",
+    ),
     path(
         "campaigns/<id:campaign_id>/next/",
         campaigns.CampaignNextApi.as_view(),

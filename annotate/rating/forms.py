@@ -21,6 +21,11 @@ class CampaignForm(forms.ModelForm):
         required=False,
         help_text="Pairwise rates outputs only.",
     )
+    draft = forms.BooleanField(
+        required=False,
+        label="Keep it a draft",
+        help_text="Nobody can join until you open it from its dashboard.",
+    )
     systems = forms.ModelMultipleChoiceField(
         queryset=EvalSystem.objects.none(),
         required=False,

@@ -30,8 +30,12 @@ def _default_anchors() -> list[str]:
 
 
 class CampaignStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    PAUSED = "paused", "Paused"
+    """draft → open ⇄ complete → closed → open. Open and complete follow the ratings (see
+    services/lifecycle.py); the owner opens, closes and reopens."""
+
+    DRAFT = "draft", "Draft"
+    OPEN = "open", "Open"
+    COMPLETE = "complete", "Complete"
     CLOSED = "closed", "Closed"
 
 
@@ -68,8 +72,9 @@ class Campaign(models.Model):
     )
     token = models.CharField(max_length=32, unique=True, default=_campaign_token)
     status = models.CharField(
-        max_length=10, choices=CampaignStatus.choices, default=CampaignStatus.ACTIVE
+        max_length=10, choices=CampaignStatus.choices, default=CampaignStatus.OPEN
     )
+    status_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
     instructions = models.TextField(blank=True)
     scale_min = models.PositiveSmallIntegerField(default=1)
     scale_max = models.PositiveSmallIntegerField(default=5)
@@ -132,6 +137,12 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def takes_ratings(self) -> bool:
+        """Open or complete: raters may join and be given work (a complete campaign reopens
+        when someone can rate more)."""
+        return self.status in (CampaignStatus.OPEN, CampaignStatus.COMPLETE)
 
     @property
     def scale(self) -> list[int]:

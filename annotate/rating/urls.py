@@ -1,7 +1,7 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from annotate.rating.views import campaign_dashboard, campaigns, rating
+from annotate.rating.views import campaign_dashboard, campaigns, lifecycle, rating
 
 urlpatterns = [
     path("datasets/<slug:slug>/campaigns/new/", campaigns.campaign_new, name="campaign-new"),
@@ -20,6 +20,16 @@ urlpatterns = [
         "campaigns/<id:campaign_id>/ratings.jsonl",
         campaign_dashboard.campaign_ratings_jsonl,
         name="campaign-ratings-jsonl",
+    ),
+    path(
+        "campaigns/<id:campaign_id>/transition/",
+        lifecycle.campaign_transition_view,
+        name="campaign-transition",
+    ),
+    path(
+        "campaigns/<id:campaign_id>/delete/",
+        lifecycle.campaign_delete_view,
+        name="campaign-delete",
     ),
     path("campaigns/<id:campaign_id>/rate/", rating.campaign_rate, name="campaign-rate"),
     path(

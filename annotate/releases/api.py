@@ -9,7 +9,12 @@ from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import MultiPartParser
@@ -32,14 +37,16 @@ from annotate.releases.selectors.releases import (
     release_get_visible,
     release_list_visible,
 )
-from annotate.releases.services import release_freeze, release_publish
+from annotate.releases.services import release_freeze
 from annotate.releases.services.archive import (
     release_archive_job,
     release_archive_ready,
     release_archive_request,
 )
 from annotate.releases.services.importing import release_import_archive
+from annotate.releases.services.publish import release_publish_confirmed
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
+from annotate.releases.services.unrated import UNRATED_VALUES
 from core.api import validated_input
 from core.bounded import Limit, LimitExceeded
 from core.http import download_content_type
@@ -52,10 +59,34 @@ class RevealInputSerializer(serializers.Serializer):
     )
 
 
+class PublishInputSerializer(serializers.Serializer):
+    confirm = serializers.CharField(
+        help_text="The release's name, <dataset slug>@<version>, typed out: publishing is final."
+    )
+    unrated = serializers.ChoiceField(
+        choices=UNRATED_VALUES,
+        required=False,
+        default="",
+        help_text="For a draft whose unrated references were left undecided: exclude or zero.",
+    )
+
+
+class UnratedOutputSerializer(serializers.Serializer):
+    choice = serializers.ChoiceField(choices=["none", *UNRATED_VALUES])
+    references = serializers.IntegerField()
+
+
 class ReleaseOutputSerializer(serializers.ModelSerializer):
     dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
         slug_field="slug", read_only=True
     )
+    unrated = serializers.SerializerMethodField(
+        help_text="What became of references the campaign never rated (null: not recorded)."
+    )
+
+    @extend_schema_field(UnratedOutputSerializer(allow_null=True))
+    def get_unrated(self, release: Release) -> dict | None:
+        return release.build_info.get("unrated")
 
     class Meta:
         model = Release
@@ -77,6 +108,7 @@ class ReleaseOutputSerializer(serializers.ModelSerializer):
             "manifest",
             "manifest_checksum",
             "imported",
+            "unrated",
         ]
 
 
@@ -91,6 +123,13 @@ class ReleaseInputSerializer(serializers.Serializer):
     license = serializers.CharField(max_length=100, default="CC-BY-4.0")
     citation = serializers.CharField(allow_blank=True, default="")
     description = serializers.CharField(allow_blank=True, default="")
+    unrated = serializers.ChoiceField(
+        choices=UNRATED_VALUES,
+        required=False,
+        default="",
+        help_text="References the campaign never rated: exclude them, or publish them with "
+        "weight 0. Without it, freezing is refused while there are some.",
+    )
 
 
 class ReleaseListApi(APIView):
@@ -129,11 +168,15 @@ class ReleaseDetailApi(APIView):
 class ReleasePublishApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=ReleaseOutputSerializer, summary="Publish (owner)")
+    @extend_schema(
+        request=PublishInputSerializer,
+        responses=ReleaseOutputSerializer,
+        summary="Publish (owner; final, confirmed with the release's name)",
+    )
     def post(self, request: Request, slug: str, version: str) -> Response:
-        release = release_publish(
-            release=release_get_editable(user=request.user, slug=slug, version=version)
-        )
+        release = release_get_editable(user=request.user, slug=slug, version=version)
+        fields = validated_input(PublishInputSerializer, request)
+        release = release_publish_confirmed(release=release, **fields)
         return Response(ReleaseOutputSerializer(release).data)
 
 

@@ -9,6 +9,21 @@ from django import forms
 from annotate.datasets.models import Dataset, SplitName
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import WeightVariant, semantic_version
+from annotate.releases.services.unrated import Unrated
+
+UNRATED_HELP = (
+    "References the campaign has not rated have no weight. Without a choice, freezing is "
+    "refused while there are some: wait until they are rated."
+)
+
+
+def unrated_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=[("", "Refuse while some are unrated (wait)"), *Unrated.CHOICES],
+        required=False,
+        label="Unrated references",
+        help_text=UNRATED_HELP,
+    )
 
 
 class ReleaseForm(forms.Form):
@@ -26,8 +41,16 @@ class ReleaseForm(forms.Form):
     license = forms.CharField(max_length=100, initial="CC-BY-4.0")
     citation = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    unrated = unrated_field()
 
     def __init__(self, *args, dataset: Dataset, **kwargs):
         super().__init__(*args, **kwargs)
         campaign: Any = self.fields["campaign"]
         campaign.queryset = Campaign.objects.filter(dataset=dataset, subject=Subject.REFERENCES)
+
+
+class UnratedChoiceForm(forms.Form):
+    """On the publication's confirmation, for a draft frozen before unrated references were
+    decided on."""
+
+    unrated = unrated_field()

@@ -3,12 +3,17 @@ reveal of a hidden split (of a release or of its dataset)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotate.datasets.models import SplitName
@@ -17,7 +22,13 @@ from annotate.datasets.selectors import (
     dataset_get_editable,
     dataset_get_visible,
 )
-from annotate.releases.forms import ReleaseForm
+from annotate.releases.forms import ReleaseForm, UnratedChoiceForm
+from annotate.releases.selectors.confirmations import (
+    dataset_reveal_consequences,
+    release_publish_consequences,
+    release_reveal_consequences,
+    release_unweighted_count,
+)
 from annotate.releases.selectors.content import release_content
 from annotate.releases.selectors.diff import release_diff
 from annotate.releases.selectors.releases import (
@@ -30,14 +41,14 @@ from annotate.releases.selectors.releases import (
     release_list_others,
     release_list_visible,
 )
-from annotate.releases.services import (
-    release_delete_draft,
-    release_freeze,
-    release_publish,
-)
+from annotate.releases.services import release_delete_draft, release_freeze
 from annotate.releases.services.archive import release_archive_job, release_archive_ready
 from annotate.releases.services.datasheet import datasheet_markdown
-from annotate.releases.services.publish import release_meta
+from annotate.releases.services.publish import (
+    release_meta,
+    release_publish_confirmed,
+    release_publish_name,
+)
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
@@ -93,28 +104,86 @@ def release_detail(request: HttpRequest, slug: str, version: str) -> HttpRespons
     return render(request, "annotate/releases/detail.html", context)
 
 
+def _confirm_page(request: HttpRequest, error: str, **context: Any) -> HttpResponse:
+    return render(
+        request,
+        "annotate/releases/confirm.html",
+        {"hidden": {}, "error": error, **context},
+        status=400 if error else 200,
+    )
+
+
+def _refusal(service: Callable[..., Any], /, **kwargs: Any) -> str:
+    """ "" when the service went through, else its refusal to show on the confirmation page."""
+    try:
+        service(**kwargs)
+    except ValidationError as exc:
+        return " ".join(exc.messages)
+    return ""
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def release_publish_view(request: AuthenticatedRequest, slug: str, version: str) -> HttpResponse:
     release = release_get_editable(user=request.user, slug=slug, version=version)
-    if succeeded(request, release_publish, release=release):
-        messages.success(request, f"Release {version} published; its archive is being built.")
-    return redirect("release-detail", slug=slug, version=version)
+    if release.is_published:
+        return redirect("release-detail", slug=slug, version=version)
+    choice = UnratedChoiceForm(request.POST or None)
+    error = ""
+    if request.method == "POST":
+        error = _refusal(
+            release_publish_confirmed,
+            release=release,
+            confirm=request.POST.get("confirm", ""),
+            unrated=request.POST.get("unrated", ""),
+        )
+        if not error:
+            messages.success(request, f"Release {version} published; its archive is being built.")
+            return redirect("release-detail", slug=slug, version=version)
+    return _confirm_page(
+        request,
+        error,
+        heading=f"Publish {slug} {version}",
+        consequences=release_publish_consequences(release=release),
+        expected=release_publish_name(release),
+        action=request.path,
+        button="Publish this release",
+        cancel_url=reverse("release-detail", args=[slug, version]),
+        extra_fields=choice.as_div() if release_unweighted_count(release=release) else "",
+    )
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) -> HttpResponse:
     release = release_get_editable(user=request.user, slug=slug, version=version)
-    succeeded(
+    split = request.POST.get("split") or request.GET.get("split", "")
+    error = ""
+    if request.method == "POST":
+        error = _refusal(
+            release_reveal,
+            release=release,
+            by=request.user,
+            split=split,
+            confirm=request.POST.get("confirm", ""),
+        )
+        if not error:
+            messages.success(request, f"The {split} references of {version} are now public.")
+            return redirect("release-detail", slug=slug, version=version)
+    if split not in SplitName.values or split in release.public_splits:
+        messages.error(request, error or "Choose a hidden split to reveal.")
+        return redirect("release-detail", slug=slug, version=version)
+    return _confirm_page(
         request,
-        release_reveal,
-        release=release,
-        by=request.user,
-        split=request.POST.get("split", ""),
-        confirm=request.POST.get("confirm", ""),
+        error,
+        heading=f"Reveal the {split} split of {slug} {version}",
+        consequences=release_reveal_consequences(release=release, split=split),
+        expected=slug,
+        action=request.path,
+        button=f"Reveal the {split} split",
+        cancel_url=reverse("release-detail", args=[slug, version]),
+        hidden={"split": split},
     )
-    return redirect("release-detail", slug=slug, version=version)
 
 
 @login_required
@@ -164,20 +233,34 @@ def release_diff_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def dataset_reveal_view(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     dataset = dataset_get_editable(
         user=request.user, slug=slug, refusal="Only the owner can reveal a hidden split."
     )
-    split = request.POST.get("split", "")
-    confirm = request.POST.get("confirm", "")
-    if succeeded(
+    split = request.POST.get("split") or request.GET.get("split", "")
+    if request.method == "POST":
+        if succeeded(
+            request,
+            dataset_reveal_split,
+            dataset=dataset,
+            split=split,
+            by=request.user,
+            confirm=request.POST.get("confirm", ""),
+        ):
+            messages.success(request, f"The {split} references are now visible to everyone.")
+        return redirect("dataset-detail", slug=dataset.slug)
+    if split not in SplitName.values:
+        messages.error(request, "Choose a hidden split to reveal.")
+        return redirect("dataset-detail", slug=dataset.slug)
+    return _confirm_page(
         request,
-        dataset_reveal_split,
-        dataset=dataset,
-        split=split,
-        by=request.user,
-        confirm=confirm,
-    ):
-        messages.success(request, f"The {split} references are now visible to everyone.")
-    return redirect("dataset-detail", slug=dataset.slug)
+        "",
+        heading=f"Reveal the {split} split of {dataset.slug}",
+        consequences=dataset_reveal_consequences(dataset=dataset, split=split),
+        expected=dataset.slug,
+        action=request.path,
+        button=f"Reveal the {split} split",
+        cancel_url=reverse("dataset-detail", args=[dataset.slug]),
+        hidden={"split": split},
+    )

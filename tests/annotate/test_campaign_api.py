@@ -103,11 +103,16 @@ def test_nobody_answers_someone_elses_item(make_campaign, make_rater, client_for
     assert Rating.objects.get(pk=rating_id).status == "leased"
 
 
-def test_nothing_left_is_204(make_campaign, make_rater, client_for):
+def test_nothing_left_says_why_and_where_next(make_campaign, make_rater, client_for):
     campaign = make_campaign(ratings_per_unit=1)
     rater = make_rater(campaign)
     client = client_for(rater)
     for _ in range(6):
         rating_id = client.post(f"/api/v1/campaigns/{campaign.pk}/next/").json()["rating_id"]
         client.post(f"/api/v1/ratings/{rating_id}/", {"score": 5}, format="json")
-    assert client.post(f"/api/v1/campaigns/{campaign.pk}/next/").status_code == 204
+    answer = client.post(f"/api/v1/campaigns/{campaign.pk}/next/")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["nothing_left"] is True and body["reason"] == "complete"
+    assert "complete" in body["message"] and body["next_url"] == "/accounts/"
+    assert "rating_id" not in body

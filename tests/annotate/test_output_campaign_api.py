@@ -88,7 +88,7 @@ def test_a_rater_joins_leases_answers_and_is_done(
     assert rating.preference == (-2 if rating.a_on_left else 2)
     second = client.post(f"{API}/campaigns/{campaign.pk}/next/").json()
     assert _answer(client, second["rating_id"], skip=True).json()["status"] == "skipped"
-    assert client.post(f"{API}/campaigns/{campaign.pk}/next/").status_code == 204
+    assert client.post(f"{API}/campaigns/{campaign.pk}/next/").json()["nothing_left"] is True
     mine = client.get(f"{API}/campaigns/{campaign.pk}/progress/").json()
     assert mine == {"done": 2, "quota": None, "campaign_done": 1, "campaign_total": 2}
 
@@ -148,8 +148,8 @@ def test_others_cannot_create_on_a_private_dataset_and_anonymous_nothing(
 
 def _rate_everything(client, campaign, score_for):
     _join(client, campaign)
-    while (lease := client.post(f"{API}/campaigns/{campaign.pk}/next/")).status_code == 200:
-        rating = Rating.objects.select_related("slot__system_a").get(pk=lease.json()["rating_id"])
+    while "rating_id" in (lease := client.post(f"{API}/campaigns/{campaign.pk}/next/").json()):
+        rating = Rating.objects.select_related("slot__system_a").get(pk=lease["rating_id"])
         _answer(client, rating.pk, score=score_for(rating))
 
 

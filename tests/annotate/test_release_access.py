@@ -140,7 +140,12 @@ def test_the_owner_freezes_and_publishes_through_pages(world, client_for, owner)
         },
     )
     assert response.status_code == 302
-    assert client.post(page("release-publish", version="3.0.0")).status_code == 302
+    publish = page("release-publish", version="3.0.0")
+    confirmation = client.get(publish)
+    assert confirmation.status_code == 200 and "chat@3.0.0" in body(confirmation)
+    assert client.post(publish).status_code == 400  # the name was not typed
+    assert Release.objects.get(version="3.0.0", dataset=world).status == "draft"
+    assert client.post(publish, {"confirm": "chat@3.0.0"}).status_code == 302
     assert Release.objects.get(version="3.0.0", dataset=world).status == "published"
 
 

@@ -66,3 +66,5 @@ def test_concurrent_raters_get_exactly_k_ratings_per_reference(
     assert not Rating.objects.filter(campaign=campaign, status=RatingStatus.LEASED).exists()
     assert set(Slot.objects.filter(campaign=campaign).values_list("active", flat=True)) == {K}
     assert Rating.objects.filter(campaign=campaign).exclude(kind=RatingKind.NORMAL).exists()
+    campaign.refresh_from_db()
+    assert campaign.status == "complete"  # whichever rater answered last, it was noticed

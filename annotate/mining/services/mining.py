@@ -34,6 +34,7 @@ from annotate.mining.index import CorpusIndex
 from annotate.mining.models import Corpus, DismissedCandidate
 from annotate.mining.selectors import MINING_KIND, corpus_usable_by, dataset_scope
 from annotate.mining.services.corpora import corpus_index_dir
+from annotate.mining.signals import candidates_added
 from core.dispatch import dispatch
 from core.runs.context import RunContext
 from core.runs.engine import run_create
@@ -105,7 +106,10 @@ def mining_run(run: RunContext) -> dict:
             .prefetch_related("references", "dismissed_candidates")[:MINING_BATCH]
         ):
             plans = [(item, _mine_item(index, item, k, source)) for item in batch]
-            counts.update(_add_candidates(plans))
+            added = _add_candidates(plans)
+            counts.update(added)
+            if added:
+                candidates_added.send(sender=Reference, dataset_id=dataset_id)
             done, last = done + len(batch), batch[-1].position
             message = f"{counts['mined']} mined, {counts['parroted']} parroted"
             run.progress(done, total, message)

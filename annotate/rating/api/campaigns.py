@@ -3,10 +3,12 @@ item, answer, progress."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import cast
 
 from django.contrib.auth.models import User
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -27,9 +29,16 @@ from annotate.rating.selectors.campaigns import (
     rater_owns_rating,
     rater_progress,
 )
+from annotate.rating.selectors.lifecycle import (
+    REASONS,
+    NothingLeft,
+    Reason,
+    rater_nothing_left,
+)
 from annotate.rating.selectors.results import rating_display
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_create, campaign_join
+from annotate.rating.services.lifecycle import campaign_actions
 from annotate.rating.services.ratings import rating_pass, rating_submit
 
 
@@ -44,11 +53,15 @@ class CampaignSerializer(serializers.ModelSerializer):
         slug_field="name", many=True, read_only=True, help_text="Outputs: the systems rated."
     )
     join_url = serializers.SerializerMethodField()
+    actions = serializers.SerializerMethodField(
+        help_text="The owner's moves from this status (POST …/transition/ with one of them)."
+    )
 
     class Meta:
         model = Campaign
         fields = [
             "id", "name", "dataset", "split", "subject", "mode", "systems", "status",
+            "status_changed_at", "actions",
             "instructions", "scale_min", "scale_max", "anchors", "ratings_per_unit",
             "extra_ratings_on_disagreement",
             "disagreement_sd", "lease_minutes", "control_rate", "ratings_per_rater",
@@ -61,6 +74,12 @@ class CampaignSerializer(serializers.ModelSerializer):
         if request is None or not campaign_can_manage(user=request.user, campaign=campaign):
             return None  # the link lets anyone join: only its owner hands it out
         return request.build_absolute_uri(f"/r/{campaign.token}/")
+
+    def get_actions(self, campaign: Campaign) -> list[str]:
+        request = self.context.get("request")
+        if request is None or not campaign_can_manage(user=request.user, campaign=campaign):
+            return []
+        return campaign_actions(campaign)
 
 
 class CampaignCreateSerializer(serializers.ModelSerializer):
@@ -82,11 +101,15 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
         max_length=50,
         help_text="Outputs: names of the dataset's evaluated systems.",
     )
+    draft = serializers.BooleanField(
+        default=False, help_text="Keep it a draft (nobody can join) until you open it."
+    )
 
     class Meta:
         model = Campaign
         fields = [
-            "dataset", "split", "subject", "mode", "systems", "name", "instructions", "anchors",
+            "dataset", "split", "subject", "mode", "systems", "draft", "name", "instructions",
+            "anchors",
             "ratings_per_unit",
             "extra_ratings_on_disagreement", "disagreement_sd", "lease_minutes", "control_rate",
             "ratings_per_rater", "qc_min_seconds", "qc_max_straightline", "qc_alpha",
@@ -176,19 +199,40 @@ class NextSerializer(serializers.Serializer):
         return rating_display(rating=rating).texts
 
 
+class NothingLeftSerializer(serializers.Serializer):
+    nothing_left = serializers.BooleanField(default=True)
+    reason = serializers.ChoiceField(choices=list(REASONS))
+    message = serializers.CharField()
+    retry_at = serializers.DateTimeField(
+        allow_null=True, help_text="When asking again may give an item (null: it will not)."
+    )
+    next_url = serializers.CharField(help_text="Where to go next: your campaigns.")
+
+
 class CampaignNextApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         request=None,
-        responses={200: NextSerializer, 204: OpenApiResponse(description="Nothing left for you")},
-        summary="Your current item, or the next one (a lease that expires)",
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="NextOrNothingLeft",
+                serializers=[NextSerializer, NothingLeftSerializer],
+                resource_type_field_name=None,
+            )
+        },
+        summary="Your current item, or the next one (a lease that expires), or why none is left",
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
-        rating = rating_next(campaign=campaign, rater=cast(User, request.user))
+        rater = cast(User, request.user)
+        rating = rating_next(campaign=campaign, rater=rater)
+        why = rater_nothing_left(campaign=campaign, rater=rater) if rating is None else None
         if rating is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
+            # None only in a race (a slot freed since): a rater who asks again gets it.
+            why = why or NothingLeft(Reason.WAITING, "Ask again for the next item.")
+            body = {**asdict(why), "nothing_left": True, "next_url": reverse("account")}
+            return Response(NothingLeftSerializer(body).data)
         return Response(NextSerializer(rating).data)
 
 

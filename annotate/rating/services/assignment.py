@@ -19,7 +19,6 @@ from django.utils import timezone
 from annotate.rating.models import (
     Campaign,
     CampaignRater,
-    CampaignStatus,
     Rating,
     RatingKind,
     RatingStatus,
@@ -27,6 +26,7 @@ from annotate.rating.models import (
 )
 from annotate.rating.selectors.campaigns import rater_finished_count
 from annotate.rating.services.controls import control_create, control_kind_due
+from annotate.rating.services.status import campaign_status_refresh
 
 
 class NotAMember(Exception):
@@ -94,13 +94,16 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
     )
     if current is not None:
         return current
-    if campaign.status != CampaignStatus.ACTIVE:
+    if not campaign.takes_ratings:
         return None
     leases_reclaim(campaign_id=campaign.pk, now=now)
     finished = rater_finished_count(campaign=campaign, rater=rater)
     quota = campaign.ratings_per_rater if membership.crowd_id else 0
     if quota and finished >= quota:
-        return None  # a crowd participant's share is done: the completion page follows
+        # A crowd participant's share is done (the completion page follows); it may have been
+        # the last anyone could give.
+        campaign_status_refresh(campaign=campaign)
+        return None
     kind = control_kind_due(campaign=campaign, rater=rater, finished=finished)
     if kind is not None:
         control = control_create(
@@ -108,4 +111,7 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
         )
         if control is not None:
             return control
-    return _normal_lease(campaign, rater, now)
+    lease = _normal_lease(campaign, rater, now)
+    if lease is None:
+        campaign_status_refresh(campaign=campaign)
+    return lease

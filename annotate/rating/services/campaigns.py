@@ -21,6 +21,8 @@ from annotate.accounts.services import profile_ensure
 from annotate.datasets.models import Dataset, Reference
 from annotate.judgments.models import EvalSystem, SystemOutput
 from annotate.rating.models import Campaign, CampaignRater, CampaignStatus, Mode, Slot, Subject
+from annotate.rating.services.status import campaign_status_refresh
+from annotate.rating.services.topups import campaign_top_ups_refresh
 
 SLOT_BATCH = 2000  # rows per INSERT: large datasets without one statement per reference
 
@@ -55,10 +57,11 @@ def campaign_create(
     subject: str = Subject.REFERENCES,
     mode: str = Mode.LIKERT,
     systems: list[EvalSystem] | None = None,
+    draft: bool = False,
     **fields: object,
 ) -> Campaign:
     """A campaign on the dataset's references or on evaluated systems' outputs (pairwise: every
-    pair of `systems`)."""
+    pair of `systems`), open at once or kept as a draft (nobody can join it before it opens)."""
     if dataset.owner_id != owner.pk and not owner.is_staff:
         raise PermissionDenied("Only the dataset's owner can start a campaign on it.")
     systems = list(systems or [])
@@ -67,6 +70,7 @@ def campaign_create(
         fields.update(scale_min=1, scale_max=5, anchors=[])
     fields.setdefault("scale_min", dataset.scale_min)
     fields.setdefault("scale_max", dataset.scale_max)
+    fields.setdefault("status", CampaignStatus.DRAFT if draft else CampaignStatus.OPEN)
     campaign = Campaign(owner=owner, dataset=dataset, subject=subject, mode=mode, **fields)
     if campaign.split is not None and campaign.split.dataset_id != dataset.pk:
         raise ValidationError({"split": "That split belongs to another dataset."})
@@ -141,13 +145,19 @@ def campaign_sync_slots(*, campaign: Campaign) -> int:
 
 
 def campaign_join(*, campaign: Campaign, rater: User, crowd_id: str = "") -> CampaignRater:
-    """Make the user a rater of the campaign (joining again changes nothing)."""
+    """Make the user a rater of the campaign (joining again changes nothing). A new rater can
+    give more: disagreeing references are topped up, and a complete campaign opens again."""
     if campaign.status == CampaignStatus.CLOSED:
         raise ValidationError("This campaign is closed.")
+    if campaign.status == CampaignStatus.DRAFT:
+        raise ValidationError("This campaign has not been opened yet.")
     profile_ensure(user=rater)
-    membership, _ = CampaignRater.objects.get_or_create(
+    membership, created = CampaignRater.objects.get_or_create(
         campaign=campaign, rater=rater, defaults={"crowd_id": crowd_id}
     )
+    if created:
+        campaign_top_ups_refresh(campaign=campaign)
+        campaign_status_refresh(campaign=campaign)
     return membership
 
 

@@ -22,6 +22,7 @@ from annotate.rating.models import (
     Slot,
 )
 from annotate.rating.qc_math import STRAIGHTLINE_MIN_RATINGS, Answer, Thresholds, assess
+from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.weights import weights_recompute_campaign
 
 
@@ -101,6 +102,9 @@ def rater_qc_evaluate(*, campaign: Campaign, rater: User) -> CampaignRater:
     membership.save(update_fields=["qc_status", "qc_reasons", "qc_details", "qc_checked_at"])
     if changed and campaign.rates_references:
         weights_recompute_campaign(campaign_id=campaign.pk)
+    # An excluded rater's places are free again, and they can give no more: either way the
+    # campaign may move between open and complete.
+    campaign_status_refresh(campaign=campaign)
     return membership
 
 

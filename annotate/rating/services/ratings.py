@@ -9,7 +9,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from annotate.rating.models import Flag, Rating, RatingKind, RatingStatus, Slot, Weight
+from annotate.rating.models import Flag, Rating, RatingKind, RatingStatus, Slot
+from annotate.rating.services.status import campaign_status_refresh
+from annotate.rating.services.topups import slot_top_up
 from annotate.rating.services.weights import weight_recompute
 from core.dispatch import dispatch_debounced
 
@@ -58,14 +60,6 @@ def _after_commit(rating: Rating) -> None:
     transaction.on_commit(send)
 
 
-def _top_up_on_disagreement(rating: Rating, weight: Weight) -> None:
-    campaign = rating.campaign
-    disagree = weight.n >= 2 and weight.sd is not None and weight.sd >= campaign.disagreement_sd
-    if campaign.extra_ratings_on_disagreement and disagree:
-        wanted = campaign.ratings_per_unit + campaign.extra_ratings_on_disagreement
-        Slot.objects.filter(pk=rating.slot_id, wanted__lt=wanted).update(wanted=wanted)
-
-
 def preference_for_a(score: int, a_on_left: bool) -> float:
     """Pairwise: 1 = left much better … 5 = right much better → A's preference on −2 … +2."""
     left = 3.0 - score
@@ -94,9 +88,9 @@ def rating_submit(*, rating_id: int, rater: User, score: int) -> Rating:
     rating.save(update_fields=["score", "preference", "status", "finished_at", "lease_expires_at"])
     reference_id = rating.slot.reference_id
     if rating.kind == RatingKind.NORMAL and reference_id is not None:
-        _top_up_on_disagreement(
-            rating, weight_recompute(campaign=campaign, reference_id=reference_id)
-        )
+        weight = weight_recompute(campaign=campaign, reference_id=reference_id)
+        slot_top_up(campaign=campaign, slot=rating.slot, weight=weight)
+    campaign_status_refresh(campaign=campaign)
     _after_commit(rating)
     return rating
 
@@ -117,4 +111,6 @@ def rating_pass(*, rating_id: int, rater: User, flag: str = "") -> Rating:
     rating.save(update_fields=["status", "flag", "finished_at", "lease_expires_at"])
     if rating.kind == RatingKind.NORMAL:
         Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
+    # A skip can be the last answer anyone could give to a slot.
+    campaign_status_refresh(campaign=rating.campaign)
     return rating

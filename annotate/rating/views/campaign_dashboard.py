@@ -23,6 +23,7 @@ from annotate.rating.selectors.dashboard import (
 )
 from annotate.rating.selectors.ratings_export import ratings_csv_lines, ratings_jsonl_lines
 from annotate.rating.selectors.results import campaign_results
+from annotate.rating.services.lifecycle import campaign_actions
 from core.auth_request import AuthenticatedRequest
 from core.plots import histogram_svg, line_svg
 
@@ -67,6 +68,7 @@ def campaign_dashboard(request: AuthenticatedRequest, campaign_id: int) -> HttpR
     context = {
         "campaign": campaign,
         "progress": campaign_progress(campaign=campaign),
+        "actions": campaign_actions(campaign),
         "agreement": agreement,
         "raters": raters_overview(campaign=campaign, agreement=agreement),
         "flagged": flagged_units(campaign=campaign),

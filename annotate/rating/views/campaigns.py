@@ -57,6 +57,9 @@ def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
     campaign = campaign_get_by_token(token=token)
     if campaign.status == CampaignStatus.CLOSED:
         return render(request, "annotate/campaigns/closed.html", {"campaign": campaign}, status=410)
+    if campaign.status == CampaignStatus.DRAFT:
+        context = {"campaign": campaign, "error": "This campaign has not been opened yet."}
+        return render(request, "annotate/campaigns/closed.html", context, status=403)
     crowd_id = _crowd_id(request)
     if crowd_id:
         return _crowd_arrival(request, campaign, crowd_id)

@@ -17,6 +17,7 @@ from annotate.rating.selectors.campaigns import (
     rater_progress,
 )
 from annotate.rating.selectors.completion import completion_code_for
+from annotate.rating.selectors.lifecycle import rater_nothing_left
 from annotate.rating.selectors.results import rating_display
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.qc import rater_qc_evaluate
@@ -71,5 +72,6 @@ def campaign_done(request: AuthenticatedRequest, campaign_id: int) -> HttpRespon
         "membership": membership,
         "progress": rater_progress(campaign=campaign, rater=request.user),
         "completion_code": completion_code_for(campaign=campaign, membership=membership),
+        "nothing_left": rater_nothing_left(campaign=campaign, rater=request.user),
     }
     return render(request, "annotate/campaigns/done.html", context)

@@ -80,6 +80,21 @@ def _campaign(info: dict[str, Any]) -> list[str]:
     ]
 
 
+def _unrated(info: dict[str, Any]) -> list[str]:
+    """What became of the references the campaign had not rated (releases before this was
+    recorded say nothing)."""
+    unrated = info.get("unrated")
+    if not unrated:
+        return []
+    n = unrated.get("references", 0)
+    said = {
+        "none": "none: every reference had at least one counted rating",
+        "exclude": f"{n} excluded from this release",
+        "zero": f"{n} published with weight 0 (never rated, not judged neutral)",
+    }
+    return [f"- References without a rating in the campaign: {said.get(unrated['choice'], n)}"]
+
+
 def _sources(info: dict[str, Any]) -> list[str]:
     sources = info.get("sources", {})
     origins = ", ".join(f"{n} {o}" for o, n in sorted(sources.get("origins", {}).items()))
@@ -115,6 +130,7 @@ def datasheet_markdown(*, meta: dict[str, Any], content: list[dict[str, Any]]) -
         "",
         *_sources(info),
         *_campaign(info),
+        *_unrated(info),
         "",
         "## Weights",
         "",

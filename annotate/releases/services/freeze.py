@@ -20,6 +20,7 @@ from annotate.releases.models import (
 )
 from annotate.releases.selectors.content import content_checksum, release_content
 from annotate.releases.services.buildinfo import build_info_collect
+from annotate.releases.services.unrated import release_unrated_resolve
 
 BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
 MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32
@@ -151,8 +152,10 @@ def release_freeze(
     license: str = "CC-BY-4.0",
     citation: str = "",
     description: str = "",
+    unrated: str = "",
 ) -> Release:
-    """A draft release with a snapshot of the dataset as it is now; publish it next."""
+    """A draft release with a snapshot of the dataset as it is now; publish it next. References
+    the campaign has not rated need `unrated` ("exclude" or "zero"; services/unrated.py)."""
     release_version_check(version)
     public_splits = sorted(set(public_splits if public_splits is not None else ["dev"]))
     _check_choices(
@@ -178,10 +181,11 @@ def release_freeze(
     copies = _copy_snapshot(release, campaign)
     if release.include_ratings and campaign is not None:
         _copy_ratings(release, campaign, copies)
+    release_unrated_resolve(release=release, choice=unrated)
     release.snapshot_checksum = content_checksum(
         release_content(release=release, public_only=False)
     )
-    release.save(update_fields=["snapshot_checksum"])
+    release.save(update_fields=["snapshot_checksum", "build_info"])
     return release
 
 

@@ -17,8 +17,9 @@ from django.utils import timezone
 
 from annotate.datasets.models import SplitName
 from annotate.releases.models import Release, ReleaseRating, ReleaseStatus
-from annotate.releases.selectors.content import release_content, sha256
+from annotate.releases.selectors.content import content_checksum, release_content, sha256
 from annotate.releases.services.files import MANIFEST, release_files, scorable_splits
+from annotate.releases.services.unrated import release_unrated_resolve
 from core.filesets import fileset_delete, fileset_staged
 from core.paths import storage_join
 
@@ -102,12 +103,34 @@ def _refuse_unscorable(meta: dict[str, Any], content: list[dict[str, Any]]) -> N
         )
 
 
+def release_publish_name(release: Release) -> str:
+    """What the owner types to confirm a publication."""
+    return f"{release.dataset.slug}@{release.version}"
+
+
+def release_publish_confirmed(
+    *, release: Release, confirm: str, unrated: str = "", published_at=None
+) -> Release:
+    """Publish after the owner typed the release's name (slug@version): it is final."""
+    expected = release_publish_name(release)
+    if confirm.strip() != expected:
+        raise ValidationError(
+            {"confirm": f"Type the release's name ({expected}) to confirm: publishing is final."}
+        )
+    return release_publish(release=release, unrated=unrated, published_at=published_at)
+
+
 @transaction.atomic
-def release_publish(*, release: Release, published_at=None) -> Release:
-    """Write the files, record the manifest and publish; the database then forbids changes."""
+def release_publish(*, release: Release, unrated: str = "", published_at=None) -> Release:
+    """Write the files, record the manifest and publish; the database then forbids changes.
+    A draft frozen with unweighted references left undecided needs `unrated` here."""
     release = Release.objects.select_for_update().get(pk=release.pk)
     if release.status != ReleaseStatus.DRAFT:
         raise ValidationError("The release is already published.")
+    if release_unrated_resolve(release=release, choice=unrated):
+        release.snapshot_checksum = content_checksum(
+            release_content(release=release, public_only=False)
+        )
     release.published_at = published_at or timezone.now()
     content = release_content(release=release, public_only=True)
     _refuse_unscorable(release_meta(release=release), content)

@@ -6,6 +6,7 @@ from annotate.datasets.models import Dataset, SplitName
 from annotate.rating.models import Campaign
 from annotate.releases.models import WeightVariant
 from annotate.releases.services import release_freeze, release_publish
+from annotate.releases.services.unrated import UNRATED_VALUES
 from core.refusals import refusal_as_command_error
 
 
@@ -31,6 +32,13 @@ class Command(BaseCommand):
         parser.add_argument("--license", default="CC-BY-4.0")
         parser.add_argument("--citation-file", type=Path, help="A file with the BibTeX entry.")
         parser.add_argument("--description", default="")
+        parser.add_argument(
+            "--unrated",
+            choices=UNRATED_VALUES,
+            default="",
+            help="References the campaign never rated: exclude them or give them weight 0 "
+            "(without it, freezing is refused while there are some).",
+        )
         parser.add_argument("--publish", action="store_true", help="Publish at once.")
 
     def handle(self, *args, slug, version, campaign, weights, public_splits, **options):
@@ -51,6 +59,7 @@ class Command(BaseCommand):
                 license=options["license"],
                 citation=citation,
                 description=options["description"],
+                unrated=options["unrated"],
             )
             if options["publish"]:
                 release = release_publish(release=release)

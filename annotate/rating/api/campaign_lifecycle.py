@@ -1,0 +1,58 @@
+"""REST API of a campaign's lifecycle (owner and staff): open or close it, delete it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotate.rating.api.campaigns import CampaignSerializer
+from annotate.rating.selectors.campaigns import campaign_get_managed
+from annotate.rating.services.lifecycle import TRANSITIONS, campaign_delete, campaign_transition
+from core.api import validated_input
+
+
+class TransitionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=list(TRANSITIONS),
+        help_text="open: a draft, or a closed campaign again; close: no new leases.",
+    )
+
+
+class DeleteSerializer(serializers.Serializer):
+    confirm = serializers.CharField(
+        help_text="The campaign's name, typed out: its ratings and weights go for good."
+    )
+
+
+class CampaignTransitionApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=TransitionSerializer,
+        responses={200: CampaignSerializer},
+        summary="Open or close a campaign you run (complete follows from the ratings)",
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+        fields = validated_input(TransitionSerializer, request)
+        campaign = campaign_transition(campaign=campaign, action=fields["action"])
+        return Response(CampaignSerializer(campaign, context={"request": request}).data)
+
+
+class CampaignDeleteApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=DeleteSerializer,
+        responses={204: OpenApiResponse(description="Deleted")},
+        summary="Delete a campaign you run, with its ratings (confirm with its name)",
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+        fields = validated_input(DeleteSerializer, request)
+        campaign_delete(campaign=campaign, confirm=fields["confirm"])
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,71 @@
+"""The owner's lifecycle pages: open or close a campaign (from its dashboard), and delete it
+after a confirmation that lists what goes and asks for the campaign's name."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from annotate.rating.models import Campaign
+from annotate.rating.selectors.campaigns import campaign_get_managed
+from annotate.rating.selectors.lifecycle import campaign_footprint
+from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
+from core.auth_request import AuthenticatedRequest
+from core.refusals import succeeded
+
+DONE = {"open": "is open: raters can join and rate", "close": "is closed: no new items go out"}
+
+
+@login_required
+@require_POST
+def campaign_transition_view(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    action = request.POST.get("action", "")
+    if succeeded(request, campaign_transition, campaign=campaign, action=action):
+        messages.success(request, f"{campaign.name} {DONE[action]}.")
+    return redirect("campaign-dashboard", campaign_id=campaign.pk)
+
+
+def _consequences(campaign: Campaign) -> list[str]:
+    footprint = campaign_footprint(campaign=campaign)
+    lines = [
+        f"delete the campaign {campaign.name} and its link for raters;",
+        f"delete {footprint.ratings} answers of {footprint.raters} raters, "
+        f"{footprint.weights} reference weights and {footprint.slots} queued units;",
+    ]
+    if footprint.releases:
+        lines.append(
+            f"leave releases {', '.join(footprint.releases)} as they are (they keep their copy)."
+        )
+    return lines
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    error = ""
+    if request.method == "POST":
+        try:
+            campaign_delete(campaign=campaign, confirm=request.POST.get("confirm", ""))
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+        else:
+            messages.success(request, f"Campaign {campaign.name} deleted.")
+            return redirect("dataset-detail", slug=campaign.dataset.slug)
+    context = {
+        "heading": f"Delete the campaign {campaign.name}",
+        "consequences": _consequences(campaign),
+        "expected": campaign.name,
+        "action": reverse("campaign-delete", args=[campaign.pk]),
+        "button": "Delete this campaign",
+        "cancel_url": reverse("campaign-dashboard", args=[campaign.pk]),
+        "hidden": {},
+        "error": error,
+    }
+    return render(request, "annotate/campaigns/confirm.html", context, status=400 if error else 200)
