@@ -167,16 +167,16 @@ def kendall_many(
             for q in qs
         ]
     m_ranks = _ranks16(m)
-    q_ranks = [_ranks16(q) if order is None else None for q, order in zip(qs, orders, strict=True)]
+    # Criteria without a shared pair order have theirs worked out chunk by chunk, from ranks.
+    q_ranks = [_ranks16(q) for q in qs]
     outs = [np.empty(m.shape[0]) for _ in qs]
     chunk = max(1, PAIRS_PER_CHUNK // max(n * n, 1))
     for start in range(0, m.shape[0], chunk):
         rows = slice(start, start + chunk)
         m_up = _bits(m_ranks[rows], up=True)
         m_untied = 2.0 * _popcount(m_up)
-        for k, (order, out) in enumerate(zip(orders, outs, strict=True)):
-            ranks = q_ranks[k]
-            q_rows = order[rows] if ranks is None else pair_order(qs[k][rows], ranks[rows])
+        for q, order, ranks, out in zip(qs, orders, q_ranks, outs, strict=True):
+            q_rows = pair_order(q[rows], ranks[rows]) if order is None else order[rows]
             concord = _popcount(m_up & q_rows.up).astype(np.float64)
             discord = _popcount(m_up & q_rows.down)
             den = np.sqrt(m_untied * q_rows.untied)

@@ -161,7 +161,8 @@ def _system_scores(
 
     One product sums all systems' columns (each system's deduplicated); each configuration is
     then scored for all systems in one call."""
-    blocks, where = [], []
+    blocks: list[np.ndarray] = []
+    where: list[dict[str, np.ndarray]] = []
     for system in systems:
         matrix, columns = dedupe_columns({c.key: stats[c.key][system] for c in configs})
         where.append({k: v + sum(b.shape[1] for b in blocks) for k, v in columns.items()})

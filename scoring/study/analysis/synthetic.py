@@ -10,8 +10,9 @@ reference, ΔBLEU penalises overlap with the bad ones, so ΔBLEU should correlat
 
 Criteria after the first rate a mix of the on-topic share and the output's length (a stand-in
 for "informativeness"). With `copy_system`, one more system ("human") answers every item with
-its original reference, re-cased and re-punctuated (so that only a normalised comparison finds
-the copy), and is rated as fully on-topic — the case `loo` (leave one out) is for.
+its original reference, spaced differently (the same tokens, so BLEU finds a perfect match,
+but only a normalised comparison finds the copy), and is rated as fully on-topic — the case
+for `loo` (leave one out).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _ratings(rng: np.random.Generator, score: np.ndarray, judges: int) -> np.nda
 
 
 def _copy(text: str) -> str:
-    return text[:1].upper() + text[1:] + " ."
+    return " " + text.replace(" ", "  ", 1)
 
 
 def synthetic_study(spec: SyntheticSpec = SyntheticSpec()) -> StudyData:

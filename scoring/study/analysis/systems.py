@@ -96,7 +96,7 @@ def _criterion(
             s = sign(cfg.metric)
             at_point = _correlations(s * point[cfg.key][None, :], human_mean[None, :])
             replicated = _correlations(s * boot[cfg.key], human_boot)
-            row = {"key": cfg.key, "metric": cfg.metric}
+            row: dict = {"key": cfg.key, "metric": cfg.metric}
             row["display"] = get_entry(cfg.metric).display_name
             for name, values in at_point.items():
                 row[name] = _interval(values[0], replicated[name])
