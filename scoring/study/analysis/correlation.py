@@ -117,12 +117,24 @@ def _ranks16(x: np.ndarray) -> np.ndarray:
 
 def _bits(r: np.ndarray, up: bool) -> np.ndarray:
     """Packed r_j > r_i (or r_j < r_i) over j for each row and i of int16 ranks `r`, as
-    uint64 words: the padding columns compare false."""
-    rows, n = r.shape
-    padded = np.full((rows, -(-n // 64) * 64), -1 if up else np.iinfo(np.int16).max, np.int16)
+    uint64 words: the padding columns compare false. Rows go a chunk at a time, so that the
+    booleans before packing (n² bytes a row) stay small."""
+    n_rows, n = r.shape
+    width = -(-n // 64) * 64
+    padded = np.full((n_rows, width), -1 if up else np.iinfo(np.int16).max, np.int16)
     padded[:, :n] = r
     compare = np.greater if up else np.less
-    return np.packbits(compare(padded[:, None, :], r[:, :, None]), axis=-1).view(np.uint64)
+    out = np.empty((n_rows, n, width // 8), np.uint8)
+    chunk = max(1, PAIRS_PER_CHUNK // max(n * width, 1))
+    for start in range(0, n_rows, chunk):
+        rows = slice(start, start + chunk)
+        cmp = compare(padded[rows, None, :], r[rows, :, None])
+        out[rows] = np.packbits(cmp, axis=-1)
+    return out.view(np.uint64)
+
+
+def _rows(ranks: np.ndarray | None, rows: slice) -> np.ndarray | None:
+    return None if ranks is None else ranks[rows]
 
 
 def pair_order(x: np.ndarray, ranks: np.ndarray | None = None) -> PairOrder:
@@ -149,14 +161,18 @@ def kendall_rows(m: np.ndarray, q: np.ndarray, q_order: PairOrder | None = None)
 
 
 def kendall_many(
-    m: np.ndarray, qs: Sequence[np.ndarray], q_orders: Sequence[PairOrder | None] | None = None
+    m: np.ndarray,
+    qs: Sequence[np.ndarray],
+    q_orders: Sequence[PairOrder | None] | None = None,
+    m_ranks: np.ndarray | None = None,
 ) -> list[np.ndarray]:
     """Kendall's τ-b of each row of `m` with the same row of each `q` in `qs`.
 
     Counted over all ordered pairs: concordant pairs are those where both go up, discordant
     where one goes up and the other down; each unordered pair is seen twice, which cancels in
     τ-b = (C − D) / √((n₀ − n₁)(n₀ − n₂)). The metric's pair order is worked out once for all
-    `qs` (several criteria share the metric's observations)."""
+    `qs` (several criteria share the metric's observations); `m_ranks` (`average_ranks(m)`)
+    may be passed when already known."""
     m = np.atleast_2d(m)
     qs = [np.atleast_2d(q) for q in qs]
     orders = list(q_orders) if q_orders is not None else [None] * len(qs)
@@ -166,17 +182,17 @@ def kendall_many(
             np.array([sps.kendalltau(a, b).statistic for a, b in zip(m, q, strict=True)])
             for q in qs
         ]
-    m_ranks = _ranks16(m)
+    m16 = _ranks16(m) if m_ranks is None else (2 * m_ranks).astype(np.int16)
     # Criteria without a shared pair order have theirs worked out chunk by chunk, from ranks.
-    q_ranks = [_ranks16(q) for q in qs]
+    q_ranks = [_ranks16(q) if order is None else None for q, order in zip(qs, orders, strict=True)]
     outs = [np.empty(m.shape[0]) for _ in qs]
     chunk = max(1, PAIRS_PER_CHUNK // max(n * n, 1))
     for start in range(0, m.shape[0], chunk):
         rows = slice(start, start + chunk)
-        m_up = _bits(m_ranks[rows], up=True)
+        m_up = _bits(m16[rows], up=True)
         m_untied = 2.0 * _popcount(m_up)
         for q, order, ranks, out in zip(qs, orders, q_ranks, outs, strict=True):
-            q_rows = pair_order(q[rows], ranks[rows]) if order is None else order[rows]
+            q_rows = order[rows] if order is not None else pair_order(q[rows], _rows(ranks, rows))
             concord = _popcount(m_up & q_rows.up).astype(np.float64)
             discord = _popcount(m_up & q_rows.down)
             den = np.sqrt(m_untied * q_rows.untied)

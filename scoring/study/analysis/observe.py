@@ -58,8 +58,9 @@ class Group:
 def pair_groups(data: StudyData) -> list[Group]:
     """The pairs grouped by their usable items, in the order of their first pair."""
     groups: dict[bytes, Group] = {}
+    has = {s: data.has_output(s) for s in data.systems}
     for p, pair in enumerate(data.pairs):
-        usable = data.pair_items(pair)
+        usable = np.flatnonzero(data.judged(pair) & has[pair[0]] & has[pair[1]])
         groups.setdefault(usable.tobytes(), Group(usable, [])).pairs.append(p)
     return list(groups.values())
 
@@ -70,15 +71,20 @@ class AssignmentScheme:
     def __init__(self, n_assignments: int, seed: int):
         self.n_assignments, self.seed = n_assignments, seed
 
-    def units(self, group: Group, index: int, unit_size: int) -> Assignments | None:
+    def units(self, group: Group, index: int, unit_size: int) -> Assignments:
         pool = max(self.n_assignments, len(group.pairs))
-        return assignments_for_pair(group.usable.size, unit_size, pool, self.seed, index)
+        units = assignments_for_pair(group.usable.size, unit_size, pool, self.seed, index)
+        if units is None:
+            raise ValueError(f"a group of {group.usable.size} items has no unit of {unit_size}")
+        return units
+
+    def n_sets(self, unit_size: int) -> int:
+        return 1 if unit_size == 1 else self.n_assignments
 
     def rows(self, k: int, units: Assignments) -> np.ndarray:
         """The permutations of the pool that the group's k-th pair uses, one per assignment
         (all different from the other pairs' in the same assignment)."""
-        n = min(self.n_assignments, units.n_assignments)
-        return (np.arange(n) + k) % units.n_assignments
+        return (np.arange(self.n_sets(units.unit_size)) + k) % units.n_assignments
 
 
 class BootstrapScheme:
@@ -87,11 +93,11 @@ class BootstrapScheme:
     def __init__(self, bootstrap: ItemBootstrap):
         self.bootstrap = bootstrap
 
-    def units(self, group: Group, index: int, unit_size: int) -> Assignments | None:
-        n_units = group.usable.size // unit_size
-        if n_units == 0:
-            return None
-        return self.bootstrap.units(group.usable, n_units, unit_size)
+    def units(self, group: Group, index: int, unit_size: int) -> Assignments:
+        return self.bootstrap.units(group.usable, group.usable.size // unit_size, unit_size)
+
+    def n_sets(self, unit_size: int) -> int:
+        return self.bootstrap.n_replicates
 
     def rows(self, k: int, units: Assignments) -> np.ndarray:
         return np.arange(units.n_assignments)
@@ -122,30 +128,32 @@ def observations(
     threads: int = 1,
 ) -> Observations | None:
     """Metric and human differences of every unit of every set (None: too few items)."""
+    groups = [
+        (g, group) for g, group in enumerate(pair_groups(data)) if group.usable.size >= unit_size
+    ]
+    total = sum(len(group.pairs) * (group.usable.size // unit_size) for _, group in groups)
+    if not total:
+        return None
+    n_sets = scheme.n_sets(unit_size)
     scorers = {c.key: get_metric(c.metric, **c.metric_options) for c in configs}
-    metric_parts: dict[str, list[np.ndarray]] = {c.key: [] for c in configs}
-    human_parts: dict[str, list[np.ndarray]] = {c: [] for c in data.criteria}
-    for g, group in enumerate(pair_groups(data)):
+    metric = {c.key: np.empty((n_sets, total)) for c in configs}
+    human = {c: np.empty((n_sets, total)) for c in data.criteria}
+    start = 0
+    for g, group in groups:
         units = scheme.units(group, g, unit_size)
-        if units is None:
-            continue
         systems = sorted({s for p in group.pairs for s in data.pairs[p]})
         scores = _system_scores(stats, configs, scorers, units, systems, group, threads)
         humans = _human_sums(data, group, units)
         for k, p in enumerate(group.pairs):
-            rows = scheme.rows(k, units)
+            rows, cols = scheme.rows(k, units), slice(start, start + units.n_units)
             a, b = systems.index(data.pairs[p][0]), systems.index(data.pairs[p][1])
             for c in configs:
                 both = scores[c.key][:, rows]
-                metric_parts[c.key].append(settle(sign(c.metric) * (both[a] - both[b])))
+                metric[c.key][:, cols] = settle(sign(c.metric) * (both[a] - both[b]))
             for j, criterion in enumerate(data.criteria):
-                human_parts[criterion].append(settle(humans[k, j][rows] / unit_size))
-    if not any(human_parts.values()):
-        return None
-    return Observations(
-        {k: np.concatenate(v, axis=1) for k, v in metric_parts.items()},
-        {k: np.concatenate(v, axis=1) for k, v in human_parts.items()},
-    )
+                human[criterion][:, cols] = settle(humans[k, j][rows] / unit_size)
+            start += units.n_units
+    return Observations(metric, human)
 
 
 def _system_scores(
@@ -159,21 +167,20 @@ def _system_scores(
 ) -> dict[str, np.ndarray]:
     """Per configuration, every system's score on every unit: shape (systems, sets, units).
 
-    One product sums all systems' columns (each system's deduplicated); each configuration is
-    then scored for all systems in one call."""
-    blocks: list[np.ndarray] = []
-    where: list[dict[str, np.ndarray]] = []
-    for system in systems:
-        matrix, columns = dedupe_columns({c.key: stats[c.key][system] for c in configs})
-        where.append({k: v + sum(b.shape[1] for b in blocks) for k, v in columns.items()})
-        blocks.append(matrix[group.usable])
-    sums = column_sums(units, np.hstack(blocks), threads)
+    One system at a time (its columns deduplicated, summed in one product), so that only one
+    system's unit sums are held at once."""
+    out = {c.key: np.empty((len(systems), units.n_assignments, units.n_units)) for c in configs}
+    for k, system in enumerate(systems):
+        matrix, where = dedupe_columns({c.key: stats[c.key][system] for c in configs})
+        sums = column_sums(units, matrix[group.usable], threads)
 
-    def score(cfg: Config) -> np.ndarray:
-        picked = sums[np.stack([w[cfg.key] for w in where])]  # (systems, stats, sets, units)
-        return scorers[cfg.key].scores_from_stats(np.moveaxis(picked, 1, -1))
+        def score(cfg: Config, sums: np.ndarray = sums, where: dict = where) -> np.ndarray:
+            picked = np.moveaxis(sums[where[cfg.key]], 0, -1)  # (sets, units, stats)
+            return scorers[cfg.key].scores_from_stats(picked)
 
-    return dict(zip([c.key for c in configs], thread_map(score, configs, threads), strict=True))
+        for cfg, scores in zip(configs, thread_map(score, configs, threads), strict=True):
+            out[cfg.key][k] = scores
+    return out
 
 
 def _human_sums(data: StudyData, group: Group, units: Assignments) -> np.ndarray:

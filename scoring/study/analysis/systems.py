@@ -20,11 +20,12 @@ import numpy as np
 
 from scoring.metrics import get_entry, get_metric
 
-from .configs import StudyOptions, system_configs
+from .configs import Config, StudyOptions, system_configs
 from .correlation import kendall_rows, pearson_rows, percentiles, spearman_rows
 from .data import StudyData
 from .observe import sign
 from .stats import Rows
+from .units import dedupe_columns
 
 # Correlations over fewer systems than this are not reported.
 MIN_SYSTEMS = 3
@@ -53,6 +54,33 @@ def _correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndarray
     }
 
 
+def _metric_scores(
+    stats: dict[str, Rows],
+    configs: list[Config],
+    systems: list[str],
+    shared: np.ndarray,
+    counts: np.ndarray,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Each configuration's corpus score per system on the shared items (systems,) and per
+    replicate (replicates, systems). Every system's columns go through one product with the
+    draw counts."""
+    blocks, where = [], []
+    for system in systems:
+        matrix, columns = dedupe_columns({c.key: stats[c.key][system][shared] for c in configs})
+        offset = sum(b.shape[1] for b in blocks)
+        where.append({key: cols + offset for key, cols in columns.items()})
+        blocks.append(matrix)
+    rows = np.hstack(blocks)
+    summed, resampled = rows.sum(axis=0), counts @ rows
+    point, boot = {}, {}
+    for cfg in configs:
+        metric = get_metric(cfg.metric, **cfg.metric_options)
+        cols = np.stack([w[cfg.key] for w in where])  # (systems, stats)
+        point[cfg.key] = metric.scores_from_stats(summed[cols])
+        boot[cfg.key] = metric.scores_from_stats(resampled[:, cols])
+    return point, boot
+
+
 def _criterion(
     data: StudyData,
     stats: dict[str, Rows],
@@ -76,12 +104,7 @@ def _criterion(
     human = human[:, shared]
     human_mean, human_boot = human.mean(axis=1), counts @ human.T / shared.size
     configs = system_configs(options)
-    point, boot = {}, {}
-    for cfg in configs:
-        metric = get_metric(cfg.metric, **cfg.metric_options)
-        rows = [stats[cfg.key][s][shared] for s in systems]
-        point[cfg.key] = np.array([metric.scores_from_stats(r.sum(axis=0)) for r in rows])
-        boot[cfg.key] = np.stack([metric.scores_from_stats(counts @ r) for r in rows], axis=1)
+    point, boot = _metric_scores(stats, configs, systems, shared, counts)
     table = [
         {
             "system": system,

@@ -47,7 +47,7 @@ def coefficients(
         rho = {c: pearson_rows(m_ranks, q_ranks[c]) for c in criteria}
         tau: dict[str, np.ndarray] = {}
         if with_tau:
-            values = kendall_many(m, [obs.human[c] for c in criteria], q_orders)
+            values = kendall_many(m, [obs.human[c] for c in criteria], q_orders, m_ranks)
             tau = dict(zip(criteria, values, strict=True))
         return Coefficients(rho, tau)
 
