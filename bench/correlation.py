@@ -5,7 +5,8 @@ Shapes:
 - ``paper`` (default): 7 systems, 12 system pairs × 2,000 items, one criterion, 11 rated
   references per item, M = 100, 1,000 assignments and 1,000 bootstrap replicates;
 - ``wide``: a published human evaluation's shape — 10 systems, all 45 pairs × 1,000 items, two
-  criteria (relevance, informativeness), per-system scores for the system-level table.
+  criteria (relevance, informativeness), per-system scores for the system-level table;
+  ``--leave-one-out`` adds an 11th system copied from the references and leaves the copies out.
 
     .venv/bin/python bench/correlation.py [--shape wide] [--items N] [--processes 2]
 
@@ -61,11 +62,17 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--threads", type=int)
     parser.add_argument("--no-reference", action="store_true", help="skip the scipy comparison")
+    parser.add_argument(
+        "--leave-one-out",
+        action="store_true",
+        help="add a system copied from the references and leave its copies out",
+    )
     args = parser.parse_args()
     spec = dict(SHAPES[args.shape])
     if args.items:
         spec["n_items"] = args.items
-    data = synthetic_study(SyntheticSpec(**spec))
+    data = synthetic_study(SyntheticSpec(**spec, copy_system=args.leave_one_out))
+    data.leave_one_out = args.leave_one_out
     threads = args.threads or args.processes
     options = StudyOptions(processes=args.processes, threads=threads)
     print(
