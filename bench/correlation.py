@@ -1,17 +1,25 @@
-"""The full correlation study (Table 2 over every registered metric + Figure 2's three sweeps)
-on synthetic data of the paper's size: 7 systems, 12 system pairs × 2,000 items, 11 rated
-references per item, M = 100, 1,000 assignments.
+"""The full correlation study (Table 2 over every registered metric + Figure 2's three sweeps +
+the system-level table) on synthetic data, with the bootstrap intervals.
 
-    .venv/bin/python bench/correlation.py [--items 2000] [--processes 2]
+Shapes:
+- ``paper`` (default): 7 systems, 12 system pairs × 2,000 items, one criterion, 11 rated
+  references per item, M = 100, 1,000 assignments and 1,000 bootstrap replicates;
+- ``wide``: a published human evaluation's shape — 10 systems, all 45 pairs × 1,000 items, two
+  criteria (relevance, informativeness), per-system scores for the system-level table;
+  ``--leave-one-out`` adds an 11th system copied from the references and leaves the copies out.
 
-Prints the wall time of each stage and, as a reference point in the same process, the time of
-scipy's spearmanr + kendalltau on the Table 2 observations one assignment at a time.
+    .venv/bin/python bench/correlation.py [--shape wide] [--items N] [--processes 2]
+
+Prints the wall time of each stage, the process's peak resident memory and the machine's load,
+and, as a reference point, scipy's spearmanr + kendalltau on the Table 2 observations one
+assignment at a time against the vectorised versions.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -22,43 +30,86 @@ from scipy import stats as sps
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring.study.analysis.configs import StudyOptions, table_configs
-from scoring.study.analysis.engine import observations, run_study
+from scoring.study.analysis.correlation import kendall_rows, spearman_rows
+from scoring.study.analysis.engine import run_study
+from scoring.study.analysis.observe import AssignmentScheme, observations
 from scoring.study.analysis.stats import compute_stats
 from scoring.study.analysis.synthetic import SyntheticSpec, synthetic_study
+
+SHAPES = {
+    "paper": {"n_items": 2000},
+    "wide": {
+        "n_items": 1000,
+        "qualities": tuple(round(0.2 + 0.075 * k, 3) for k in range(10)),
+        "n_pairs": 45,
+        "criteria": ("relevance", "informativeness"),
+    },
+}
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--items", type=int, default=2000)
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="paper")
+    parser.add_argument("--items", type=int)
     parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--threads", type=int)
+    parser.add_argument("--no-reference", action="store_true", help="skip the scipy comparison")
+    parser.add_argument(
+        "--leave-one-out",
+        action="store_true",
+        help="add a system copied from the references and leave its copies out",
+    )
     args = parser.parse_args()
-    data = synthetic_study(SyntheticSpec(n_items=args.items))
-    options = StudyOptions(processes=args.processes, threads=args.processes)
+    spec = dict(SHAPES[args.shape])
+    if args.items:
+        spec["n_items"] = args.items
+    data = synthetic_study(SyntheticSpec(**spec, copy_system=args.leave_one_out))
+    data.leave_one_out = args.leave_one_out
+    threads = args.threads or args.processes
+    options = StudyOptions(processes=args.processes, threads=threads)
     print(
-        f"{len(data.pairs)} pairs × {args.items} items, {options.assignments} assignments, "
-        f"M = {options.unit_size}, {args.processes} process(es) and thread(s), "
-        f"load {os.getloadavg()[0]:.2f}"
+        f"{args.shape}: {len(data.systems)} systems, {len(data.pairs)} pairs × "
+        f"{spec['n_items']} items, criteria {', '.join(data.criteria)}; "
+        f"{options.assignments} assignments, {options.bootstrap} bootstrap replicates, "
+        f"M = {options.unit_size}; {args.processes} process(es), {threads} thread(s); "
+        f"load before {_load()}"
     )
     started = time.perf_counter()
     result = run_study(data, options)
     total = time.perf_counter() - started
-    print(f"full study: {total:.1f} s  {result['timings']}")
-    configs = table_configs(options)
+    print(f"full study: {total:.1f} s  stages {result['timings']}")
+    print(f"peak resident memory: {_peak_mb():.0f} MB; load after {_load()}")
     best = max(result["table"], key=lambda r: r["rho"]["value"])
+    rho = best["rho"]
     print(
-        f"table rows: {len(result['table'])}, units per assignment: {result['n_units']}, "
-        f"best ρ: {best['key']} {best['rho']['value']:.3f}"
+        f"table rows: {len(result['table'])} × {len(result['criteria'])} criteria, units per "
+        f"assignment: {result['n_units']}, best ρ: {best['key']} {rho['value']:.3f} "
+        f"[{rho['low']:.3f}, {rho['high']:.3f}]; system-level criteria: {len(result['systems'])}"
     )
-    stats, _ = compute_stats(data, configs[:3], 1)
-    obs = observations(data, stats, configs[:3], options, options.unit_size)
-    m, q = obs.metric[configs[0].key], obs.human
+    assert np.isfinite(rho["value"])
+    if not args.no_reference:
+        _reference(data, options)
+
+
+def _reference(data, options: StudyOptions) -> None:
+    configs = table_configs(options)[:3]
+    stats, _ = compute_stats(data, configs, 1)
+    scheme = AssignmentScheme(options.assignments, options.seed)
+    obs = observations(data, stats, configs, scheme, options.unit_size)
+    m, q = obs.metric[configs[0].key], obs.human[data.criteria[0]]
     t = time.perf_counter()
     for a in range(len(q)):
         sps.spearmanr(m[a], q[a])
         sps.kendalltau(m[a], q[a])
     scipy_s = time.perf_counter() - t
-    from scoring.study.analysis.correlation import kendall_rows, spearman_rows
-
     t = time.perf_counter()
     spearman_rows(m, q)
     kendall_rows(m, q)
@@ -67,7 +118,6 @@ def main() -> None:
         f"ρ+τ of one configuration over {len(q)} assignments: scipy loop {scipy_s:.2f} s, "
         f"vectorised {ours:.2f} s ({scipy_s / ours:.1f}×)"
     )
-    assert np.isfinite(best["rho"]["value"])
 
 
 if __name__ == "__main__":

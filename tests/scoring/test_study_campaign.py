@@ -91,7 +91,7 @@ def test_a_likert_campaigns_means_are_the_studys_human_differences(
     assert data.pairs == [("bad", "good"), ("bad", "mid"), ("good", "mid")]
     for a, b in data.pairs:
         expected = [likert_score(a, i) - likert_score(b, i) for i in data.item_ids]
-        assert data.human[(a, b)].tolist() == expected
+        assert data.human[data.criteria[0]][(a, b)].tolist() == expected
     assert execute(study.run).state == "succeeded"
     study.refresh_from_db()
     assert study.result["n_units"] > 0 and len(study.result["table"]) == 9
@@ -108,4 +108,4 @@ def test_a_pairwise_campaigns_preferences_are_the_studys_human_differences(syste
     # whichever side it was shown on, so every preference for A is +2.
     assert data.pairs == [("good", "bad"), ("good", "mid"), ("mid", "bad")]
     for pair in data.pairs:
-        assert np.array_equal(data.human[pair], np.full(N, 2.0))
+        assert np.array_equal(data.human[data.criteria[0]][pair], np.full(N, 2.0))

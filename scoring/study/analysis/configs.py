@@ -18,11 +18,13 @@ class StudyOptions:
     """Defaults are the paper's: M = 100, 1,000 assignments, BLEU-2, θ = 0.6 (sec. 5, Table 2).
 
     `metrics` empty means every registered metric. The sweeps (Figure 2) use `sweep_metrics`
-    with `sweep_refset` references; the unit-size sweep keeps values with at least 2 units.
+    with `sweep_refset` references; the unit-size sweep keeps values with at least 3 units.
+    When no pair has `unit_size` usable items, the study fits a smaller size (`fit_unit_size`).
     """
 
     unit_size: int = 100
     assignments: int = 1000
+    bootstrap: int = 1000  # replicates of the items for the intervals (see `correlation`)
     seed: int = 12345
     order: int = 2
     theta: float = 0.6
@@ -120,3 +122,10 @@ def order_configs(options: StudyOptions) -> list[Config]:
 
 def unit_size_configs(options: StudyOptions) -> list[Config]:
     return [sweep_config(options, m) for m in options.sweep_metrics]
+
+
+def system_configs(options: StudyOptions) -> list[Config]:
+    """The system-level table: every metric with all references at the main order."""
+    return [
+        _config(metric, REFSET_ALL, options.theta, options.order) for metric in options.metric_names
+    ]

@@ -1,27 +1,35 @@
 """Rank correlations of many observation sets at once, their intervals, and significance.
 
 Every function takes arrays of shape ``(n_sets, n_obs)`` — one row per random assignment of
-items to units — and returns one value per row, equal to scipy's ``spearmanr`` and
-``kendalltau`` (τ-b) on that row (tests check it).
+items to units, or per bootstrap replicate — and returns one value per row, equal to scipy's
+``spearmanr`` and ``kendalltau`` (τ-b) on that row (tests check it).
 
-Confidence intervals (the paper's Table 2 prints one per coefficient): the coefficients are
-averaged over the assignments, then a 95% interval is put around that mean on Fisher's z scale
-with the variances of Fieller, Hartley & Pearson (1957) for N observation units:
-``var z(ρ) = 1.06 / (N − 3)`` and ``var z(τ) = 0.437 / (N − 4)``. Averaging over assignments
-removes the luck of one assignment but adds no observations, so N is the number of units of one
-assignment. The spread over assignments (2.5th and 97.5th percentiles) is reported beside it.
+Point estimates are the paper's: a coefficient averaged over the random assignments.
+
+Intervals resample items. The observation units are not independent: every system pair is
+judged on the same items, so an item that happens to favour one metric recurs in all 45 pairs
+of 10 systems, and the units of one pair share their items with the units of every other pair.
+The interval this engine used before — Fisher's z with N = the number of units (Fieller,
+Hartley & Pearson 1957) — assumed N independent observations and was too narrow, the more so
+the more pairs share the items. Now each bootstrap replicate resamples the items with
+replacement once, for all pairs at once (`units.ItemBootstrap`), cuts them into units, and
+computes the coefficient; the 95% interval is the 2.5th–97.5th percentiles of the replicates.
+A replicate uses one assignment, so its spread also carries the luck of one assignment, which
+the averaged point estimate does not have: the interval errs on the wide side by that much
+(`spread_low`/`spread_high`, the percentiles over assignments, show how much it is).
+
+The difference between two metrics (`paired_difference`) uses the same replicates for both
+metrics and the humans (a paired bootstrap, Koehn 2004 style).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as sps
 
-Z95 = 1.959963984540054
-SPEARMAN_Z_VAR = 1.06
-KENDALL_Z_VAR = 0.437
 # Kendall's τ from all pairs costs n_obs² per row; past this, scipy's O(n log n) per row.
 KENDALL_PAIRWISE_MAX = 1500
 # Pairs compared at once (memory of one step: a byte per pair), and the most memory that the
@@ -57,7 +65,8 @@ def average_ranks(x: np.ndarray) -> np.ndarray:
     return ranks.reshape(x.shape)
 
 
-def _pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson's r of each row of `a` with the same row of `b` (NaN when one is constant)."""
     a = a - a.mean(axis=-1, keepdims=True)
     b = b - b.mean(axis=-1, keepdims=True)
     den = np.sqrt((a * a).sum(axis=-1) * (b * b).sum(axis=-1))
@@ -75,17 +84,17 @@ def spearman_rows(
         if q is None:
             raise ValueError("spearman_rows needs q or its ranks")
         q_ranks = average_ranks(q)
-    return _pearson_rows(average_ranks(m), q_ranks)
+    return pearson_rows(average_ranks(m), q_ranks)
 
 
 @dataclass(frozen=True)
 class PairOrder:
     """For each row of x, which ordered pairs go up and which go down, as packed bits.
 
-    `up[r, i]` packs the booleans x_j > x_i over j (`np.packbits` along the last axis),
-    `down[r, i]` packs x_j < x_i, and `untied[r]` counts the ordered pairs that are not tied.
-    Packing keeps n²/4 bytes per row instead of 2n² booleans, and the counts below become
-    popcounts of eight pairs at a time.
+    `up[r, i]` packs the booleans x_j > x_i over j (`np.packbits` along the last axis, padded
+    to whole 64-bit words), `down[r, i]` packs x_j < x_i, and `untied[r]` counts the ordered
+    pairs that are not tied. Packing keeps n²/4 bytes per row instead of 2n² booleans, and the
+    counts below become popcounts of 64 pairs at a time.
     """
 
     up: np.ndarray
@@ -100,19 +109,46 @@ def _popcount(packed: np.ndarray) -> np.ndarray:
     return np.bitwise_count(packed).sum(axis=(-2, -1), dtype=np.int64)
 
 
-def pair_order(x: np.ndarray) -> PairOrder:
-    """`PairOrder` of each row of the 2-D array `x`."""
-    greater = x[..., None, :] > x[..., :, None]
-    up = np.packbits(greater, axis=-1)
-    down = np.packbits(np.swapaxes(greater, -1, -2), axis=-1)
-    return PairOrder(up, down, 2 * _popcount(up))
+def _ranks16(x: np.ndarray) -> np.ndarray:
+    """Twice the average ranks, as int16: the same order and ties as `x`, and comparisons of
+    2-byte integers cost a third of those of floats (n ≤ KENDALL_PAIRWISE_MAX fits)."""
+    return (2 * average_ranks(x)).astype(np.int16)
+
+
+def _bits(r: np.ndarray, up: bool) -> np.ndarray:
+    """Packed r_j > r_i (or r_j < r_i) over j for each row and i of int16 ranks `r`, as
+    uint64 words: the padding columns compare false. Rows go a chunk at a time, so that the
+    booleans before packing (n² bytes a row) stay small."""
+    n_rows, n = r.shape
+    width = -(-n // 64) * 64
+    padded = np.full((n_rows, width), -1 if up else np.iinfo(np.int16).max, np.int16)
+    padded[:, :n] = r
+    compare = np.greater if up else np.less
+    out = np.empty((n_rows, n, width // 8), np.uint8)
+    chunk = max(1, PAIRS_PER_CHUNK // max(n * width, 1))
+    for start in range(0, n_rows, chunk):
+        rows = slice(start, start + chunk)
+        cmp = compare(padded[rows, None, :], r[rows, :, None])
+        out[rows] = np.packbits(cmp, axis=-1)
+    return out.view(np.uint64)
+
+
+def _rows(ranks: np.ndarray | None, rows: slice) -> np.ndarray | None:
+    return None if ranks is None else ranks[rows]
+
+
+def pair_order(x: np.ndarray, ranks: np.ndarray | None = None) -> PairOrder:
+    """`PairOrder` of each row of the 2-D array `x` (or of its `_ranks16`)."""
+    r = _ranks16(x) if ranks is None else ranks
+    up = _bits(r, up=True)
+    return PairOrder(up, _bits(r, up=False), 2 * _popcount(up))
 
 
 def shared_pair_order(q: np.ndarray) -> PairOrder | None:
     """`pair_order(q)` to share among many metrics' `kendall_rows`, or None when it would take
     more than `PAIR_ORDER_BYTES` (each call then works it out chunk by chunk)."""
     rows, n = np.atleast_2d(q).shape
-    if n > KENDALL_PAIRWISE_MAX or rows * n * -(-n // 8) * 2 > PAIR_ORDER_BYTES:
+    if n > KENDALL_PAIRWISE_MAX or rows * n * -(-n // 64) * 8 * 2 > PAIR_ORDER_BYTES:
         return None
     return pair_order(np.atleast_2d(q))
 
@@ -120,33 +156,57 @@ def shared_pair_order(q: np.ndarray) -> PairOrder | None:
 def kendall_rows(m: np.ndarray, q: np.ndarray, q_order: PairOrder | None = None) -> np.ndarray:
     """Kendall's τ-b of each row of `m` with the same row of `q` (NaN when one is constant).
 
+    `q_order` (`shared_pair_order(q)`) may be passed in when many metrics share one `q`."""
+    return kendall_many(m, [q], [q_order])[0]
+
+
+def kendall_many(
+    m: np.ndarray,
+    qs: Sequence[np.ndarray],
+    q_orders: Sequence[PairOrder | None] | None = None,
+    m_ranks: np.ndarray | None = None,
+) -> list[np.ndarray]:
+    """Kendall's τ-b of each row of `m` with the same row of each `q` in `qs`.
+
     Counted over all ordered pairs: concordant pairs are those where both go up, discordant
     where one goes up and the other down; each unordered pair is seen twice, which cancels in
-    τ-b = (C − D) / √((n₀ − n₁)(n₀ − n₂)). `q_order` (`shared_pair_order(q)`) may be passed in
-    when many metrics share one `q`."""
-    m, q = np.atleast_2d(m), np.atleast_2d(q)
+    τ-b = (C − D) / √((n₀ − n₁)(n₀ − n₂)). The metric's pair order is worked out once for all
+    `qs` (several criteria share the metric's observations); `m_ranks` (`average_ranks(m)`)
+    may be passed when already known."""
+    m = np.atleast_2d(m)
+    qs = [np.atleast_2d(q) for q in qs]
+    orders = list(q_orders) if q_orders is not None else [None] * len(qs)
     n = m.shape[-1]
     if n > KENDALL_PAIRWISE_MAX:
-        return np.array([sps.kendalltau(a, b).statistic for a, b in zip(m, q, strict=True)])
-    out = np.empty(m.shape[0])
+        return [
+            np.array([sps.kendalltau(a, b).statistic for a, b in zip(m, q, strict=True)])
+            for q in qs
+        ]
+    m16 = _ranks16(m) if m_ranks is None else (2 * m_ranks).astype(np.int16)
+    # Criteria without a shared pair order have theirs worked out chunk by chunk, from ranks.
+    q_ranks = [_ranks16(q) if order is None else None for q, order in zip(qs, orders, strict=True)]
+    outs = [np.empty(m.shape[0]) for _ in qs]
     chunk = max(1, PAIRS_PER_CHUNK // max(n * n, 1))
     for start in range(0, m.shape[0], chunk):
         rows = slice(start, start + chunk)
-        q_rows = pair_order(q[rows]) if q_order is None else q_order[rows]
-        m_up = np.packbits(m[rows, None, :] > m[rows, :, None], axis=-1)
-        concord = _popcount(m_up & q_rows.up).astype(np.float64)
-        discord = _popcount(m_up & q_rows.down)
-        den = np.sqrt(2.0 * _popcount(m_up) * q_rows.untied)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[rows] = np.where(
-                den > 0, 2 * (concord - discord) / np.where(den > 0, den, 1), np.nan
-            )
-    return out
+        m_up = _bits(m16[rows], up=True)
+        m_untied = 2.0 * _popcount(m_up)
+        for q, order, ranks, out in zip(qs, orders, q_ranks, outs, strict=True):
+            q_rows = order[rows] if order is not None else pair_order(q[rows], _rows(ranks, rows))
+            concord = _popcount(m_up & q_rows.up).astype(np.float64)
+            discord = _popcount(m_up & q_rows.down)
+            den = np.sqrt(m_untied * q_rows.untied)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[rows] = np.where(
+                    den > 0, 2 * (concord - discord) / np.where(den > 0, den, 1), np.nan
+                )
+    return outs
 
 
 @dataclass(frozen=True)
 class Summary:
-    """A coefficient averaged over assignments, its 95% interval and the assignments' spread."""
+    """A coefficient averaged over assignments, its 95% bootstrap interval over items, and the
+    spread over assignments (2.5th and 97.5th percentiles)."""
 
     mean: float
     low: float
@@ -161,26 +221,26 @@ class Summary:
         }  # fmt: skip
 
 
-def fisher_interval(r: float, n_obs: int, z_var: float) -> tuple[float, float]:
-    """95% interval of a correlation `r` from `n_obs` observations on Fisher's z scale."""
-    dof = n_obs - (4 if z_var == KENDALL_Z_VAR else 3)
-    if not np.isfinite(r) or dof <= 0:
+def percentiles(values: np.ndarray) -> tuple[float, float]:
+    """2.5th and 97.5th percentiles of the finite values (NaN, NaN if there are none)."""
+    finite = np.asarray(values, dtype=np.float64)
+    finite = finite[np.isfinite(finite)]
+    if not finite.size:
         return (float("nan"), float("nan"))
-    z = np.arctanh(np.clip(r, -0.999999, 0.999999))
-    half = Z95 * np.sqrt(z_var / dof)
-    return (float(np.tanh(z - half)), float(np.tanh(z + half)))
+    low, high = np.percentile(finite, [2.5, 97.5])
+    return (float(low), float(high))
 
 
-def summarize(values: np.ndarray, n_obs: int, z_var: float) -> Summary:
-    """The mean over assignments with its Fisher-z interval (see the module docstring)."""
+def summarize(values: np.ndarray, replicates: np.ndarray) -> Summary:
+    """The mean of `values` (one per assignment) with the percentile interval of `replicates`
+    (one per bootstrap replicate of the items; see the module docstring)."""
     finite = values[np.isfinite(values)]
     if not finite.size:
         nan = float("nan")
         return Summary(nan, nan, nan, nan, nan)
-    mean = float(finite.mean())
-    low, high = fisher_interval(mean, n_obs, z_var)
-    spread = np.percentile(finite, [2.5, 97.5])
-    return Summary(mean, low, high, float(spread[0]), float(spread[1]))
+    low, high = percentiles(replicates)
+    spread = percentiles(finite)
+    return Summary(float(finite.mean()), low, high, *spread)
 
 
 @dataclass(frozen=True)
@@ -196,40 +256,21 @@ class Difference:
         return {"diff": self.diff, "low": self.low, "high": self.high, "p": self.p_value}
 
 
-class PairedBootstrap:
-    """Is metric X's Spearman correlation with humans different from metric Y's?
+def paired_difference(
+    x: np.ndarray, y: np.ndarray, x_boot: np.ndarray, y_boot: np.ndarray
+) -> Difference:
+    """Is metric X's correlation with humans different from metric Y's?
 
-    A paired bootstrap over assignments: each assignment's units are resampled with
-    replacement once (the same draw for X, Y and the humans), giving one ρ_X − ρ_Y per
-    assignment; the spread of those differences combines the luck of the assignment and of
-    the sample of units. The interval is their 2.5th–97.5th percentiles, and the p-value
-    twice the smaller share on either side of 0 (Koehn 2004 style, capped at 1).
-
-    Everything about Y (the draw, the resampled humans' ranks, Y's correlations) is worked
-    out once, so comparing many metrics X with one baseline Y costs one ranking each.
-    """
-
-    def __init__(self, m_y: np.ndarray, q: np.ndarray, seed: int = 12345):
-        rng = np.random.default_rng(seed)
-        n_sets, n_obs = q.shape
-        self.draw = rng.integers(0, n_obs, size=(n_sets, n_obs))
-        self.q = q
-        self.q_ranks = average_ranks(q)
-        q_b = np.take_along_axis(q, self.draw, axis=1)
-        self.q_b_ranks = average_ranks(q_b)
-        self.rho_y_b = self._resampled_rho(m_y)
-        self.rho_y = float(np.nanmean(spearman_rows(m_y, q, self.q_ranks)))
-
-    def _resampled_rho(self, m: np.ndarray) -> np.ndarray:
-        return spearman_rows(np.take_along_axis(m, self.draw, axis=1), None, self.q_b_ranks)
-
-    def difference(self, m_x: np.ndarray) -> Difference:
-        """ρ(X) − ρ(Y) with its interval and p-value."""
-        observed = float(np.nanmean(spearman_rows(m_x, self.q, self.q_ranks))) - self.rho_y
-        d = self._resampled_rho(m_x) - self.rho_y_b
-        d = d[np.isfinite(d)]
-        if not d.size:
-            return Difference(observed, float("nan"), float("nan"), float("nan"))
-        p = min(1.0, 2.0 * min(float((d <= 0).mean()), float((d >= 0).mean())))
-        low, high = np.percentile(d, [2.5, 97.5])
-        return Difference(observed, float(low), float(high), p)
+    `x`, `y`: the coefficients per assignment; `x_boot`, `y_boot`: per bootstrap replicate,
+    on the same resampled items and units for both metrics and the humans. The difference is
+    that of the means over assignments; its interval the 2.5th–97.5th percentiles of the
+    replicates' differences, and the p-value twice the smaller share of them on either side
+    of 0 (Koehn 2004 style, capped at 1)."""
+    observed = float(np.nanmean(x) - np.nanmean(y)) if np.isfinite(x).any() else float("nan")
+    d = x_boot - y_boot
+    d = d[np.isfinite(d)]
+    if not d.size or not np.isfinite(y).any():
+        return Difference(observed, float("nan"), float("nan"), float("nan"))
+    p = min(1.0, 2.0 * min(float((d <= 0).mean()), float((d >= 0).mean())))
+    low, high = np.percentile(d, [2.5, 97.5])
+    return Difference(observed, float(low), float(high), p)

@@ -19,38 +19,69 @@ class StudyRef:
     original: bool = False
 
 
+LEGACY_CRITERION = "score"
+
+
 @dataclass
 class StudyData:
     """Everything a study needs, aligned on `item_ids`.
 
-    `outputs[system][i]` is the system's output for item i (None when it has none);
-    `human[(a, b)][i]` is the human difference a − b on item i (NaN when not judged): the mean
-    rating of a minus that of b, or the mean preference for a on the −2…+2 pairwise scale.
+    `outputs[system][i]` is the system's output for item i (None when it has none).
+    `human[criterion][(a, b)][i]` is the human difference a − b on item i for a criterion (NaN
+    when not judged): the mean rating of a minus that of b, or the mean preference for a on the
+    −2…+2 pairwise scale. The first criterion is the primary one (Figure 2's sweeps use it).
+    `system_scores[criterion][system][i]` is the system's mean human score on item i (NaN when
+    not judged), for the system-level table; empty for pairwise campaigns.
+    `leave_one_out`: a reference equal (after `loo.normalise`) to a system's output is left out
+    of that output's references (see `loo`).
     """
 
     item_ids: list[str]
     refs: list[list[StudyRef]]
     outputs: dict[str, list[str | None]]
     pairs: list[tuple[str, str]]
-    human: dict[tuple[str, str], np.ndarray]
+    human: dict[str, dict[tuple[str, str], np.ndarray]]
     notes: list[str] = field(default_factory=list)
+    system_scores: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    leave_one_out: bool = False
+
+    def __post_init__(self) -> None:
+        # The shape before criteria (pair → differences) is read as one criterion, "score",
+        # until every caller passes criteria.
+        if any(isinstance(key, tuple) for key in self.human):
+            self.human = {LEGACY_CRITERION: self.human}  # type: ignore[dict-item]
+
+    @property
+    def criteria(self) -> list[str]:
+        return list(self.human)
+
+    def judged(self, pair: tuple[str, str]) -> np.ndarray:
+        """Whether each item is judged for `pair` in every criterion (units are shared by all
+        criteria, so an item judged in only some of them is left out of the pair)."""
+        judged = np.ones(len(self.item_ids), dtype=bool)
+        for by_pair in self.human.values():
+            judged &= np.isfinite(np.asarray(by_pair[pair], dtype=float))
+        return judged
+
+    def has_output(self, system: str) -> np.ndarray:
+        return np.array([h is not None for h in self.outputs[system]], dtype=bool)
 
     def pair_items(self, pair: tuple[str, str]) -> np.ndarray:
-        """Indices of the items usable for `pair`: judged, and both systems have an output."""
+        """Indices of the items usable for `pair`: judged in every criterion, and both systems
+        have an output."""
         a, b = pair
-        judged = np.isfinite(np.asarray(self.human[pair], dtype=float))
-        has = np.array(
-            [
-                self.outputs[a][i] is not None and self.outputs[b][i] is not None
-                for i in range(len(self.item_ids))
-            ],
-            dtype=bool,
-        )
-        return np.flatnonzero(judged & has)
+        return np.flatnonzero(self.judged(pair) & self.has_output(a) & self.has_output(b))
 
     @property
     def systems(self) -> list[str]:
-        return sorted({s for pair in self.pairs for s in pair})
+        """The systems whose statistics a study needs: those of the pairs and of the
+        system-level scores that have outputs; every system of `outputs` when there are
+        neither (a view built for statistics only)."""
+        named = {s for pair in self.pairs for s in pair}
+        named |= {s for scores in self.system_scores.values() for s in scores}
+        if not named:
+            return sorted(self.outputs)
+        return sorted(named & set(self.outputs))
 
 
 REFSET_SINGLE = "single"

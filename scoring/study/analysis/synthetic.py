@@ -7,6 +7,12 @@ the off-topic pool. A system of quality q writes, per item, an output whose word
 on-topic pool with probability q (otherwise from the off-topic pool); humans rate an output by
 its share of on-topic words plus noise. Plain BLEU over all references rewards overlap with any
 reference, ΔBLEU penalises overlap with the bad ones, so ΔBLEU should correlate better.
+
+Criteria after the first rate a mix of the on-topic share and the output's length (a stand-in
+for "informativeness"). With `copy_system`, one more system ("human") answers every item with
+its original reference, spaced differently (the same tokens, so BLEU finds a perfect match,
+but only a normalised comparison finds the copy), and is rated as fully on-topic — the case
+for `loo` (leave one out).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ class SyntheticSpec:
     bad_refs: int = 5
     judges: int = 3
     seed: int = 7
+    criteria: tuple[str, ...] = ("quality",)
+    copy_system: bool = False
 
 
 def _sentence(rng: np.random.Generator, pool: np.ndarray, length: int) -> str:
@@ -49,13 +57,25 @@ def _pairs(n_systems: int, n_pairs: int) -> list[tuple[int, int]]:
     return every[:n_pairs]
 
 
+def _ratings(rng: np.random.Generator, score: np.ndarray, judges: int) -> np.ndarray:
+    """Per-item mean of `judges` 1–5 ratings of outputs whose true quality is `score` (0–1)."""
+    noise = rng.normal(0, 1.0, (*score.shape, judges))
+    return np.clip(np.rint(1 + 4 * score[:, :, None] + noise), 1, 5).mean(axis=2)
+
+
+def _copy(text: str) -> str:
+    return " " + text.replace(" ", "  ", 1)
+
+
 def synthetic_study(spec: SyntheticSpec = SyntheticSpec()) -> StudyData:
-    """Items, references, outputs of `len(spec.qualities)` systems and human differences."""
+    """Items, references, outputs of `len(spec.qualities)` systems (one more with
+    `copy_system`) and human differences per criterion; per-system scores for each criterion."""
     rng = np.random.default_rng(spec.seed)
     names = [f"sys{k}" for k in range(len(spec.qualities))]
     refs: list[list[StudyRef]] = []
     outputs: dict[str, list[str | None]] = {n: [] for n in names}
     quality = np.zeros((len(names), spec.n_items))
+    length = np.zeros((len(names), spec.n_items))
     for i in range(spec.n_items):
         topic = rng.choice(VOCAB, size=40, replace=False)
         good, bad = topic[:20], topic[20:]
@@ -71,12 +91,20 @@ def synthetic_study(spec: SyntheticSpec = SyntheticSpec()) -> StudyData:
             text, share = _output(rng, good, bad, q)
             outputs[name].append(text)
             quality[s, i] = share
-    ratings = np.clip(
-        np.rint(1 + 4 * quality[:, :, None] + rng.normal(0, 1.0, (*quality.shape, spec.judges))),
-        1,
-        5,
-    ).mean(axis=2)
+            length[s, i] = (len(text.split()) - 4) / 7
+    if spec.copy_system:
+        names.append("human")
+        outputs["human"] = [_copy(item_refs[0].text) for item_refs in refs]
+        quality = np.vstack([quality, np.ones(spec.n_items)])
+        length = np.vstack([length, np.full(spec.n_items, 0.5)])
     pairs = [(names[a], names[b]) for a, b in _pairs(len(names), spec.n_pairs)]
-    human = {(a, b): ratings[names.index(a)] - ratings[names.index(b)] for a, b in pairs}
+    human, system_scores = {}, {}
+    for c, criterion in enumerate(spec.criteria):
+        truth = quality if c == 0 else 0.5 * quality + 0.5 * length
+        ratings = _ratings(rng, truth, spec.judges)
+        system_scores[criterion] = {n: ratings[k] for k, n in enumerate(names)}
+        human[criterion] = {
+            (a, b): ratings[names.index(a)] - ratings[names.index(b)] for a, b in pairs
+        }
     item_ids = [f"i{i}" for i in range(spec.n_items)]
-    return StudyData(item_ids, refs, outputs, pairs, human)
+    return StudyData(item_ids, refs, outputs, pairs, human, system_scores=system_scores)

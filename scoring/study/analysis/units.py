@@ -2,11 +2,23 @@
 
 For a system pair with n usable items and unit size M, one assignment is a random permutation of
 the items cut into ⌊n/M⌋ units of M consecutive items (the n mod M left over sit out that
-assignment). All items of a unit belong to the same pair (paper, footnote 6). The assignments
-depend only on the seed, the pair's position and M, so every metric sees the same ones.
+assignment). All items of a unit belong to the same pair (paper, footnote 6).
+
+Pairs with the same usable items (the usual case: every system answered and was judged on every
+item) draw their assignments from one pool of random permutations: in assignment a, the k-th
+pair of the group uses permutation (a + k) mod P. Within one assignment every pair has its own
+permutation, independent of the others' — each assignment is distributed exactly as if every
+pair had drawn its own — but a system's unit sums and scores are computed once per permutation
+of the pool instead of once per pair it belongs to (10 systems in 45 pairs: 9× less work).
+
+`ItemBootstrap` resamples items for the intervals (see `correlation`): a replicate is one iid
+sequence of item indices over all items, shared by every pair; a pair takes the first U·M
+draws that are usable for it (an iid sample of its usable items, with replacement) and cuts
+them into its U units of M. Pairs with the same usable items thus see the same resampled items
+in the same units, exactly as the same items recur in every pair of the data.
 
 A unit's metric score is the score of its items' summed statistics rows, and summing is a
-product with a sparse 0/1 matrix of shape (assignments · units, items): one product gives every
+product with a sparse 0/1 matrix of shape (sets · units, items): one product gives every
 unit of every assignment for every column (every metric and configuration) at once.
 
 The product is the study's hottest loop, so columns are summed in float32 where that is exact:
@@ -52,17 +64,73 @@ def assignments_for_pair(
     rng = np.random.default_rng([seed, unit_size, pair_index])
     keys = rng.random((n_assignments, n_items))
     perm = np.argsort(keys, axis=1)[:, : n_units * unit_size].astype(np.int32)
-    # Items in index order inside each unit: the same sums, and the CSR form scipy expects.
-    cols = np.sort(perm.reshape(-1, unit_size), axis=1).ravel()
+    return _units(perm, n_items, unit_size)
+
+
+def _units(draws: np.ndarray, n_items: int, unit_size: int) -> Assignments:
+    """Units of `unit_size` consecutive draws (local item indices) of each row of `draws`."""
+    n_sets, width = draws.shape
+    n_units = width // unit_size
+    # Items in index order inside each unit: the same sums, and the CSR form scipy expects (a
+    # bootstrap unit may hold an item twice: the product then adds its row twice).
+    cols = np.sort(draws.reshape(-1, unit_size), axis=1).ravel()
     indptr = np.arange(0, cols.size + 1, unit_size, dtype=np.int64)
-    shape = (n_assignments * n_units, n_items)
+    shape = (n_sets * n_units, n_items)
 
     def csr(dtype: type) -> sp.csr_matrix:
         matrix = sp.csr_matrix((np.ones(cols.size, dtype=dtype), cols, indptr), shape=shape)
         matrix.has_sorted_indices = True
         return matrix
 
-    return Assignments(csr(np.float64), n_assignments, n_units, unit_size, csr(np.float32))
+    return Assignments(csr(np.float64), n_sets, n_units, unit_size, csr(np.float32))
+
+
+class ItemBootstrap:
+    """Replicates of the items, shared by every pair (see the module docstring).
+
+    Replicate b is an iid sequence of indices over all `n_items` items, drawn in chunks of
+    `n_items` from generators seeded by (seed, chunk), so a pair's units depend only on the
+    seed and its usable items. Deterministic; the same draws serve every metric.
+    """
+
+    def __init__(self, n_items: int, n_replicates: int, seed: int):
+        self.n_items, self.n_replicates, self.seed = n_items, n_replicates, seed
+        self._chunks: list[np.ndarray] = []
+
+    def _chunk(self, k: int) -> np.ndarray:
+        while len(self._chunks) <= k:
+            rng = np.random.default_rng([self.seed, 0xB007, len(self._chunks)])
+            shape = (self.n_replicates, self.n_items)
+            self._chunks.append(rng.integers(0, self.n_items, size=shape, dtype=np.int32))
+        return self._chunks[k]
+
+    def draws(self, usable: np.ndarray, n_draws: int) -> np.ndarray:
+        """The first `n_draws` draws of each replicate that fall on `usable` items (global,
+        sorted indices): shape (replicates, n_draws), in local indices (positions in usable)."""
+        mask = np.zeros(self.n_items, dtype=bool)
+        mask[usable] = True
+        taken: list[np.ndarray] = []
+        counts = np.zeros(self.n_replicates, dtype=np.int64)
+        k = 0
+        while counts.min() < n_draws:
+            chunk = self._chunk(k)
+            hits = mask[chunk]
+            rank = np.cumsum(hits, axis=1) + counts[:, None]
+            keep = hits & (rank <= n_draws)
+            taken.append(np.where(keep, chunk, -1))
+            counts += keep.sum(axis=1)
+            k += 1
+        joined = np.concatenate(taken, axis=1)
+        chosen = joined[joined >= 0].reshape(self.n_replicates, n_draws)
+        local = np.full(self.n_items, -1, dtype=np.int32)
+        local[usable] = np.arange(usable.size, dtype=np.int32)
+        return local[chosen]
+
+    def units(self, usable: np.ndarray, n_units: int, unit_size: int) -> Assignments:
+        """The units of a pair whose usable items are `usable`: its `n_units` units of
+        `unit_size` items in every replicate."""
+        draws = self.draws(usable, n_units * unit_size)
+        return _units(draws, usable.size, unit_size)
 
 
 def float32_exact(rows: np.ndarray) -> np.ndarray:
