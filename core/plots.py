@@ -54,16 +54,18 @@ def _text(x: float, y: float, text: str, anchor: str = "middle", attrs: str = FO
     return f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}" {attrs}>{escape(text)}</text>'
 
 
-def _y_axis(width: int, height: int, top: float, values: Sequence[float]) -> list[str]:
-    """The x axis line, and a label and a faint grid line at each of ``values`` (0 to top)."""
+def _y_axis(
+    width: int, height: int, top: float, values: Sequence[float], low: float = 0.0
+) -> list[str]:
+    """The x axis line, and a label and a faint grid line at each of ``values`` (low to top)."""
     bottom, plot_h = height - BOTTOM, height - TOP - BOTTOM
     out = [
         f'<line x1="{LEFT}" y1="{bottom}" x2="{width - RIGHT}" y2="{bottom}" '
         'stroke="currentColor" stroke-width="1"/>'
     ]
     for value in values:
-        y = bottom - plot_h * value / top
-        if value:
+        y = bottom - plot_h * (value - low) / ((top - low) or 1.0)
+        if value != low:
             out.append(
                 f'<line x1="{LEFT}" y1="{_num(y)}" x2="{width - RIGHT}" y2="{_num(y)}" '
                 'stroke="currentColor" stroke-opacity="0.15"/>'
@@ -158,6 +160,53 @@ def line_svg(
         body.append(
             f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.5" fill="currentColor">'
             f"<title>{escape(tip)}</title></circle>"
+        )
+    return _frame(title, body, width, height)
+
+
+def _padded(values: np.ndarray) -> tuple[float, float]:
+    """A range a little wider than the values', so no point sits on the frame."""
+    lo, hi = float(values.min()), float(values.max())
+    pad = (hi - lo) * 0.08 or max(abs(hi) * 0.1, 0.5)
+    return lo - pad, hi + pad
+
+
+def scatter_svg(
+    points: Sequence[tuple[float, float, str]],
+    *,
+    title: str = "Scatter plot",
+    x_title: str = "",
+    y_title: str = "",
+    width: int = WIDTH,
+    height: int = 220,
+) -> SafeString:
+    """One labelled dot per (x, y, label) — e.g. a system's human mean against its metric
+    score — with values on both axes and the axes' names; each dot's tooltip gives its values."""
+    if not points:
+        return _frame(title, [_text(width / 2, height / 2, "No data yet")], width, height)
+    xs = np.array([p[0] for p in points], dtype=float)
+    ys = np.array([p[1] for p in points], dtype=float)
+    (x_lo, x_hi), (y_lo, y_hi) = _padded(xs), _padded(ys)
+    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM - 12
+
+    def px(x: float) -> float:
+        return LEFT + (x - x_lo) / (x_hi - x_lo) * plot_w
+
+    def py(y: float) -> float:
+        return TOP + plot_h - (y - y_lo) / (y_hi - y_lo) * plot_h
+
+    body = _y_axis(width, height - 12, y_hi, ticks(y_lo, y_hi), low=y_lo)
+    body += _x_axis(width, height - 12, [(px(t), _label(t)) for t in ticks(x_lo, x_hi)])
+    body.append(_text(width / 2, height - 2, x_title))
+    body.append(_text(LEFT + 2, TOP + 8, y_title, "start"))
+    for x, y, label in points:
+        tip = f"{label}: {x:.4g}, {y:.4g}"
+        body.append(
+            f'<circle cx="{_num(px(x))}" cy="{_num(py(y))}" r="3.5" fill="currentColor">'
+            f"<title>{escape(tip)}</title></circle>"
+        )
+        body.append(
+            _text(px(x) + 5, py(y) - 4, label, "start", 'font-size="9" fill="currentColor"')
         )
     return _frame(title, body, width, height)
 

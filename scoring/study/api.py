@@ -21,19 +21,25 @@ from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
 from core.api import validated_input
-from scoring.study.models import CorrelationStudy
+from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut
 from scoring.study.selectors import studies_of, study_choices, study_get_managed
 from scoring.study.services import study_create, study_export_csv
 
 
 class StudySummarySerializer(serializers.ModelSerializer):
+    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     release: serializers.StringRelatedField = serializers.StringRelatedField()
     status = serializers.CharField(source="run.state", default=None, read_only=True)
     percent = serializers.IntegerField(source="run.percent", default=None, read_only=True)
 
     class Meta:
         model = CorrelationStudy
-        fields = ["id", "name", "release", "split", "status", "percent", "created_at"]
+        fields = [
+            "id", "name", "dataset", "weight_source", "release", "split", "status", "percent",
+            "created_at",
+        ]  # fmt: skip
 
 
 class StudyDetailSerializer(StudySummarySerializer):
@@ -42,11 +48,13 @@ class StudyDetailSerializer(StudySummarySerializer):
     reason = serializers.CharField(source="run.reason", default="", read_only=True)
     judgment_set = serializers.IntegerField(source="judgment_set_id", allow_null=True)
     output_campaign = serializers.IntegerField(source="output_campaign_id", allow_null=True)
+    weight_campaign = serializers.IntegerField(source="weight_campaign_id", allow_null=True)
 
     class Meta(StudySummarySerializer.Meta):
         fields = [
-            *StudySummarySerializer.Meta.fields, "run", "message", "reason", "judgment_set",
-            "output_campaign", "criterion", "pairs", "options", "result",
+            *StudySummarySerializer.Meta.fields, "run", "message", "reason", "weight_campaign",
+            "judgment_set", "output_campaign", "criteria", "combine", "excluded_systems",
+            "leave_one_out", "pairs", "options", "result",
         ]  # fmt: skip
 
 
@@ -64,7 +72,20 @@ class StudyOptionsInputSerializer(serializers.Serializer):
 
 class StudyCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    release = serializers.PrimaryKeyRelatedField(queryset=Release.objects.none())
+    release = serializers.PrimaryKeyRelatedField(
+        queryset=Release.objects.none(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Weights of this frozen release (or give weight_campaign, or neither: +1).",
+    )
+    weight_campaign = serializers.PrimaryKeyRelatedField(
+        queryset=Campaign.objects.none(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A campaign on references whose current weights are used.",
+    )
     split = serializers.ChoiceField(choices=SplitName.choices, default=SplitName.TEST)
     judgment_set = serializers.PrimaryKeyRelatedField(
         queryset=JudgmentSet.objects.none(), required=False, allow_null=True, default=None
@@ -72,11 +93,25 @@ class StudyCreateInputSerializer(serializers.Serializer):
     output_campaign = serializers.PrimaryKeyRelatedField(
         queryset=Campaign.objects.none(), required=False, allow_null=True, default=None
     )
-    criterion = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    criteria = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="Criteria of the judgments; empty means the first. A wrong name is refused.",
+    )
+    combine = serializers.ChoiceField(
+        choices=CriteriaCombination.choices, default=CriteriaCombination.SEPARATE
+    )
+    excluded_systems = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, default=list, max_length=500
+    )
+    leave_one_out = serializers.ChoiceField(choices=LeaveOneOut.choices, default=LeaveOneOut.AUTO)
     pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
         required=False,
         default=list,
+        max_length=5000,
         help_text="[[system A, system B], …]; empty means every pair with human scores.",
     )
     options = StudyOptionsInputSerializer(required=False, default=dict)
@@ -102,7 +137,7 @@ class StudyListApi(APIView):
     @extend_schema(
         request=StudyCreateInputSerializer,
         responses={201: StudyDetailSerializer, 400: OpenApiResponse(description="Invalid input")},
-        summary="Start a correlation study on one of your releases (a job with progress)",
+        summary="Start a correlation study of your human evaluation (a job with progress)",
     )
     def post(self, request: Request) -> Response:
         user = cast(User, request.user)

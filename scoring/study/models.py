@@ -1,15 +1,37 @@
-"""Correlation studies: a release's references, a human evaluation, and the stored result."""
+"""Correlation studies: a dataset's weighted references, a human evaluation, the stored result.
+
+The references and their weights come from a frozen release, from a rating campaign's live
+weights, or — when nobody rated them — every reference counts +1 (plain multi-reference
+metrics). The choice is stored here and stated on the result.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
 
-from annotate.datasets.models import SplitName
+from annotate.datasets.models import Dataset, SplitName
 from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
 from core.runs.models import Run
+
+
+class WeightSource(models.TextChoices):
+    RELEASE = "release", "A frozen release's weights"
+    CAMPAIGN = "campaign", "A rating campaign's current weights"
+    UNIFORM = "uniform", "Every reference counts +1 (no ratings)"
+
+
+class CriteriaCombination(models.TextChoices):
+    SEPARATE = "separate", "Each criterion side by side"
+    MEAN = "mean", "The mean of the criteria"
+
+
+class LeaveOneOut(models.TextChoices):
+    AUTO = "auto", "When a system's outputs coincide with references"
+    ON = "on", "Always"
+    OFF = "off", "Never"
 
 
 class CorrelationStudy(models.Model):
@@ -20,7 +42,22 @@ class CorrelationStudy(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="correlation_studies"
     )
     name = models.CharField(max_length=200)
-    release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="studies")
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="studies")
+    weight_source = models.CharField(
+        max_length=10, choices=WeightSource.choices, default=WeightSource.RELEASE
+    )
+    release = models.ForeignKey(
+        Release, null=True, blank=True, on_delete=models.PROTECT, related_name="studies"
+    )
+    weight_campaign = models.ForeignKey(
+        Campaign,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="weight_studies",
+        limit_choices_to={"subject": Subject.REFERENCES},
+        help_text="A rating campaign on references whose current weights the metrics use.",
+    )
     split = models.CharField(max_length=10, choices=SplitName.choices, default=SplitName.TEST)
     judgment_set = models.ForeignKey(
         JudgmentSet, null=True, blank=True, on_delete=models.PROTECT, related_name="studies"
@@ -34,7 +71,16 @@ class CorrelationStudy(models.Model):
         limit_choices_to={"subject": Subject.OUTPUTS},
         help_text="A rating campaign on outputs whose ratings are the human scores.",
     )
-    criterion = models.CharField(max_length=100, blank=True)
+    criteria = models.JSONField(
+        default=list, blank=True, help_text="Criterion names; empty means the first one."
+    )
+    combine = models.CharField(
+        max_length=10, choices=CriteriaCombination.choices, default=CriteriaCombination.SEPARATE
+    )
+    excluded_systems = models.JSONField(default=list, blank=True)
+    leave_one_out = models.CharField(
+        max_length=4, choices=LeaveOneOut.choices, default=LeaveOneOut.AUTO
+    )
     pairs = models.JSONField(default=list, blank=True, help_text="[[system A, system B], …]")
     options = models.JSONField(default=dict, blank=True)
     run = models.ForeignKey(

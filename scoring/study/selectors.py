@@ -5,17 +5,17 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from annotate.judgments.models import JudgmentSet
+from annotate.judgments.models import EvalSystem, JudgmentSet
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
 from core.errors import NotFound
-from core.plots import line_svg
+from core.plots import line_svg, scatter_svg
 from scoring.study.models import CorrelationStudy
 
 
 def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStudy:
     """The study if the user owns it (or is staff); others get a 404."""
-    study = CorrelationStudy.objects.select_related("release__dataset", "run").filter(pk=pk)
+    study = CorrelationStudy.objects.select_related("dataset", "release", "run").filter(pk=pk)
     found = study.first()
     if found is None or not user.is_authenticated:
         raise NotFound("No such study.")
@@ -25,7 +25,7 @@ def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStud
 
 
 def studies_of(*, user: User) -> QuerySet[CorrelationStudy]:
-    studies = CorrelationStudy.objects.select_related("release__dataset", "run")
+    studies = CorrelationStudy.objects.select_related("dataset", "release", "run")
     return studies if user.is_staff else studies.filter(owner=user)
 
 
@@ -39,7 +39,18 @@ def study_choices(*, user: User) -> dict[str, QuerySet]:
         "output_campaign": Campaign.objects.filter(subject=Subject.OUTPUTS, **mine).select_related(
             "dataset"
         ),
+        "weight_campaign": Campaign.objects.filter(
+            subject=Subject.REFERENCES, **mine
+        ).select_related("dataset"),
     }
+
+
+def study_names(*, user: User) -> dict[str, list[str]]:
+    """Criteria of the user's judgments and names of their evaluated systems, for the form."""
+    mine = {} if user.is_staff else {"dataset__owner": user}
+    criteria = {c for s in JudgmentSet.objects.filter(**mine) for c in s.criteria}
+    systems = EvalSystem.objects.filter(**mine).values_list("name", flat=True).distinct()
+    return {"criteria": sorted(criteria), "excluded_systems": sorted(systems)}
 
 
 SWEEP_TITLES = {
@@ -74,3 +85,59 @@ def study_plots(*, study: CorrelationStudy) -> list[dict]:
                 }
             )
     return plots
+
+
+# Scatter plots drawn per criterion: the metrics people compare first, then the rest.
+SCATTER_LIMIT = 6
+
+
+def study_criteria_tables(*, study: CorrelationStudy) -> list[dict]:
+    """Table 2 per criterion: [{"criterion", "table"}] (one entry for a single criterion)."""
+    result = study.result
+    criteria = result.get("criteria") or {}
+    if not criteria:
+        names = (result.get("inputs") or {}).get("criteria") or [""]
+        return [{"criterion": names[0], "table": result.get("table", [])}] if result else []
+    return [{"criterion": name, "table": part["table"]} for name, part in criteria.items()]
+
+
+def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
+    """Per criterion: systems (human mean with interval, each metric's score), correlations over
+    systems with their intervals, and a scatter plot of metric against human per metric."""
+    levels = []
+    for criterion, level in (study.result.get("systems") or {}).items():
+        correlations = level.get("correlations", [])
+        columns = [(c["key"], c["display"]) for c in correlations]
+        rows = [
+            {
+                "system": row["system"],
+                "human": row["human"],
+                "scores": [row["metrics"].get(key) for key, _ in columns],
+            }
+            for row in level.get("systems", [])
+        ]
+        plots = [
+            scatter_svg(
+                [
+                    (row["human"]["value"], row["metrics"][c["key"]], row["system"])
+                    for row in level.get("systems", [])
+                    if row["metrics"].get(c["key"]) is not None
+                    and row["human"].get("value") is not None
+                ],
+                title=f"{c['display']} against human {criterion} per system",
+                x_title=f"human {criterion} (mean)",
+                y_title=c["display"],
+            )
+            for c in correlations[:SCATTER_LIMIT]
+        ]
+        levels.append(
+            {
+                "criterion": criterion,
+                "items": level.get("items"),
+                "columns": [display for _, display in columns],
+                "rows": rows,
+                "correlations": correlations,
+                "plots": plots,
+            }
+        )
+    return levels

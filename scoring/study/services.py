@@ -1,93 +1,74 @@
-"""Correlation studies in the app: gather the inputs, run the engine as a job, export.
+"""Correlation studies in the app: check the inputs, run the engine as a job, export.
 
-The engine (`scoring.study.analysis`) is plain numpy; this module turns a release's references, the
-outputs of evaluated systems and human scores (imported judgments or an output campaign) into
-its `StudyData`, and stores the result on the study.
+The engine (`scoring.study.analysis`) is plain numpy; `scoring.study.inputs` reads its
+`StudyData` from the database, and this module stores the result on the study, with the
+choices that shaped it (weights, criteria, excluded systems, leave-one-out) stated.
 """
 
 from __future__ import annotations
 
-import itertools
-
-import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from annotate.datasets.models import Dataset
 from annotate.judgments.models import JudgmentSet
-from annotate.judgments.selectors import eval_outputs, judgment_means
 from annotate.rating.models import Campaign
-from annotate.rating.selectors.results import campaign_means
-from annotate.releases.models import Release, ReleaseItem
+from annotate.releases.models import Release
 from core.runs.context import RunContext
 from core.runs.engine import run_create
 from core.strict_json import json_safe
 from core.tabular import csv_text
 from scoring.study.analysis.configs import StudyOptions
-from scoring.study.analysis.data import StudyData, StudyRef
-from scoring.study.models import CorrelationStudy
+from scoring.study.inputs import (
+    CAMPAIGN_CRITERION,
+    campaign_system_names,
+    judged_system_names,
+    judgment_criteria,
+    study_data,
+    weights_statement,
+)
+from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut, WeightSource
 
 STUDY_KIND = "correlation-study"
 
 
-def _release_refs(release: Release, split: str) -> tuple[list[str], list[list[StudyRef]]]:
-    """Items with at least one positively weighted reference (ΔBLEU's rule, as leaderboards)."""
-    items = ReleaseItem.objects.filter(release=release, split=split).prefetch_related("references")
-    ids, refs = [], []
-    for item in items.order_by("position"):
-        rated = [
-            StudyRef(ref.text, float(w), ref.origin == "original")
-            for ref in item.references.all()
-            if (w := ref.weight_for(release.weight_variant)) is not None
-        ]
-        if any(r.weight > 0 for r in rated):
-            ids.append(item.external_id)
-            refs.append(rated)
-    return ids, refs
+def _one_of_yours(owner: User, dataset: Dataset, *sources: object) -> None:
+    if not (owner.is_staff or dataset.owner_id == owner.pk):
+        raise ValidationError("Studies run on your own datasets.")
+    for source in sources:
+        if source is not None and getattr(source, "dataset_id", None) != dataset.pk:
+            raise ValidationError(f"{source} belongs to another dataset than the study's.")
 
 
-def _human(study: CorrelationStudy) -> tuple[dict, bool]:
-    """Per-item human scores and whether they are already pairwise preferences."""
-    if study.output_campaign is not None:
-        campaign = study.output_campaign
-        return campaign_means(campaign=campaign), campaign.pairwise
-    if study.judgment_set is None:
-        raise ValidationError("The study has no human scores.")
-    criterion = study.criterion or (study.judgment_set.criteria or [""])[0]
-    return judgment_means(judgment_set=study.judgment_set, criterion=criterion), False
+def _checked_criteria(judgment_set: JudgmentSet | None, criteria: list[str], combine: str) -> None:
+    if judgment_set is None:
+        if criteria and criteria != [CAMPAIGN_CRITERION]:
+            raise ValidationError(
+                {"criteria": "A campaign's ratings have no criteria: leave the field empty."}
+            )
+        return
+    valid = judgment_criteria(judgment_set)
+    wrong = [c for c in criteria if c not in valid]
+    if wrong:
+        named = ", ".join(map(repr, wrong))
+        raise ValidationError(
+            {"criteria": f"No criterion {named}: choose from {', '.join(valid)}."}
+        )
+    if combine == CriteriaCombination.MEAN and len(criteria or valid[:1]) < 2:
+        raise ValidationError({"combine": "The mean of criteria needs at least two criteria."})
 
 
-def _pair_difference(human: dict, pairwise: bool, a: str, b: str, item_id: str) -> float:
-    if pairwise:
-        if (a, b, item_id) in human:
-            return human[(a, b, item_id)]
-        return -human.get((b, a, item_id), np.nan)
-    return human.get((a, item_id), np.nan) - human.get((b, item_id), np.nan)
-
-
-def default_pairs(human: dict, pairwise: bool) -> list[tuple[str, str]]:
-    if pairwise:
-        return sorted({(key[0], key[1]) for key in human})
-    return list(itertools.combinations(sorted({key[0] for key in human}), 2))
-
-
-def study_data(study: CorrelationStudy) -> StudyData:
-    ids, refs = _release_refs(study.release, study.split)
-    outputs = eval_outputs(dataset=study.release.dataset, split=study.split)
-    human, pairwise = _human(study)
-    pairs = [tuple(p) for p in study.pairs] or default_pairs(human, pairwise)
-    notes = []
-    missing = sorted({s for p in pairs for s in p} - set(outputs))
-    if missing:
-        notes.append(f"no outputs for {', '.join(missing)}: their pairs are left out")
-        pairs = [p for p in pairs if not set(p) & set(missing)]
-    diffs = {
-        (a, b): np.array([_pair_difference(human, pairwise, a, b, i) for i in ids])
-        for a, b in pairs
-    }
-    by_system = {s: [outputs[s].get(i) for i in ids] for s in {x for p in pairs for x in p}}
-    return StudyData(ids, refs, by_system, [(a, b) for a, b in pairs], diffs, notes)
+def _checked_systems(known: set[str], excluded: list[str], pairs: list) -> None:
+    listed = ", ".join(sorted(known)) or "none"
+    unknown = sorted({*excluded, *(s for p in pairs for s in p)} - known)
+    if unknown:
+        raise ValidationError(
+            {"systems": f"No system {', '.join(map(repr, unknown))} has human scores: {listed}."}
+        )
+    if len(known - set(excluded)) < 2:
+        raise ValidationError({"excluded_systems": "A study needs at least two systems left."})
 
 
 @transaction.atomic
@@ -95,41 +76,75 @@ def study_create(
     *,
     owner: User,
     name: str,
-    release: Release,
     split: str,
+    release: Release | None = None,
+    weight_campaign: Campaign | None = None,
     judgment_set: JudgmentSet | None = None,
     output_campaign: Campaign | None = None,
-    criterion: str = "",
+    criteria: list[str] | None = None,
+    combine: str = CriteriaCombination.SEPARATE,
+    excluded_systems: list[str] | None = None,
+    leave_one_out: str = LeaveOneOut.AUTO,
     pairs: list | None = None,
     options: dict | None = None,
+    send: bool = True,
 ) -> CorrelationStudy:
-    """Check the inputs and queue the study as a job with progress."""
-    dataset = release.dataset
-    if not (owner.is_staff or dataset.owner_id == owner.pk):
-        raise ValidationError("Studies run on your own datasets' releases.")
-    source = judgment_set or output_campaign
-    if source is None or (judgment_set and output_campaign):
+    """Check every input at once and queue the study as a job with progress.
+
+    Weights come from `release`, else from `weight_campaign`, else every reference counts +1.
+    `send=False`: the caller runs the study in its own process (the command line)."""
+    human = judgment_set or output_campaign
+    if human is None or (judgment_set and output_campaign):
         raise ValidationError("Choose one source of human scores: judgments or a campaign.")
     if output_campaign is not None and output_campaign.rates_references:
         raise ValidationError("That campaign rates references: choose one that rates outputs.")
-    if source.dataset_id != dataset.pk:
-        raise ValidationError("The human scores must belong to the release's dataset.")
+    if release is not None and weight_campaign is not None:
+        raise ValidationError("Choose one source of weights: a release or a campaign.")
+    if weight_campaign is not None and not weight_campaign.rates_references:
+        raise ValidationError("The weights' campaign must rate references.")
+    dataset = human.dataset
+    _one_of_yours(owner, dataset, release, weight_campaign)
+    criteria, excluded, pairs = list(criteria or []), list(excluded_systems or []), pairs or []
+    _checked_criteria(judgment_set, criteria, combine)
+    known = (
+        campaign_system_names(output_campaign)
+        if output_campaign is not None
+        else judged_system_names(judgment_set)  # type: ignore[arg-type]
+    )
+    _checked_systems(known, excluded, pairs)
     checked = StudyOptions.from_dict(options or {})
     if checked.unit_size < 1 or not 1 <= checked.assignments <= 10_000:
         raise ValidationError("Unit size must be ≥ 1 and assignments 1 … 10,000.")
+    source = (
+        WeightSource.RELEASE
+        if release
+        else WeightSource.CAMPAIGN
+        if weight_campaign
+        else WeightSource.UNIFORM
+    )
     study = CorrelationStudy.objects.create(
         owner=owner,
         name=name,
+        dataset=dataset,
+        weight_source=source,
         release=release,
+        weight_campaign=weight_campaign,
         split=split,
         judgment_set=judgment_set,
         output_campaign=output_campaign,
-        criterion=criterion,
-        pairs=pairs or [],
+        criteria=criteria,
+        combine=combine,
+        excluded_systems=excluded,
+        leave_one_out=leave_one_out,
+        pairs=pairs,
         options=options or {},
     )
     study.run = run_create(
-        kind=STUDY_KIND, owner=owner, scope=f"study:{study.pk}", params={"study_id": study.pk}
+        kind=STUDY_KIND,
+        owner=owner,
+        scope=f"study:{study.pk}",
+        params={"study_id": study.pk},
+        send=send,
     )
     study.save(update_fields=["run"])
     return study
@@ -140,9 +155,9 @@ def study_run(run: RunContext) -> dict:
     # The engine brings scipy.stats (~0.4 s to import): loaded by the worker that runs it.
     from scoring.study.analysis.engine import run_study
 
-    study = CorrelationStudy.objects.select_related("release__dataset").get(
-        pk=run.params["study_id"]
-    )
+    study = CorrelationStudy.objects.select_related(
+        "dataset", "release", "weight_campaign", "judgment_set", "output_campaign"
+    ).get(pk=run.params["study_id"])
     data = study_data(study)
     options = StudyOptions.from_dict(
         {**study.options, "processes": settings.STUDY_PROCESSES, "threads": settings.STUDY_THREADS}
@@ -151,7 +166,16 @@ def study_run(run: RunContext) -> dict:
     def progress(done: int, total: int, message: str) -> None:
         run.progress(done, total, message)
 
-    result, undefined = json_safe(run_study(data, options, progress))
+    raw = run_study(data, options, progress)
+    raw["inputs"] = {
+        "weights": weights_statement(study),
+        "weight_source": study.weight_source,
+        "human": str(study.judgment_set or study.output_campaign),
+        "criteria": list(data.human),
+        "excluded_systems": list(study.excluded_systems),
+        "leave_one_out": bool(data.leave_one_out),
+    }
+    result, undefined = json_safe(raw)
     if undefined:
         result.setdefault("notes", []).append(
             f"{undefined} value(s) are undefined (shown as null): a correlation needs both the "
@@ -166,44 +190,44 @@ def _fmt(value: object) -> str:
     return "" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+def _interval(part: dict | None) -> list[object]:
+    part = part or {}
+    return [part.get("value"), part.get("low"), part.get("high")]
+
+
+TABLE_HEADER = [
+    "criterion", "metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
+    "tau_high", "vs_baseline_diff", "vs_baseline_p",
+]  # fmt: skip
+
+
 def study_export_csv(study: CorrelationStudy) -> str:
-    """Table 2 rows, then the sweeps as (sweep, metric, x, rho) rows."""
+    """Table 2 rows per criterion; then the system level (systems, then correlations); then
+    the sweeps as (sweep, metric, x, rho) rows."""
+    result = study.result
+    criteria = result.get("criteria") or {"": {"table": result.get("table", [])}}
     rows: list[list[object]] = []
-    for row in study.result.get("table", []):
-        rho, tau, vs = row["rho"], row.get("tau", {}), row.get("vs_baseline", {})
-        rows.append(
-            [
-                _fmt(x)
-                for x in (
-                    row["metric"],
-                    row["refs"],
-                    row["order"],
-                    rho["value"],
-                    rho["low"],
-                    rho["high"],
-                    tau.get("value"),
-                    tau.get("low"),
-                    tau.get("high"),
-                    vs.get("diff"),
-                    vs.get("p"),
-                )
-            ]
-        )
+    for criterion, part in criteria.items():
+        for row in part["table"]:
+            vs = row.get("vs_baseline", {})
+            cells = [criterion, row["metric"], row["refs"], row["order"]]
+            cells += [*_interval(row["rho"]), *_interval(row.get("tau"))]
+            rows.append([_fmt(x) for x in (*cells, vs.get("diff"), vs.get("p"))])
+    for criterion, level in (result.get("systems") or {}).items():
+        keys = [c["key"] for c in level.get("correlations", [])]
+        rows += [[], ["systems", criterion, "human", "human_low", "human_high", *keys]]
+        for system in level.get("systems", []):
+            human = system["human"]
+            cells = [human.get("value"), human.get("low"), human.get("high")]
+            cells += [system["metrics"].get(k) for k in keys]
+            rows.append([_fmt(x) for x in ("", system["system"], *cells)])
+        rows += [[], ["correlations", criterion, "pearson", "low", "high", "spearman", "low",
+                      "high", "kendall", "low", "high"]]  # fmt: skip
+        for c in level.get("correlations", []):
+            cells = [*_interval(c["pearson"]), *_interval(c["spearman"]), *_interval(c["kendall"])]
+            rows.append([_fmt(x) for x in ("", c["key"], *cells)])
     rows += [[], ["sweep", "metric", "x", "rho"]]
-    for sweep, series in study.result.get("sweeps", {}).items():
+    for sweep, series in result.get("sweeps", {}).items():
         for metric, points in series.items():
             rows += [[sweep, metric, _fmt(x), _fmt(rho)] for x, rho in points]
-    header = [
-        "metric",
-        "refs",
-        "order",
-        "rho",
-        "rho_low",
-        "rho_high",
-        "tau",
-        "tau_low",
-        "tau_high",
-        "vs_baseline_diff",
-        "vs_baseline_p",
-    ]
-    return csv_text(header, rows)
+    return csv_text(TABLE_HEADER, rows)

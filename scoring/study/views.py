@@ -8,7 +8,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -16,7 +15,17 @@ from django.views.decorators.http import require_http_methods
 from annotate.datasets.models import SplitName
 from annotate.releases.models import Release
 from core.auth_request import AuthenticatedRequest
-from scoring.study.selectors import studies_of, study_choices, study_get_managed, study_plots
+from core.forms import form_call
+from scoring.study.models import CriteriaCombination, LeaveOneOut
+from scoring.study.selectors import (
+    studies_of,
+    study_choices,
+    study_criteria_tables,
+    study_get_managed,
+    study_names,
+    study_plots,
+    study_system_levels,
+)
 from scoring.study.services import study_create, study_export_csv
 
 EMPTY: Any = Release.objects.none()
@@ -24,43 +33,62 @@ EMPTY: Any = Release.objects.none()
 
 class StudyForm(forms.Form):
     name = forms.CharField(max_length=200)
-    release = forms.ModelChoiceField(queryset=EMPTY)
-    split = forms.ChoiceField(choices=SplitName.choices, initial=SplitName.TEST)
     judgment_set = forms.ModelChoiceField(queryset=EMPTY, required=False, label="Judgments")
-    output_campaign = forms.ModelChoiceField(queryset=EMPTY, required=False, label="Campaign")
-    criterion = forms.CharField(max_length=100, required=False)
+    output_campaign = forms.ModelChoiceField(
+        queryset=EMPTY, required=False, label="or a campaign on outputs"
+    )
+    split = forms.ChoiceField(choices=SplitName.choices, initial=SplitName.TEST)
+    criteria = forms.MultipleChoiceField(
+        required=False, help_text="None chosen: the first criterion of the judgments."
+    )
+    combine = forms.ChoiceField(
+        choices=CriteriaCombination.choices, required=False, label="Several criteria"
+    )
+    release = forms.ModelChoiceField(
+        queryset=EMPTY, required=False, label="Weights of a release", empty_label="—"
+    )
+    weight_campaign = forms.ModelChoiceField(
+        queryset=EMPTY,
+        required=False,
+        label="or of a campaign",
+        empty_label="—",
+        help_text="Neither: every reference counts +1 (plain multi-reference metrics).",
+    )
+    excluded_systems = forms.MultipleChoiceField(required=False, label="Exclude systems")
+    leave_one_out = forms.ChoiceField(
+        choices=LeaveOneOut.choices, required=False, label="Leave one out"
+    )
     unit_size = forms.IntegerField(min_value=1, max_value=1000, initial=100, label="Unit size M")
     assignments = forms.IntegerField(min_value=1, max_value=10_000, initial=1000)
     theta = forms.FloatField(min_value=-1, max_value=1, initial=0.6, label="Threshold θ")
 
-    def __init__(self, *args, choices: dict, **kwargs):
+    def __init__(self, *args, choices: dict, names: dict[str, list[str]], **kwargs):
         super().__init__(*args, **kwargs)
         for name, queryset in choices.items():
             field: Any = self.fields[name]
             field.queryset = queryset
+        # Names offered from what exists (never typed); the service checks them per source.
+        for name, values in names.items():
+            multiple: Any = self.fields[name]
+            multiple.choices = [(v, v) for v in values]
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def study_list(request: AuthenticatedRequest) -> HttpResponse:
-    form = StudyForm(request.POST or None, choices=study_choices(user=request.user))
+    form = StudyForm(
+        request.POST or None,
+        choices=study_choices(user=request.user),
+        names=study_names(user=request.user),
+    )
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        options = {k: data[k] for k in ("unit_size", "assignments", "theta")}
-        try:
-            study = study_create(
-                owner=request.user,
-                name=data["name"],
-                release=data["release"],
-                split=data["split"],
-                judgment_set=data["judgment_set"],
-                output_campaign=data["output_campaign"],
-                criterion=data["criterion"],
-                options=options,
-            )
-        except ValidationError as exc:
-            form.add_error(None, " ".join(exc.messages))
-        else:
+        data = dict(form.cleaned_data)
+        # Left out of the form: the defaults (side by side; leave one out when needed).
+        data["combine"] = data["combine"] or CriteriaCombination.SEPARATE
+        data["leave_one_out"] = data["leave_one_out"] or LeaveOneOut.AUTO
+        options = {k: data.pop(k) for k in ("unit_size", "assignments", "theta")}
+        study = form_call(form, study_create, owner=request.user, options=options, **data)
+        if study is not None:
             messages.success(request, "Study started.")
             return redirect("study-detail", study_id=study.pk)
     context = {"form": form, "studies": studies_of(user=request.user)}
@@ -72,7 +100,8 @@ def study_detail(request: AuthenticatedRequest, study_id: int) -> HttpResponse:
     study = study_get_managed(user=request.user, pk=study_id)
     context = {
         "study": study,
-        "table": study.result.get("table", []),
+        "criteria_tables": study_criteria_tables(study=study),
+        "system_levels": study_system_levels(study=study),
         "plots": study_plots(study=study),
     }
     return render(request, "scoring/study/detail.html", context)

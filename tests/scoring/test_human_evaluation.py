@@ -51,7 +51,7 @@ def test_the_owner_gets_a_likert_campaign_ready_for_raters(board, three, owner, 
     body = response.json()
     campaign = Campaign.objects.get(pk=body["id"])
     assert (body["subject"], body["mode"], body["split"], body["status"]) == (
-        "outputs", "likert", "dev", "active",
+        "outputs", "likert", "dev", "open",
     )  # fmt: skip
     assert body["systems"] == sorted([f"{exact.team.name}: exact", f"{close.team.name}: close"])
     assert body["name"] == "Human evaluation: Board" and body["ratings_per_unit"] == 2

@@ -52,7 +52,8 @@ def test_a_finished_study_has_results_and_exports(started, owner, client_for):
     assert (detail["status"], detail["percent"]) == ("succeeded", 100)
     assert len(detail["result"]["table"]) == 9
     csv = client_for(owner).get(f"/api/v1/studies/{started.pk}/export.csv")
-    assert csv.status_code == 200 and csv.content.decode().startswith("metric,refs,order,rho")
+    assert csv.status_code == 200
+    assert csv.content.decode().startswith("criterion,metric,refs,order,rho")
     js = client_for(owner).get(f"/api/v1/studies/{started.pk}/export.json").json()
     assert js["study"] == started.pk and js["result"]["table"]
     assert client_for(owner).get(f"/api/v1/studies/{started.pk}/export.xml").status_code == 404

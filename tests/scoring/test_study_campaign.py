@@ -101,7 +101,12 @@ def test_a_pairwise_campaigns_preferences_are_the_studys_human_differences(syste
     release, made = systems
     campaign = rated_campaign(owner, rater, release, made, "pairwise")
     study = CorrelationStudy.objects.create(
-        owner=owner, name="AB", release=release, split="test", output_campaign=campaign
+        owner=owner,
+        name="AB",
+        dataset=release.dataset,
+        release=release,
+        split="test",
+        output_campaign=campaign,
     )
     data = study_data(study)
     # Slots pair the systems in creation order (good, mid, bad): A is always the better one,

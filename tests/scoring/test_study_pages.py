@@ -44,9 +44,11 @@ def test_only_the_owner_sees_a_study(study, client_for, owner, other, staff, pat
 def test_study_page_shows_table_and_plots(study, client_for, owner):
     page = client_for(owner).get(f"/studies/{study.pk}/").content.decode()
     assert 'id="study-table"' in page and "ΔBLEU" in page
-    assert page.count("<svg") == 9  # 3 sweeps × 3 metrics
+    # 3 sweeps × 3 metrics, and a scatter plot per metric of the system level (3 systems)
+    assert page.count("<svg") == 9 + 3
+    assert 'class="grid system-table"' in page and "Pearson r" in page
     csv = client_for(owner).get(f"/studies/{study.pk}/export.csv").content.decode()
-    assert csv.startswith("metric,refs,order,rho")
+    assert csv.startswith("criterion,metric,refs,order,rho")
 
 
 def test_list_page_starts_a_study_for_the_owner_only(

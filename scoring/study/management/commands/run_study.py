@@ -1,0 +1,119 @@
+"""Run a correlation study of a dataset's human evaluation in this process and print its tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotate.datasets.models import Dataset
+from annotate.judgments.models import JudgmentSet
+from annotate.rating.models import Campaign
+from annotate.releases.models import Release
+from core.refusals import refusal_as_command_error
+from core.runs.engine import run_execute
+from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut
+from scoring.study.services import study_create
+
+
+def _one(model, dataset: Dataset, pk: int | None, what: str):
+    if pk is None:
+        return None
+    found = model.objects.filter(pk=pk, dataset=dataset).first()
+    if found is None:
+        raise CommandError(f"No {what} {pk} in dataset {dataset.slug!r}.")
+    return found
+
+
+def _interval(part: dict | None) -> str:
+    if not part or part.get("value") is None:
+        return "undefined"
+    return f"{part['value']:.3f} ({part['low']:.3f}, {part['high']:.3f})"
+
+
+class Command(BaseCommand):
+    help = (
+        "Correlate every metric with a dataset's human judgments, here and now (the page and the "
+        "API queue the same study for a worker): system-level and pair-level tables."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="The dataset's slug.")
+        human = parser.add_mutually_exclusive_group(required=True)
+        human.add_argument("--judgments", type=int, help="Imported judgments (id).")
+        human.add_argument("--output-campaign", type=int, help="A campaign on outputs (id).")
+        weights = parser.add_mutually_exclusive_group()
+        weights.add_argument("--release", type=int, help="Weights of this release (id).")
+        weights.add_argument("--weight-campaign", type=int, help="Weights of this campaign (id).")
+        parser.add_argument(
+            "--criterion", action="append", default=[], help="Repeat for several (default: first)."
+        )
+        parser.add_argument("--mean", action="store_true", help="Study the criteria's mean.")
+        parser.add_argument("--exclude", action="append", default=[], help="A system to leave out.")
+        parser.add_argument("--leave-one-out", choices=LeaveOneOut.values, default="auto")
+        parser.add_argument("--split", default="test", choices=["dev", "test"])
+        parser.add_argument("--name", default="")
+        parser.add_argument("--unit-size", type=int, default=100)
+        parser.add_argument("--assignments", type=int, default=1000)
+        parser.add_argument("--metric", action="append", default=[], help="Default: every one.")
+        parser.add_argument("--no-sweeps", action="store_true", help="Skip Figure 2's sweeps.")
+        parser.add_argument("--json", type=Path, help="Also write the whole result here.")
+
+    def handle(self, *args, **opts):
+        dataset = Dataset.objects.filter(slug=opts["slug"]).select_related("owner").first()
+        if dataset is None:
+            raise CommandError(f"No dataset {opts['slug']!r}.")
+        if opts["unit_size"] < 1 or not 1 <= opts["assignments"] <= 10_000:
+            raise CommandError("--unit-size must be ≥ 1 and --assignments 1 … 10,000.")
+        if opts["json"] is not None and not opts["json"].parent.is_dir():
+            raise CommandError(f"No directory {opts['json'].parent} for --json.")
+        options = {"unit_size": opts["unit_size"], "assignments": opts["assignments"]}
+        options |= {"metrics": opts["metric"]} if opts["metric"] else {}
+        options |= {"sweeps": False} if opts["no_sweeps"] else {}
+        with refusal_as_command_error():
+            study = study_create(
+                owner=dataset.owner,
+                name=opts["name"] or f"{dataset.slug} study",
+                split=opts["split"],
+                judgment_set=_one(JudgmentSet, dataset, opts["judgments"], "judgments"),
+                output_campaign=_one(Campaign, dataset, opts["output_campaign"], "campaign"),
+                release=_one(Release, dataset, opts["release"], "release"),
+                weight_campaign=_one(Campaign, dataset, opts["weight_campaign"], "campaign"),
+                criteria=opts["criterion"],
+                combine=CriteriaCombination.MEAN if opts["mean"] else CriteriaCombination.SEPARATE,
+                excluded_systems=opts["exclude"],
+                leave_one_out=opts["leave_one_out"],
+                options=options,
+                send=False,
+            )
+        run_execute(run_id=study.run.pk, attempt=study.run.attempt)
+        study.refresh_from_db()
+        study.run.refresh_from_db()
+        if study.run.state != "succeeded":
+            raise CommandError(f"Study {study.pk} {study.run.state}: {study.run.reason}")
+        if opts["json"] is not None:
+            opts["json"].write_text(json.dumps(study.result, indent=1))
+        self._print(study)
+
+    def _print(self, study: CorrelationStudy) -> None:
+        result, out = study.result, self.stdout.write
+        out(f"Study {study.pk}: {result['inputs']['weights']}")
+        for note in result.get("notes", []):
+            out(f"note: {note}")
+        for criterion, level in (result.get("systems") or {}).items():
+            out(f"\nSystems — {criterion} ({level['items']} items every system has)")
+            for row in level["systems"]:
+                out(f"  {row['system']:<24} human {_interval(row['human'])}")
+            out(f"  {'metric':<24} {'Pearson':<26}{'Spearman':<26}Kendall")
+            for c in level["correlations"]:
+                cells = "".join(
+                    f"{_interval(c[k]):<26}" for k in ("pearson", "spearman", "kendall")
+                )
+                out(f"  {c['key']:<24} {cells}")
+        criteria = result.get("criteria") or {"": {"table": result.get("table", [])}}
+        for criterion, part in criteria.items():
+            out(f"\nSystem pairs — {criterion} ({result['n_units']} units per assignment)")
+            for row in part["table"]:
+                rho, tau = _interval(row["rho"]), _interval(row.get("tau"))
+                out(f"  {row['key']:<24} ρ {rho:<26} τ {tau}")
