@@ -91,6 +91,14 @@ def study_plots(*, study: CorrelationStudy) -> list[dict]:
 SCATTER_LIMIT = 6
 
 
+def _in_study_order(study: CorrelationStudy, by_criterion: dict) -> list[tuple[str, dict]]:
+    """The criteria in the order the study chose them (the primary first): PostgreSQL's jsonb
+    keeps an object's keys in an order of its own."""
+    chosen = (study.result.get("inputs") or {}).get("criteria") or []
+    rank = {name: k for k, name in enumerate(chosen)}
+    return sorted(by_criterion.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
+
+
 def study_criteria_tables(*, study: CorrelationStudy) -> list[dict]:
     """Table 2 per criterion: [{"criterion", "table"}] (one entry for a single criterion)."""
     result = study.result
@@ -98,14 +106,17 @@ def study_criteria_tables(*, study: CorrelationStudy) -> list[dict]:
     if not criteria:
         names = (result.get("inputs") or {}).get("criteria") or [""]
         return [{"criterion": names[0], "table": result.get("table", [])}] if result else []
-    return [{"criterion": name, "table": part["table"]} for name, part in criteria.items()]
+    return [
+        {"criterion": name, "table": part["table"]}
+        for name, part in _in_study_order(study, criteria)
+    ]
 
 
 def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
     """Per criterion: systems (human mean with interval, each metric's score), correlations over
     systems with their intervals, and a scatter plot of metric against human per metric."""
     levels = []
-    for criterion, level in (study.result.get("systems") or {}).items():
+    for criterion, level in _in_study_order(study, study.result.get("systems") or {}):
         correlations = level.get("correlations", [])
         columns = [(c["key"], c["display"]) for c in correlations]
         rows = [
