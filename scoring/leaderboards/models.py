@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from annotate.datasets.models import SplitName
 from annotate.releases.models import Release
 from core.runs.models import Run
+
+
+MIN_UPLOAD_BYTES = 1024
+MAX_COUNTED_PER_TEAM = 20
 
 
 class Leaderboard(models.Model):
@@ -32,10 +36,20 @@ class Leaderboard(models.Model):
     is_open = models.BooleanField(default=True, help_text="Accepting submissions.")
     daily_quota = models.PositiveIntegerField(default=5, validators=[MinValueValidator(1)])
     total_quota = models.PositiveIntegerField(default=100, validators=[MinValueValidator(1)])
-    max_upload_bytes = models.PositiveIntegerField(default=200 * 1024 * 1024)
-    # Rank groups worked out when a score lands (services/rank_groups.py), so a page runs no
-    # bootstrap: [{"ranked": [[submission id, score id], …] best first, "groups": […]}]
-    # for the owner's view of the board and the public's. A view matching neither computes.
+    max_upload_bytes = models.PositiveIntegerField(
+        default=200 * 1024 * 1024,
+        validators=[MinValueValidator(MIN_UPLOAD_BYTES)],
+        help_text="Uploads above this size are refused before they are read.",
+    )
+    # How many of its submissions a team may pick to count on a test leaderboard: one by
+    # default, the usual rule of shared tasks ("one primary run per team").
+    counted_per_team = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_COUNTED_PER_TEAM)]
+    )
+    # Significance worked out when a score lands (services/rank_groups.py), so a page runs no
+    # bootstrap: [{"ranked": [[submission id, score id], …] best first, "groups": […],
+    # "p": every pair's raw p-value}] for the owner's view of the board and the public's.
+    # A view matching neither computes (selectors/leaderboard_table.py).
     rank_groups = models.JSONField(default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -56,6 +70,15 @@ class Leaderboard(models.Model):
 class Team(models.Model):
     name = models.CharField(max_length=100, unique=True)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="teams_created",
+    )
+    # The team's invitation link (empty: none). A member renews it to revoke the old one.
+    invitation_token = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -66,7 +89,7 @@ class Team(models.Model):
 
 
 class SubmissionStatus(models.TextChoices):
-    SUBMITTED = "submitted", "Submitted"
+    # An upload is checked before it is stored, so a stored submission starts queued.
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"
     FINISHED = "finished", "Finished"
@@ -74,8 +97,16 @@ class SubmissionStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
+class Listing(models.TextChoices):
+    """Whether a submission is on the board, apart from its scoring status."""
+
+    LISTED = "listed", "Listed"
+    HIDDEN = "hidden", "Hidden by the leaderboard's owner"
+    WITHDRAWN = "withdrawn", "Withdrawn by its team"
+
+
 class Submission(models.Model):
-    ACTIVE = (SubmissionStatus.SUBMITTED, SubmissionStatus.QUEUED, SubmissionStatus.RUNNING)
+    ACTIVE = (SubmissionStatus.QUEUED, SubmissionStatus.RUNNING)
 
     leaderboard = models.ForeignKey(
         Leaderboard, on_delete=models.CASCADE, related_name="submissions"
@@ -95,8 +126,19 @@ class Submission(models.Model):
     # On a test leaderboard each team picks the submissions that count.
     counts = models.BooleanField(default=False)
     status = models.CharField(
-        max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.SUBMITTED
+        max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.QUEUED
     )
+    listing = models.CharField(max_length=10, choices=Listing.choices, default=Listing.LISTED)
+    # Why it was hidden or withdrawn, shown to its team.
+    listing_reason = models.CharField(max_length=500, blank=True)
+    listing_changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    listing_changed_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
     # Quota accounting: charged when a worker starts scoring it (a submission waiting out a
     # broker outage costs nothing yet, though it counts against the quota while it waits); a

@@ -23,7 +23,9 @@ Public API (import from ``scoring.metrics``):
   (name, display name, description, higher-is-better, uses-weights, options with defaults).
 * ``bootstrap_ci(metric, stats, n_samples=1000, seed=12345) -> Interval``;
   ``paired_bootstrap(metric, base_stats, sys_stats, …)`` and
-  ``paired_approximate_randomization(…) -> PairedResult`` (p-values as sacrebleu).
+  ``paired_approximate_randomization(…) -> PairedResult`` (p-values as sacrebleu);
+  ``paired_bootstrap_matrix(metric, [stats, …])`` every pair's bootstrap p-value at once, and
+  ``holm_adjust(p_values)`` for a family of tests.
 * ``read_refs_jsonl(path_or_binary_file) -> list[RefItem]``;
   ``read_hyps(path_or_binary_file, item_ids) -> list[str]``; ``parse_ref_item(obj, where)``:
   validating readers whose :class:`MetricInputError` messages name the line and item.
@@ -51,16 +53,19 @@ from .significance import (
     Interval,
     PairedResult,
     bootstrap_ci,
+    holm_adjust,
     paired_approximate_randomization,
     paired_bootstrap,
+    paired_bootstrap_matrix,
 )
 from .version import __version__
 
 __all__ = [
     "IndexFile", "Interval", "Metric", "MetricInputError", "OptionSpec", "PairedResult",
     "RefItem", "ScoreResult", "WeightedRef", "__version__", "bootstrap_ci", "build_index",
-    "compute_stats", "entries", "get_entry", "get_metric", "load_index", "metric_for_index",
-    "nrefs_label", "paired_approximate_randomization", "paired_bootstrap", "parse_ref_item",
+    "compute_stats", "entries", "get_entry", "get_metric", "holm_adjust", "load_index", "metric_for_index",
+    "nrefs_label", "paired_approximate_randomization", "paired_bootstrap",
+    "paired_bootstrap_matrix", "parse_ref_item",
     "prepared_for", "read_hyps", "read_refs_jsonl", "register", "result_with_nrefs",
     "save_index", "score_corpus", "stats_slice", "write_index",
 ]  # fmt: skip

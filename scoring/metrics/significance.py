@@ -140,3 +140,63 @@ def paired_approximate_randomization(
         b = metric.scores_from_stats(neg @ baseline + pos @ system)
         diffs[start : start + rows] = np.abs(a - b)
     return PairedResult(bl_score, sys_score, _p_value(diffs, abs(bl_score - sys_score)), n_samples)
+
+
+def paired_bootstrap_matrix(
+    metric: Metric,
+    systems: list[np.ndarray],
+    n_samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+) -> np.ndarray:
+    """Paired bootstrap p-values of every pair of systems at once (Koehn 2004).
+
+    All systems are resampled with the same item indices (one draw, as ``paired_bootstrap``
+    makes for one pair from the same seed), so entry ``[i, j]`` equals
+    ``paired_bootstrap(metric, systems[i], systems[j], n_samples, seed).p_value`` while the
+    resampling costs one pass per system instead of one per pair.
+
+    Args:
+        metric: the metric whose ``scores_from_stats`` scores summed statistics.
+        systems: per-item statistics matrices of equal shape ``(n_items, n_stats)``.
+        n_samples: bootstrap resamples.
+        seed: the random seed (sacrebleu's default).
+
+    Returns:
+        A symmetric ``(n, n)`` matrix of two-sided p-values with ones on the diagonal.
+    """
+    checked = [_check(s) for s in systems]
+    if any(s.shape != checked[0].shape for s in checked):
+        raise MetricInputError("statistics shapes differ between systems")
+    n = len(checked)
+    p = np.ones((n, n))
+    if n < 2:
+        return p
+    sums = _resampled_sums(checked, n_samples, seed)
+    resampled = [metric.scores_from_stats(s) for s in sums]
+    actual = [_corpus_score(metric, s) for s in checked]
+    for i in range(n):
+        for j in range(i + 1, n):
+            diffs = np.abs(resampled[j] - resampled[i])
+            p[i, j] = p[j, i] = _p_value(diffs - diffs.mean(), abs(actual[i] - actual[j]))
+    return p
+
+
+def holm_adjust(p_values: np.ndarray) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (Holm 1979), controlling the family-wise error rate.
+
+    Args:
+        p_values: a flat array of the family's m p-values.
+
+    Returns:
+        The adjusted p-values in the same order: the k-th smallest becomes
+        ``max over l ≤ k of min(1, (m − l + 1) · p_(l))``; reject where it is below alpha.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    m = len(p)
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted

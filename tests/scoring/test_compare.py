@@ -1,13 +1,15 @@
-"""Comparing two submissions: p-values per metric, item by item only where references show."""
+"""Comparing two submissions: the board's answer, p-values per metric, item by item only where
+references show."""
 
 import numpy as np
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.compare import compare_submissions, stat_labels
 from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
 from scoring.leaderboards.selectors.stored import load_matrix
-from scoring.metrics import paired_approximate_randomization, paired_bootstrap
+from scoring.metrics import holm_adjust, paired_bootstrap
 from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT
 
 pytestmark = pytest.mark.django_db
@@ -28,16 +30,25 @@ def sub(board, method):
 
 def test_p_values_equal_the_metric_library_on_the_stored_statistics(board):
     a, b = sub(board, "oracle"), sub(board, "weak baseline")
-    results = {m.metric: m for m in compare_submissions(leaderboard=board, a=a, b=b)}
+    comparison = compare_submissions(leaderboard=board, user=AnonymousUser(), a=a, b=b)
+    results = {m.metric: m for m in comparison.metrics}
     assert set(results) == {"dbleu", "bleu"}
     metric = leaderboard_metric(board, "dbleu")
-    stats_a = load_matrix(a.scores.get(metric="dbleu").stats_file)
-    stats_b = load_matrix(b.scores.get(metric="dbleu").stats_file)
+    stats = {s: load_matrix(s.scores.get(metric="dbleu").stats_file) for s in board.submissions.all()}
     dbleu = results["dbleu"]
-    assert dbleu.p_bootstrap == paired_bootstrap(metric, stats_b, stats_a).p_value
-    expected_ar = paired_approximate_randomization(metric, stats_b, stats_a).p_value
-    assert dbleu.p_approximate_randomization == expected_ar
+    p = paired_bootstrap(metric, stats[b], stats[a]).p_value
+    assert dbleu.p_bootstrap == p and dbleu.ranks_the_board
+    assert not results["bleu"].ranks_the_board
     assert dbleu.score_a == pytest.approx(100.0) and dbleu.difference > 0
+    # The answer corrects it for the board's three pairs, by Holm: the pair's own p among them.
+    others = [
+        paired_bootstrap(metric, stats[x], stats[y]).p_value
+        for x, y in [(sub(board, "oracle"), sub(board, "good baseline")),
+                     (sub(board, "good baseline"), b)]
+    ]  # fmt: skip
+    assert comparison.answer.on_board and comparison.answer.pairs == 3
+    assert comparison.answer.p_value == p
+    assert comparison.answer.p_adjusted == pytest.approx(holm_adjust([p, *others])[0])
 
 
 def test_the_default_comparison_is_the_best_entry_against_the_best_baseline(board, client_for):
@@ -105,8 +116,12 @@ def test_private_submissions_cannot_be_compared_by_others(
 
 def test_equal_systems_are_not_significantly_different(board, owner, scored):
     copy = scored(board, owner, PERFECT, method="oracle copy", is_baseline=True)
-    (dbleu, *_) = compare_submissions(leaderboard=board, a=sub(board, "oracle"), b=copy)
-    assert dbleu.difference == 0 and not dbleu.significant
+    comparison = compare_submissions(
+        leaderboard=board, user=AnonymousUser(), a=sub(board, "oracle"), b=copy
+    )
+    (dbleu, *_) = comparison.metrics
+    assert dbleu.difference == 0 and dbleu.p_bootstrap == 1.0
+    assert not comparison.answer.significant and comparison.answer.same_group
 
 
 def test_labels_of_bleu_statistics():

@@ -125,8 +125,8 @@ def test_rank_groups_not_stored_are_cached_per_state(make_leaderboard, other, sc
     board = make_leaderboard()
     scored(board, other, GOOD)
     calls = []
-    real = table_module.rank_groups
-    monkeypatch.setattr(table_module, "rank_groups", lambda *a: calls.append(1) or real(*a))
+    real = table_module.significance_compute
+    monkeypatch.setattr(table_module, "significance_compute", lambda *a: calls.append(1) or real(*a))
     board.rank_groups = []  # as for a view of the board that was not stored
     leaderboard_table(leaderboard=board, user=other)
     leaderboard_table(leaderboard=board, user=other)

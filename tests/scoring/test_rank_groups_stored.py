@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 def bootstraps(monkeypatch):
     """The rank-group computations made from now on."""
     calls = []
-    real = table_module.rank_groups
-    monkeypatch.setattr(table_module, "rank_groups", lambda *a: calls.append(1) or real(*a))
+    real = table_module.significance_compute
+    monkeypatch.setattr(table_module, "significance_compute", lambda *a: calls.append(1) or real(*a))
     return calls
 
 
@@ -34,7 +34,8 @@ def primary_score_pk(submission: Submission) -> int:
 def test_a_finished_submission_updates_the_stored_groups(make_leaderboard, other, scored):
     board = make_leaderboard()
     good = scored(board, other, GOOD)
-    assert state_of(board) == [{"ranked": [[good.pk, primary_score_pk(good)]], "groups": [1]}]
+    ranked_alone = [[good.pk, primary_score_pk(good)]]
+    assert state_of(board) == [{"ranked": ranked_alone, "groups": [1], "p": [[1.0]]}]
     newcomer = user_create(username="newcomer", password=PASSWORD, role=Role.RESEARCHER)
     perfect = scored(board, newcomer, PERFECT)
     nonsense = scored(board, user_create(username="late", password=PASSWORD), NONSENSE)
@@ -42,6 +43,7 @@ def test_a_finished_submission_updates_the_stored_groups(make_leaderboard, other
     ranked = [[s.pk, primary_score_pk(s)] for s in (perfect, good, nonsense)]
     assert stored["ranked"] == ranked
     assert stored["groups"][0] == 1 and stored["groups"][-1] > 1
+    assert len(stored["p"]) == 3 and stored["p"][0][2] == stored["p"][2][0] < 0.05
 
 
 def test_the_table_reads_stored_groups_without_a_bootstrap(

@@ -121,7 +121,7 @@ class LeaderboardCompareApi(APIView):
             OpenApiParameter("b", int, description="Submission B (default: the best baseline)."),
         ],
         responses={200: LeaderboardComparisonSerializer, 404: OpenApiResponse(description="")},
-        summary="Paired bootstrap and approximate randomization p-values of A against B",
+        summary="The board's significance answer for A and B, and each metric's paired bootstrap",
     )
     def get(self, request: Request, slug: str) -> Response:
         board = leaderboard_get_visible(user=request.user, slug=slug)
@@ -133,5 +133,6 @@ class LeaderboardCompareApi(APIView):
         )
         if a is None or b is None or a == b:
             raise NotFound("Two different scored submissions are needed.")
-        metrics = compare_submissions(leaderboard=board, a=a, b=b)
-        return Response(LeaderboardComparisonSerializer({"a": a, "b": b, "metrics": metrics}).data)
+        comparison = compare_submissions(leaderboard=board, user=request.user, a=a, b=b)
+        body = {"a": a, "b": b, "metrics": comparison.metrics, "answer": comparison.answer}
+        return Response(LeaderboardComparisonSerializer(body).data)

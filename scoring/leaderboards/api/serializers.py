@@ -8,6 +8,7 @@ from rest_framework import serializers
 from scoring.leaderboards.leaderboard_forms import RESERVED_SLUGS
 from scoring.leaderboards.models import Leaderboard
 from scoring.leaderboards.selectors.leaderboard_table import TableRow
+from scoring.leaderboards.selectors.significance import ALPHA
 from scoring.metrics import get_entry
 
 
@@ -22,8 +23,9 @@ class LeaderboardRowSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="1 is best.")
     group = serializers.IntegerField(
         allow_null=True,
-        help_text="Rank group: entries not significantly different (paired bootstrap, p ≥ 0.05) "
-        "from their group's first entry share it.",
+        help_text="Rank group: a new group starts only where every entry above is significantly "
+        "different from every entry below (paired bootstrap on the primary metric, Holm–Bonferroni "
+        "over all pairs of ranked entries, p < 0.05); the compare answer is the same test.",
     )
     submission = serializers.IntegerField(source="submission.pk")
     team = serializers.CharField(source="submission.team.name")
@@ -87,11 +89,30 @@ class MetricComparisonSerializer(serializers.Serializer):
     score_a = serializers.FloatField()
     score_b = serializers.FloatField()
     difference = serializers.FloatField(help_text="score_a − score_b")
-    p_bootstrap = serializers.FloatField(help_text="Paired bootstrap (Koehn 2004), two-sided.")
-    p_approximate_randomization = serializers.FloatField(
-        help_text="Paired approximate randomization (Riezler & Maxwell 2005)."
+    p_bootstrap = serializers.FloatField(
+        help_text="Paired bootstrap (Koehn 2004, 1,000 resamples), two-sided, uncorrected."
     )
-    significant = serializers.BooleanField(help_text="Both p-values below 0.05.")
+    ranks_the_board = serializers.BooleanField(
+        help_text="The primary metric: its test, corrected, is `answer`."
+    )
+
+
+class PairAnswerSerializer(serializers.Serializer):
+    on_board = serializers.BooleanField(
+        help_text="Both are ranked on the board as you see it; otherwise a single test."
+    )
+    test = serializers.CharField()
+    correction = serializers.CharField()
+    pairs = serializers.IntegerField(help_text="Tests in the corrected family.")
+    p_value = serializers.FloatField(help_text="Before correction (1 for equal scores).")
+    p_adjusted = serializers.FloatField(help_text="After the correction.")
+    significant = serializers.BooleanField(help_text=f"p_adjusted < {ALPHA}.")
+    group_a = serializers.IntegerField(allow_null=True, help_text="A's rank group on the board.")
+    group_b = serializers.IntegerField(allow_null=True)
+    same_group = serializers.BooleanField(allow_null=True)
+    grouped_although_significant = serializers.BooleanField(
+        help_text="One group although significant: an entry between them ties with one of them."
+    )
 
 
 class ComparedSubmissionSerializer(serializers.Serializer):
@@ -104,6 +125,9 @@ class ComparedSubmissionSerializer(serializers.Serializer):
 class LeaderboardComparisonSerializer(serializers.Serializer):
     a = ComparedSubmissionSerializer()
     b = ComparedSubmissionSerializer()
+    answer = PairAnswerSerializer(
+        allow_null=True, help_text="The board's significance answer for the pair."
+    )
     metrics = MetricComparisonSerializer(many=True)
 
 

@@ -1,4 +1,5 @@
-"""Comparing two submissions: paired significance per metric, and item by item.
+"""Comparing two submissions: the board's significance answer for the pair, each metric's
+paired bootstrap, and item by item.
 
 The item-by-item view shows references and per-item statistics (which reveal reference
 lengths and matches), so callers offer it only when `references_visible` says so.
@@ -7,8 +8,7 @@ lengths and matches), so callers offer it only when `references_visible` says so
 from __future__ import annotations
 
 import hashlib
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from django.contrib.auth.models import AnonymousUser, User
@@ -21,9 +21,10 @@ from core.errors import NotFound
 from scoring.leaderboards.models import Leaderboard, Score, Submission, SubmissionStatus
 from scoring.leaderboards.selectors.leaderboard_table import (
     CACHE_SECONDS,
-    SIGNIFICANCE_LEVEL,
     latest_scores,
     leaderboard_table,
+    ranked_entries,
+    view_significance,
 )
 from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_can_manage,
@@ -31,20 +32,15 @@ from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_metric,
     release_scoring_items,
 )
-from scoring.leaderboards.selectors.stored import load_matrix, submission_hypotheses
-from scoring.metrics import (
-    Metric,
-    RefItem,
-    get_entry,
-    paired_approximate_randomization,
-    paired_bootstrap,
+from scoring.leaderboards.selectors.significance import (
+    RESAMPLES,
+    PairAnswer,
+    pair_alone,
+    pair_on_board,
 )
+from scoring.leaderboards.selectors.stored import load_matrix, submission_hypotheses
+from scoring.metrics import Metric, RefItem, get_entry, paired_bootstrap
 
-BOOTSTRAP_RESAMPLES = 1000
-# sacrebleu's default for approximate randomization; above LARGE_ITEMS a tenth of it keeps a
-# comparison of very large test sets within a page load (the p-value's resolution is 1e-3).
-AR_RESAMPLES = 10_000
-LARGE_ITEMS = 50_000
 ITEMS_PER_PAGE = 20
 
 
@@ -55,19 +51,22 @@ class MetricComparison:
     higher_is_better: bool
     score_a: float
     score_b: float
+    # The pair's own paired bootstrap p-value, before any correction: the board's answer (see
+    # Comparison.answer) corrects it for the board's family of pairs, for the primary metric.
     p_bootstrap: float
-    p_approximate_randomization: float
+    ranks_the_board: bool
 
     @property
     def difference(self) -> float:
         return self.score_a - self.score_b
 
-    @property
-    def significant(self) -> bool:
-        # Equal scores are never a significant difference, whatever p (see rank_groups).
-        if math.isclose(self.score_a, self.score_b, abs_tol=1e-12):
-            return False
-        return max(self.p_bootstrap, self.p_approximate_randomization) < SIGNIFICANCE_LEVEL
+
+@dataclass(frozen=True)
+class Comparison:
+    metrics: list[MetricComparison]
+    # The one significance answer for the pair (primary metric), as the board gives it; None
+    # when one of them has no statistics of the primary metric.
+    answer: PairAnswer | None
 
 
 @dataclass(frozen=True)
@@ -143,10 +142,7 @@ def _compare_metric(
     if loaded_a is None or loaded_b is None or loaded_a[1].shape != loaded_b[1].shape:
         return None
     metric = leaderboard_metric(leaderboard, name)
-    stats_a, stats_b = loaded_a[1], loaded_b[1]
-    ar_samples = AR_RESAMPLES if len(stats_a) <= LARGE_ITEMS else AR_RESAMPLES // 10
-    bootstrap = paired_bootstrap(metric, stats_b, stats_a, n_samples=BOOTSTRAP_RESAMPLES)
-    ar = paired_approximate_randomization(metric, stats_b, stats_a, n_samples=ar_samples)
+    test = paired_bootstrap(metric, loaded_a[1], loaded_b[1], n_samples=RESAMPLES)
     entry = get_entry(name)
     return MetricComparison(
         name,
@@ -154,15 +150,14 @@ def _compare_metric(
         entry.higher_is_better,
         loaded_a[0].score,
         loaded_b[0].score,
-        bootstrap.p_value,
-        ar.p_value,
+        test.p_value,
+        name == leaderboard.primary_metric,
     )
 
 
-def compare_submissions(
-    *, leaderboard: Leaderboard, a: Submission, b: Submission
+def _metric_comparisons(
+    leaderboard: Leaderboard, a: Submission, b: Submission
 ) -> list[MetricComparison]:
-    """Paired bootstrap and approximate randomization p-values of a against b, per metric."""
     state = f"{a.pk}:{a.finished_at}:{b.pk}:{b.finished_at}:{leaderboard.metrics}"
     key = f"leaderboard-compare:{leaderboard.pk}:{hashlib.sha256(state.encode()).hexdigest()}"
     result = cache.get(key)
@@ -171,6 +166,38 @@ def compare_submissions(
         result = [m for m in found if m is not None]
         cache.set(key, result, CACHE_SECONDS)
     return result
+
+
+def pair_answer(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser, a: Submission, b: Submission
+) -> PairAnswer | None:
+    """The board's significance answer for a and b as this user's view of the board ranks
+    them; a single test, uncorrected, when they are not both ranked on it."""
+    _, ranked = ranked_entries(leaderboard=leaderboard, user=user)
+    positions = {submission.pk: k for k, (submission, _) in enumerate(ranked)}
+    if a.pk in positions and b.pk in positions:
+        significance = view_significance(leaderboard=leaderboard, ranked=ranked)
+        return pair_on_board(significance, significance.groups, positions[a.pk], positions[b.pk])
+    primary = leaderboard.primary_metric
+    loaded_a, loaded_b = _stats(a, primary), _stats(b, primary)
+    if loaded_a is None or loaded_b is None or loaded_a[1].shape != loaded_b[1].shape:
+        return None
+    metric = leaderboard_metric(leaderboard, primary)
+    scores = (loaded_a[0].score, loaded_b[0].score)
+    return pair_alone(metric, loaded_a[1], loaded_b[1], scores)
+
+
+def compare_submissions(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser, a: Submission, b: Submission
+) -> Comparison:
+    """The board's answer for the pair, and each metric's paired bootstrap of a against b."""
+    answer = pair_answer(leaderboard=leaderboard, user=user, a=a, b=b)
+    metrics = _metric_comparisons(leaderboard, a, b)
+    if answer is not None:  # the primary metric's p-value is the answer's, ties included
+        metrics = [
+            replace(m, p_bootstrap=answer.p_value) if m.ranks_the_board else m for m in metrics
+        ]
+    return Comparison(metrics, answer)
 
 
 def stat_labels(metric: Metric, n_stats: int) -> list[str]:

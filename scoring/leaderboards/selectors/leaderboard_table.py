@@ -6,7 +6,6 @@ Everything here reads the per-item statistics the workers stored; nothing is tok
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,12 +21,15 @@ from scoring.leaderboards.selectors.leaderboards import (
     release_scoring_items,
 )
 from scoring.leaderboards.selectors.stored import load_matrix
-from scoring.metrics import Metric, get_entry, nrefs_label, paired_bootstrap
+from scoring.leaderboards.selectors.significance import (
+    CORRECTION,
+    TEST,
+    BoardSignificance,
+    significance_compute,
+)
+from scoring.metrics import Metric, get_entry, nrefs_label
 
-SIGNIFICANCE_LEVEL = 0.05
-# Paired bootstrap resamples per test in the rank grouping (sacrebleu's default); the result is
-# cached per leaderboard state, so the cost is paid once per new entry.
-GROUP_RESAMPLES = 1000
+# Significance is computed once per state of a view of the board (stored or cached).
 CACHE_SECONDS = 7 * 24 * 3600
 
 
@@ -53,6 +55,16 @@ class LeaderboardTable:
     leaderboard: Leaderboard
     signature: str
     rows: list[TableRow]
+    # Pairs of ranked entries: the family the significance correction is over.
+    pairs: int = 0
+
+    @property
+    def test(self) -> str:
+        return TEST
+
+    @property
+    def correction(self) -> str:
+        return f"{CORRECTION} over the {self.pairs} pairs of ranked entries"
 
     @property
     def metrics(self) -> list[str]:
@@ -81,34 +93,10 @@ def latest_scores(submission: Submission) -> dict[str, Score]:
 
 
 def rank_groups(metric: Metric, stats: Sequence[np.ndarray]) -> list[int]:
-    """Rank groups of systems already sorted best first, from their per-item statistics.
-
-    Rule: walk down the sorted list; the first system leads group 1. Each next system is
-    compared with the leader of the current group by a paired bootstrap test (Koehn 2004,
-    1,000 resamples, sacrebleu's p-value); p < 0.05 starts a new group led by that system,
-    otherwise it joins the current group. Comparing with the group's leader (not the previous
-    system) keeps a chain of small steps from merging systems that differ significantly.
-    Equal corpus scores always share a group: sacrebleu's p-value (following multeval) is
-    1/(n+1) for a zero difference, on purpose, yet equal scores give no ranking evidence.
-    Returns the 1-based group of each system, in order.
-    """
-    groups: list[int] = []
-    leader: np.ndarray | None = None
-    for matrix in stats:
-        if leader is None:
-            groups.append(1)
-            leader = matrix
-            continue
-        if matrix.shape != leader.shape:
-            different = True  # not the same items: they cannot share a group
-        else:
-            test = paired_bootstrap(metric, leader, matrix, n_samples=GROUP_RESAMPLES)
-            tied = math.isclose(test.baseline_score, test.system_score, abs_tol=1e-12)
-            different = not tied and test.p_value < SIGNIFICANCE_LEVEL
-        if different:
-            leader = matrix
-        groups.append(groups[-1] + 1 if different else groups[-1])
-    return groups
+    """Rank groups of systems already sorted best first, from their per-item statistics (the
+    rule is in selectors/significance.py: the board's one significance answer)."""
+    scores = [float(metric.scores_from_stats(matrix.sum(axis=0))) for matrix in stats]
+    return significance_compute(metric, stats, scores).groups
 
 
 def _sort_key(higher_is_better: bool):
@@ -122,19 +110,20 @@ def _sort_key(higher_is_better: bool):
     return key
 
 
-def _groups_cache_key(leaderboard: Leaderboard, ranked: list[Ranked]) -> str:
+def _significance_cache_key(leaderboard: Leaderboard, ranked: list[Ranked]) -> str:
     state = "|".join(
         f"{s.pk}:{s.finished_at.isoformat() if s.finished_at else ''}:{score.pk}"
         for s, score in ranked
     )
     digest = hashlib.sha256(state.encode()).hexdigest()[:32]
-    return f"leaderboard-groups:{leaderboard.pk}:{digest}"
+    return f"leaderboard-significance:{leaderboard.pk}:{digest}"
 
 
-def compute_rank_groups(leaderboard: Leaderboard, ranked: list[Ranked]) -> list[int]:
-    """Rank groups of the ranked entries, from their stored statistics (the bootstraps)."""
+def compute_significance(leaderboard: Leaderboard, ranked: list[Ranked]) -> BoardSignificance:
+    """Every pair's test of the ranked entries, from their stored statistics (the bootstrap)."""
     metric = leaderboard_metric(leaderboard, leaderboard.primary_metric)
-    return rank_groups(metric, [load_matrix(score.stats_file) for _, score in ranked])
+    stats = [load_matrix(score.stats_file) for _, score in ranked]
+    return significance_compute(metric, stats, [score.score for _, score in ranked])
 
 
 def rank_groups_state(ranked: list[Ranked]) -> list[list[int]]:
@@ -142,21 +131,28 @@ def rank_groups_state(ranked: list[Ranked]) -> list[list[int]]:
     return [[submission.pk, score.pk] for submission, score in ranked]
 
 
-def _stored_groups(leaderboard: Leaderboard, ranked: list[Ranked]) -> list[int] | None:
+def _stored(leaderboard: Leaderboard, ranked: list[Ranked]) -> BoardSignificance | None:
     state = rank_groups_state(ranked)
     for stored in leaderboard.rank_groups or []:
-        if stored.get("ranked") == state:
-            return list(stored["groups"])
+        if stored.get("ranked") == state and "p" in stored:
+            return BoardSignificance(stored["p"])
     return None
 
 
-def _cached_groups(leaderboard: Leaderboard, ranked: list[Ranked]) -> list[int]:
-    key = _groups_cache_key(leaderboard, ranked)
-    groups = cache.get(key)
-    if groups is None or len(groups) != len(ranked):
-        groups = compute_rank_groups(leaderboard, ranked)
-        cache.set(key, groups, CACHE_SECONDS)
-    return groups
+def view_significance(*, leaderboard: Leaderboard, ranked: list[Ranked]) -> BoardSignificance:
+    """The significance answers of this view of the board: as stored when the last score
+    landed, else computed once and cached for this state of the view."""
+    if not ranked:
+        return BoardSignificance([])
+    found = _stored(leaderboard, ranked)
+    if found is not None:
+        return found
+    key = _significance_cache_key(leaderboard, ranked)
+    cached = cache.get(key)
+    if cached is None or len(cached) != len(ranked):
+        cached = compute_significance(leaderboard, ranked).p
+        cache.set(key, cached, CACHE_SECONDS)
+    return BoardSignificance(cached)
 
 
 def leaderboard_signature(*, leaderboard: Leaderboard) -> str:
@@ -200,10 +196,8 @@ def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -
     """The rows this user may see, best first, with their rank groups (as stored when the last
     score landed; computed only for a view of the board that was not stored)."""
     pairs, ranked = ranked_entries(leaderboard=leaderboard, user=user)
-    found = _stored_groups(leaderboard, ranked) if ranked else []
-    if found is None:
-        found = _cached_groups(leaderboard, ranked)
-    groups = dict(zip([s.pk for s, _ in ranked], found, strict=True))
+    significance = view_significance(leaderboard=leaderboard, ranked=ranked)
+    groups = dict(zip([s.pk for s, _ in ranked], significance.groups, strict=True))
     rows = [
         TableRow(
             submission=s,
@@ -214,4 +208,5 @@ def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -
         )
         for position, (s, score) in enumerate(pairs, start=1)
     ]
-    return LeaderboardTable(leaderboard, leaderboard_signature(leaderboard=leaderboard), rows)
+    signature = leaderboard_signature(leaderboard=leaderboard)
+    return LeaderboardTable(leaderboard, signature, rows, significance.pairs)

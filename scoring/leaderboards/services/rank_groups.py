@@ -1,5 +1,6 @@
-"""Rank groups worked out when a score lands and stored on the leaderboard, so that pages and
-the API read them instead of running paired bootstraps inside a request."""
+"""The board's significance answers (every pair's test and the rank groups drawn from them),
+worked out when a score lands or the entries change and stored on the leaderboard, so that the
+board, the compare page and the API read them instead of running bootstraps inside a request."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from scoring.leaderboards.models import Leaderboard
 from scoring.leaderboards.selectors.leaderboard_table import (
-    compute_rank_groups,
+    compute_significance,
     rank_groups_state,
     ranked_entries,
 )
@@ -28,7 +29,7 @@ def leaderboard_rank_groups_store(*, leaderboard_id: int) -> list[dict[str, list
         _, ranked = ranked_entries(leaderboard=board, user=viewer)
         state = rank_groups_state(ranked)
         if ranked and all(entry["ranked"] != state for entry in stored):
-            stored.append({"ranked": state, "groups": compute_rank_groups(board, ranked)})
+            stored.append({"ranked": state, **compute_significance(board, ranked).as_stored()})
     board.rank_groups = stored
     board.save(update_fields=["rank_groups"])
     return stored

@@ -44,7 +44,7 @@ def _start_of_day(now: datetime) -> datetime:
 def _check_quota(leaderboard: Leaderboard, team: Team) -> None:
     # Charged ones, and those still waiting for a worker (charged when it starts them).
     charged = Submission.objects.filter(leaderboard=leaderboard, team=team).filter(
-        Q(charged=True) | Q(status__in=(SubmissionStatus.SUBMITTED, SubmissionStatus.QUEUED))
+        Q(charged=True) | Q(status=SubmissionStatus.QUEUED)
     )
     if charged.count() >= leaderboard.total_quota:
         raise ValidationError(f"Your team has used all {leaderboard.total_quota} submissions.")

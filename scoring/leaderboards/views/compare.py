@@ -27,7 +27,8 @@ def leaderboard_compare(request: HttpRequest, slug: str) -> HttpResponse:
         "references_visible": references_visible(user=request.user, leaderboard=board),
     }
     if a is not None and b is not None and a != b:
-        context["metrics"] = compare_submissions(leaderboard=board, a=a, b=b)
+        comparison = compare_submissions(leaderboard=board, user=request.user, a=a, b=b)
+        context.update(metrics=comparison.metrics, answer=comparison.answer)
         if context["references_visible"]:
             page, sides, labels = compare_items(
                 leaderboard=board, a=a, b=b, page_number=request.GET.get("page")
