@@ -1,7 +1,13 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from scoring.leaderboards.api import eval_systems, human_evaluation, leaderboards, submissions
+from scoring.leaderboards.api import (
+    eval_systems,
+    human_evaluation,
+    leaderboards,
+    submissions,
+    teams,
+)
 
 urlpatterns = [
     path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
@@ -40,6 +46,15 @@ urlpatterns = [
         human_evaluation.LeaderboardHumanEvaluationApi.as_view(),
         name="api-leaderboard-human-evaluation",
     ),
+    path("teams/", teams.TeamListApi.as_view(), name="api-teams"),
+    path("teams/join/", teams.TeamJoinApi.as_view(), name="api-team-join"),
+    path("teams/<id:team_id>/", teams.TeamDetailApi.as_view(), name="api-team"),
+    path(
+        "teams/<id:team_id>/invitation/",
+        teams.TeamInvitationApi.as_view(),
+        name="api-team-invitation",
+    ),
+    path("teams/<id:team_id>/leave/", teams.TeamLeaveApi.as_view(), name="api-team-leave"),
     path(
         "submissions/<id:submission_id>/",
         submissions.SubmissionDetailApi.as_view(),

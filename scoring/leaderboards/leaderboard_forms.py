@@ -15,14 +15,18 @@ from scoring.leaderboards.selectors.submissions import submissions_finished
 from scoring.metrics import entries
 
 # Paths under /leaderboards/ that a leaderboard's slug would shadow.
-RESERVED_SLUGS = frozenset({"new", "submissions"})
+RESERVED_SLUGS = frozenset({"new", "submissions", "teams"})
 
 
 class LeaderboardForm(forms.Form):
     release = forms.ModelChoiceField(queryset=Release.objects.none())
     split = forms.ChoiceField(choices=SplitName.choices)
     name = forms.CharField(max_length=200)
-    slug = forms.SlugField(max_length=100, help_text="Its address: /leaderboards/<slug>/.")
+    # Help text is rendered as HTML (Django marks it safe): no raw angle brackets in it.
+    slug = forms.SlugField(
+        max_length=100,
+        help_text="Letters, digits and hyphens; its address is /leaderboards/your-slug/.",
+    )
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     primary_metric = forms.ChoiceField(initial="dbleu")
     metric_options = forms.JSONField(

@@ -10,9 +10,11 @@ from annotate.datasets.models import SplitName
 from annotate.releases.models import Release
 from core.runs.models import Run
 
-
 MIN_UPLOAD_BYTES = 1024
+# The column is a PositiveIntegerField: 2 GB fits every database's 32-bit signed integer.
+MAX_UPLOAD_BYTES = 2**31 - 1
 MAX_COUNTED_PER_TEAM = 20
+MAX_QUOTA = 100_000
 
 
 class Leaderboard(models.Model):
@@ -38,7 +40,7 @@ class Leaderboard(models.Model):
     total_quota = models.PositiveIntegerField(default=100, validators=[MinValueValidator(1)])
     max_upload_bytes = models.PositiveIntegerField(
         default=200 * 1024 * 1024,
-        validators=[MinValueValidator(MIN_UPLOAD_BYTES)],
+        validators=[MinValueValidator(MIN_UPLOAD_BYTES), MaxValueValidator(MAX_UPLOAD_BYTES)],
         help_text="Uploads above this size are refused before they are read.",
     )
     # How many of its submissions a team may pick to count on a test leaderboard: one by

@@ -21,6 +21,20 @@ class UploadRejected(Exception):
         super().__init__("; ".join(str(p) for p in problems[:5]))
 
 
+def size_text(n_bytes: int) -> str:
+    """A size as people read it: "60 MB", "1.5 MB", "800 KB"."""
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if n_bytes >= scale:
+            value = n_bytes / scale
+            return f"{value:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{n_bytes} bytes"
+
+
+def upload_too_large(size: int, limit: int) -> str:
+    """The refusal of a file over a board's limit, naming the limit (page, API and client)."""
+    return f"the file is {size_text(size)}; this leaderboard accepts files up to {size_text(limit)}"
+
+
 def _lines(raw_lines: Iterable[bytes], problems: LineProblems) -> list[str]:
     # A bad line stays as "": the plain layout matches lines to items by position.
     return [text for _, text in read_lines(raw_lines, problems, keep_bad=True)]

@@ -63,8 +63,8 @@ from .version import __version__
 __all__ = [
     "IndexFile", "Interval", "Metric", "MetricInputError", "OptionSpec", "PairedResult",
     "RefItem", "ScoreResult", "WeightedRef", "__version__", "bootstrap_ci", "build_index",
-    "compute_stats", "entries", "get_entry", "get_metric", "holm_adjust", "load_index", "metric_for_index",
-    "nrefs_label", "paired_approximate_randomization", "paired_bootstrap",
+    "compute_stats", "entries", "get_entry", "get_metric", "holm_adjust", "load_index",
+    "metric_for_index", "nrefs_label", "paired_approximate_randomization", "paired_bootstrap",
     "paired_bootstrap_matrix", "parse_ref_item",
     "prepared_for", "read_hyps", "read_refs_jsonl", "register", "result_with_nrefs",
     "save_index", "score_corpus", "stats_slice", "write_index",

@@ -34,7 +34,9 @@ def test_p_values_equal_the_metric_library_on_the_stored_statistics(board):
     results = {m.metric: m for m in comparison.metrics}
     assert set(results) == {"dbleu", "bleu"}
     metric = leaderboard_metric(board, "dbleu")
-    stats = {s: load_matrix(s.scores.get(metric="dbleu").stats_file) for s in board.submissions.all()}
+    stats = {
+        s: load_matrix(s.scores.get(metric="dbleu").stats_file) for s in board.submissions.all()
+    }
     dbleu = results["dbleu"]
     p = paired_bootstrap(metric, stats[b], stats[a]).p_value
     assert dbleu.p_bootstrap == p and dbleu.ranks_the_board

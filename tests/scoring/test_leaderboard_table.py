@@ -112,7 +112,7 @@ def test_private_submissions_only_to_their_team_and_the_owner(
 def test_test_boards_show_the_picked_submissions(make_leaderboard, other, scored):
     from tests.scoring.conftest import TEST_PERFECT, TEST_POOR
 
-    board = make_leaderboard(split="test", slug="hidden")
+    board = make_leaderboard(split="test", slug="hidden", counted_per_team=2)
     picked = scored(board, other, TEST_PERFECT, method="picked")
     unpicked = scored(board, other, TEST_POOR, method="unpicked")
     unpicked.counts = False
@@ -126,7 +126,9 @@ def test_rank_groups_not_stored_are_cached_per_state(make_leaderboard, other, sc
     scored(board, other, GOOD)
     calls = []
     real = table_module.significance_compute
-    monkeypatch.setattr(table_module, "significance_compute", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(
+        table_module, "significance_compute", lambda *a: calls.append(1) or real(*a)
+    )
     board.rank_groups = []  # as for a view of the board that was not stored
     leaderboard_table(leaderboard=board, user=other)
     leaderboard_table(leaderboard=board, user=other)

@@ -7,7 +7,7 @@ from annotate.accounts.services import user_create
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.selectors import leaderboard_table as table_module
 from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
-from scoring.leaderboards.services.submissions import submission_set_counts
+from scoring.leaderboards.services.standing import submission_set_counts
 from tests.conftest import PASSWORD
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, TEST_PERFECT, TEST_POOR
 
@@ -19,7 +19,9 @@ def bootstraps(monkeypatch):
     """The rank-group computations made from now on."""
     calls = []
     real = table_module.significance_compute
-    monkeypatch.setattr(table_module, "significance_compute", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(
+        table_module, "significance_compute", lambda *a: calls.append(1) or real(*a)
+    )
     return calls
 
 
@@ -75,7 +77,7 @@ def test_a_team_view_with_its_private_entry_is_computed_once_then_cached(
 
 
 def test_picking_what_counts_on_a_test_board_restores_the_groups(make_leaderboard, other, scored):
-    board = make_leaderboard(split="test", slug="hidden")
+    board = make_leaderboard(split="test", slug="hidden", counted_per_team=2)
     first = scored(board, other, TEST_POOR)
     second = scored(board, other, TEST_PERFECT)
     submission_set_counts(submission=second, user=other, counts=False)

@@ -23,6 +23,7 @@ from scoring.leaderboards.api.serializers import (
     LeaderboardComparisonSerializer,
     LeaderboardCreateSerializer,
     LeaderboardDetailSerializer,
+    LeaderboardSettingsSerializer,
     LeaderboardSummarySerializer,
 )
 from scoring.leaderboards.exports import payload_csv, table_payload
@@ -34,7 +35,7 @@ from scoring.leaderboards.selectors.leaderboards import (
     references_visible,
     release_named,
 )
-from scoring.leaderboards.services.leaderboards import leaderboard_create
+from scoring.leaderboards.services.leaderboards import leaderboard_create, leaderboard_update
 
 
 def _release_named(*, user: User, name: str) -> Release:
@@ -75,12 +76,25 @@ def _payload(request: Request, slug: str) -> dict:
 
 
 class LeaderboardDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         responses=LeaderboardDetailSerializer,
         summary="A leaderboard: configuration, signature, rows with intervals and rank groups",
     )
     def get(self, request: Request, slug: str) -> Response:
         return Response(_payload(request, slug))
+
+    @extend_schema(
+        request=LeaderboardSettingsSerializer,
+        responses=LeaderboardSummarySerializer,
+        summary="Change the owner's settings: quotas, upload size limit, picks per team, …",
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        board = leaderboard_get_visible(user=request.user, slug=slug)
+        fields = validated_input(LeaderboardSettingsSerializer, request)
+        board = leaderboard_update(leaderboard=board, user=cast(User, request.user), **fields)
+        return Response(LeaderboardSummarySerializer(board).data)
 
 
 class CsvRenderer(BaseRenderer):

@@ -6,7 +6,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.leaderboards.leaderboard_forms import RESERVED_SLUGS
-from scoring.leaderboards.models import Leaderboard
+from scoring.leaderboards.models import (
+    MAX_COUNTED_PER_TEAM,
+    MAX_QUOTA,
+    MAX_UPLOAD_BYTES,
+    MIN_UPLOAD_BYTES,
+    Leaderboard,
+)
 from scoring.leaderboards.selectors.leaderboard_table import TableRow
 from scoring.leaderboards.selectors.significance import ALPHA
 from scoring.metrics import get_entry
@@ -62,7 +68,8 @@ class LeaderboardSummarySerializer(serializers.ModelSerializer):
         fields = [
             "slug", "name", "description", "release", "release_id", "split", "owner",
             "primary_metric", "higher_is_better", "metric_options", "companion_metrics",
-            "is_public", "is_open", "daily_quota", "total_quota", "created_at",
+            "is_public", "is_open", "daily_quota", "total_quota", "max_upload_bytes",
+            "counted_per_team", "created_at",
         ]  # fmt: skip
 
     def get_release(self, board: Leaderboard) -> str:
@@ -151,3 +158,26 @@ class LeaderboardCreateSerializer(serializers.Serializer):
         if slug in RESERVED_SLUGS:
             raise serializers.ValidationError(f"{slug!r} is taken by a page; choose another.")
         return slug
+
+
+class LeaderboardSettingsSerializer(serializers.Serializer):
+    """The owner's settings; each is optional (PATCH)."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    is_public = serializers.BooleanField(required=False)
+    is_open = serializers.BooleanField(required=False, help_text="Accepting submissions.")
+    daily_quota = serializers.IntegerField(required=False, min_value=1, max_value=MAX_QUOTA)
+    total_quota = serializers.IntegerField(required=False, min_value=1, max_value=MAX_QUOTA)
+    max_upload_bytes = serializers.IntegerField(
+        required=False,
+        min_value=MIN_UPLOAD_BYTES,
+        max_value=MAX_UPLOAD_BYTES,
+        help_text="Uploads above it are refused with a 400 that names the limit.",
+    )
+    counted_per_team = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_COUNTED_PER_TEAM,
+        help_text="Test leaderboards: how many submissions a team may pick to count.",
+    )

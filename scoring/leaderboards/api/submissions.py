@@ -15,13 +15,13 @@ from rest_framework.views import APIView
 
 from annotate.accounts.selectors import user_is_researcher
 from core.api import problems_response, validated_input
-from scoring.leaderboards.models import Score, Submission
+from scoring.leaderboards.models import Listing, Score, Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
 from scoring.leaderboards.selectors.submissions import submission_get_for_user, submissions_of_user
+from scoring.leaderboards.services.standing import REASON_MAX, submission_change
 from scoring.leaderboards.services.submissions import (
     submission_cancel,
     submission_create,
-    submission_set_counts,
     upload_problems_as_dicts,
 )
 from scoring.leaderboards.submission_files import UploadRejected
@@ -53,9 +53,12 @@ class SubmissionSerializer(serializers.ModelSerializer):
         fields = [
             "id", "leaderboard", "team", "method", "description", "url", "format", "n_lines",
             "status", "status_text", "progress", "run", "attempt", "error", "is_baseline",
-            "is_public", "counts", "charged", "submitted_at", "started_at", "finished_at",
-            "scores",
+            "is_public", "counts", "charged", "listing", "listing_reason", "listing_changed_at",
+            "submitted_at", "started_at", "finished_at", "scores",
         ]  # fmt: skip
+        extra_kwargs = {
+            "listing_reason": {"help_text": "Why it was hidden or withdrawn (its team reads it)."}
+        }
 
 
 class SubmissionUploadSerializer(serializers.Serializer):
@@ -126,8 +129,21 @@ class SubmissionListApi(APIView):
 
 
 class SubmissionChangeSerializer(serializers.Serializer):
-    counts = serializers.BooleanField(required=False, help_text="Count it on a test leaderboard.")
-    cancel = serializers.BooleanField(required=False, default=False)
+    counts = serializers.BooleanField(
+        required=False,
+        help_text="The team: count it on a test leaderboard (up to the board's counted_per_team).",
+    )
+    cancel = serializers.BooleanField(required=False, default=False, help_text="The team.")
+    listing = serializers.ChoiceField(
+        choices=Listing.choices,
+        required=False,
+        help_text="hidden: the board's owner takes it off the board (a reason is required); "
+        "withdrawn: its team does; listed: whoever took it off puts it back.",
+    )
+    reason = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=REASON_MAX
+    )
+    is_baseline = serializers.BooleanField(required=False, help_text="The board's owner.")
 
 
 class SubmissionDetailApi(APIView):
@@ -141,15 +157,15 @@ class SubmissionDetailApi(APIView):
     @extend_schema(
         request=SubmissionChangeSerializer,
         responses=SubmissionSerializer,
-        summary="Pick whether it counts (test leaderboards), or cancel it",
+        summary="Pick whether it counts, hide, withdraw or restore it, mark a baseline, cancel",
     )
     def patch(self, request: Request, submission_id: int) -> Response:
         submission = submission_get_for_user(user=request.user, submission_id=submission_id)
         fields = validated_input(SubmissionChangeSerializer, request)
         user = cast(User, request.user)
-        if "counts" in fields:
-            submission_set_counts(submission=submission, user=user, counts=fields["counts"])
-        if fields["cancel"]:
+        if fields.pop("cancel"):
             submission_cancel(submission=submission, user=user)
+        else:
+            submission_change(submission=submission, user=user, **fields)
         submission.refresh_from_db()
         return Response(SubmissionSerializer(submission).data)

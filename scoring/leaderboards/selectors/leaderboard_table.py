@@ -20,13 +20,13 @@ from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_metric,
     release_scoring_items,
 )
-from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.leaderboards.selectors.significance import (
     CORRECTION,
     TEST,
     BoardSignificance,
     significance_compute,
 )
+from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import Metric, get_entry, nrefs_label
 
 # Significance is computed once per state of a view of the board (stored or cached).

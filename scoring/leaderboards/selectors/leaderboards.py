@@ -10,7 +10,7 @@ from annotate.datasets.selectors import dataset_list_visible
 from annotate.releases.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus
 from annotate.releases.visibility import release_references_visible
 from core.errors import NotFound
-from scoring.leaderboards.models import Leaderboard, Submission, SubmissionStatus
+from scoring.leaderboards.models import Leaderboard, Listing, Submission, SubmissionStatus
 from scoring.metrics import Metric, RefItem, WeightedRef, get_metric
 
 
@@ -130,10 +130,11 @@ def leaderboard_entries(
     *, leaderboard: Leaderboard, user: User | AnonymousUser
 ) -> QuerySet[Submission]:
     """Finished submissions shown on the board: baselines, and per team the latest (dev) or the
-    ones the team picked (test). Private submissions only to their team and the owner."""
-    finished = leaderboard.submissions.filter(status=SubmissionStatus.FINISHED).select_related(
-        "team"
-    )
+    ones the team picked (test). Private submissions only to their team and the owner; hidden
+    and withdrawn ones to nobody (their team reads why elsewhere)."""
+    finished = leaderboard.submissions.filter(
+        status=SubmissionStatus.FINISHED, listing=Listing.LISTED
+    ).select_related("team")
     if leaderboard.split == "test":
         finished = finished.filter(Q(counts=True) | Q(is_baseline=True))
     if not leaderboard_can_manage(user=user, leaderboard=leaderboard):

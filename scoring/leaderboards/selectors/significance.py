@@ -143,7 +143,9 @@ def pair_on_board(significance: BoardSignificance, groups: list[int], i: int, j:
     )
 
 
-def pair_alone(metric: Metric, stats_a: np.ndarray, stats_b: np.ndarray, scores: tuple) -> PairAnswer:
+def pair_alone(
+    metric: Metric, stats_a: np.ndarray, stats_b: np.ndarray, scores: tuple
+) -> PairAnswer:
     """The same test for a pair that is not ranked together (a withdrawn entry, a team's pick
     that does not count): no family, so no correction and no groups."""
     single = significance_compute(metric, [stats_a, stats_b], list(scores))

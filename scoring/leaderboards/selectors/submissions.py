@@ -4,7 +4,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from core.errors import NotFound
-from scoring.leaderboards.models import Leaderboard, Submission, SubmissionStatus
+from scoring.leaderboards.models import Leaderboard, Listing, Submission, SubmissionStatus
 from scoring.leaderboards.selectors.leaderboards import leaderboard_can_manage
 
 
@@ -61,3 +61,37 @@ def submissions_finished(*, leaderboard: Leaderboard) -> QuerySet[Submission]:
         .select_related("leaderboard__release__dataset", "team")
         .order_by("-submitted_at", "-pk")
     )
+
+
+def submissions_counted(*, leaderboard: Leaderboard, team_id: int) -> QuerySet[Submission]:
+    """The team's picks on a test board: listed, not failed or cancelled, not baselines."""
+    return Submission.objects.filter(
+        leaderboard=leaderboard,
+        team_id=team_id,
+        counts=True,
+        is_baseline=False,
+        listing=Listing.LISTED,
+        status__in=(*Submission.ACTIVE, SubmissionStatus.FINISHED),
+    )
+
+
+def submission_is_team_member(*, submission: Submission, user: User | AnonymousUser) -> bool:
+    return user.is_authenticated and submission.team.members.filter(pk=user.pk).exists()
+
+
+def submissions_unlisted(
+    *, leaderboard: Leaderboard, user: User | AnonymousUser
+) -> list[Submission]:
+    """Hidden and withdrawn submissions this user may see with their reasons: the board's
+    owner sees all of them, a team its own."""
+    unlisted = (
+        Submission.objects.filter(leaderboard=leaderboard)
+        .exclude(listing=Listing.LISTED)
+        .select_related("team", "listing_changed_by")
+        .order_by("-listing_changed_at", "-pk")
+    )
+    if leaderboard_can_manage(user=user, leaderboard=leaderboard):
+        return list(unlisted)
+    if not user.is_authenticated:
+        return []
+    return list(unlisted.filter(team__members=user).distinct())

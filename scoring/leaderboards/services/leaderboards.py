@@ -1,4 +1,5 @@
-"""Writes of leaderboards: open one on a frozen release with a checked metric configuration."""
+"""Writes of leaderboards: open one on a frozen release with a checked metric configuration;
+its owner's settings."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from django.db import transaction
 from annotate.releases.models import Release, ReleaseStatus
 from core.dispatch import dispatch
 from scoring.leaderboards.models import Leaderboard
-from scoring.leaderboards.selectors.leaderboards import release_scoring_items
+from scoring.leaderboards.selectors.leaderboards import (
+    leaderboard_can_manage,
+    release_scoring_items,
+)
 from scoring.metrics import MetricInputError, entries, get_metric
 
 
@@ -65,6 +69,28 @@ def leaderboard_create(
     leaderboard.full_clean()
     leaderboard.save()
     transaction.on_commit(lambda: _prepare(leaderboard.pk))
+    return leaderboard
+
+
+# What the owner may change once the board is open (the release, split and metrics are fixed:
+# they define the scores already given).
+SETTINGS = (
+    "name", "description", "is_public", "is_open", "daily_quota", "total_quota",
+    "max_upload_bytes", "counted_per_team",
+)  # fmt: skip
+
+
+def leaderboard_update(*, leaderboard: Leaderboard, user: User, **fields: object) -> Leaderboard:
+    """The owner's settings: quotas, the upload size limit, picks per team, open and public."""
+    if not leaderboard_can_manage(user=user, leaderboard=leaderboard):
+        raise PermissionDenied("Only the leaderboard's owner changes its settings.")
+    unknown = sorted(set(fields) - set(SETTINGS))
+    if unknown:
+        raise ValidationError({name: "This setting cannot be changed." for name in unknown})
+    for name, value in fields.items():
+        setattr(leaderboard, name, value)
+    leaderboard.full_clean()
+    leaderboard.save(update_fields=list(fields))
     return leaderboard
 
 

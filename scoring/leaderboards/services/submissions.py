@@ -1,4 +1,4 @@
-"""Writes of submissions: upload (checked before anything is queued), quotas, picks, cancel."""
+"""Writes of submissions: upload (checked before anything is queued), quotas, cancel."""
 
 from __future__ import annotations
 
@@ -17,9 +17,14 @@ from core.runs.engine import run_cancel, run_create
 from core.runs.models import Run, RunState
 from scoring.leaderboards.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.leaderboards.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
+from scoring.leaderboards.selectors.submissions import submissions_counted
 from scoring.leaderboards.services.rank_groups import leaderboard_rank_groups_store
 from scoring.leaderboards.services.scoring import SCORING_KIND, submission_scope
-from scoring.leaderboards.submission_files import UploadRejected, parse_submission
+from scoring.leaderboards.submission_files import (
+    UploadRejected,
+    parse_submission,
+    upload_too_large,
+)
 
 
 def team_for(*, user: User, name: str = "") -> Team:
@@ -76,8 +81,7 @@ def submission_create(
     if not leaderboard.is_open and not is_baseline:
         raise ValidationError("This leaderboard does not accept submissions.")
     if size > leaderboard.max_upload_bytes:
-        limit = leaderboard.max_upload_bytes // (1024 * 1024)
-        raise UploadRejected([LineProblem(0, f"the file is larger than {limit} MB")])
+        raise UploadRejected([LineProblem(0, upload_too_large(size, leaderboard.max_upload_bytes))])
     if not method.strip():
         raise ValidationError({"method": "Name the method."})
     item_ids = leaderboard_item_ids(leaderboard=leaderboard)
@@ -90,6 +94,13 @@ def submission_create(
         Team.objects.select_for_update().get(pk=team.pk)
         if not is_baseline:
             _check_quota(leaderboard, team)
+        # A new test submission counts while the team has picks left; beyond, the team picks.
+        counts = (
+            leaderboard.split == "test"
+            and not is_baseline
+            and submissions_counted(leaderboard=leaderboard, team_id=team.pk).count()
+            < leaderboard.counted_per_team
+        )
         submission = Submission(
             leaderboard=leaderboard,
             team=team,
@@ -101,7 +112,7 @@ def submission_create(
             url=url,
             is_baseline=is_baseline,
             is_public=is_public,
-            counts=leaderboard.split == "test" and not is_baseline,
+            counts=counts,
             status=SubmissionStatus.QUEUED,
         )
         submission.file.save(
@@ -148,17 +159,6 @@ def submission_run_ended(run: Run) -> None:
     elif run.state == RunState.CANCELLED:
         for submission in submissions:
             _mark_cancelled(submission)
-
-
-def submission_set_counts(*, submission: Submission, user: User, counts: bool) -> Submission:
-    if not submission.team.members.filter(pk=user.pk).exists():
-        raise PermissionDenied("Only the submission's team picks what counts.")
-    with transaction.atomic():
-        submission.counts = counts
-        submission.save(update_fields=["counts"])
-        if submission.status == SubmissionStatus.FINISHED:  # the test board's entries changed
-            leaderboard_rank_groups_store(leaderboard_id=submission.leaderboard_id)
-    return submission
 
 
 def submission_cancel(*, submission: Submission, user: User) -> bool:

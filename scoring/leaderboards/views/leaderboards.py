@@ -28,7 +28,12 @@ from scoring.leaderboards.selectors.leaderboards import (
     release_scoring_items,
     user_may_open_leaderboard,
 )
-from scoring.leaderboards.selectors.submissions import submissions_live_of_user
+from scoring.leaderboards.selectors.submissions import (
+    submissions_live_of_user,
+    submissions_of_user,
+    submissions_unlisted,
+)
+from scoring.leaderboards.selectors.teams import team_ids_of_user
 from scoring.leaderboards.services.leaderboards import leaderboard_create
 
 
@@ -61,6 +66,17 @@ def _live_submissions(request: HttpRequest, board: Leaderboard) -> list[Submissi
     return submissions_live_of_user(user=request.user, leaderboard=board)
 
 
+def _teams_part(request: HttpRequest, board: Leaderboard) -> dict:
+    """The viewer's own submissions on the board and those taken off it (with reasons)."""
+    user = request.user
+    mine = submissions_of_user(user=user, leaderboard=board)[:50] if user.is_authenticated else []
+    return {
+        "mine": mine,
+        "my_team_ids": set(team_ids_of_user(user=user)),
+        "unlisted": submissions_unlisted(leaderboard=board, user=user),
+    }
+
+
 def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = leaderboard_get_visible(user=request.user, slug=slug)
     table = leaderboard_table(leaderboard=board, user=request.user)
@@ -72,6 +88,7 @@ def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "can_manage": leaderboard_can_manage(user=request.user, leaderboard=board),
         "can_submit": board.is_open and user_is_researcher(request.user),
         "references_visible": references_visible(user=request.user, leaderboard=board),
+        **_teams_part(request, board),
     }
     return render(request, "scoring/leaderboard_detail.html", context)
 

@@ -11,9 +11,18 @@ from django.views.decorators.http import require_http_methods
 from annotate.accounts.selectors import user_is_researcher
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_add_service_errors
-from scoring.leaderboards.forms import SubmissionForm
-from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
-from scoring.leaderboards.selectors.submissions import submission_get_for_user, submissions_of_user
+from scoring.leaderboards.forms import SubmissionChangeForm, SubmissionForm
+from scoring.leaderboards.models import Submission
+from scoring.leaderboards.selectors.leaderboards import (
+    leaderboard_can_manage,
+    leaderboard_get_visible,
+)
+from scoring.leaderboards.selectors.submissions import (
+    submission_get_for_user,
+    submission_is_team_member,
+    submissions_counted,
+    submissions_of_user,
+)
 from scoring.leaderboards.services.submissions import submission_create
 from scoring.leaderboards.submission_files import UploadRejected
 
@@ -60,7 +69,26 @@ def submission_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
 @login_required
 def submission_detail(request: AuthenticatedRequest, submission_id: int) -> HttpResponse:
     submission = submission_get_for_user(user=request.user, submission_id=submission_id)
-    order = {name: rank for rank, name in enumerate(submission.leaderboard.metrics)}
+    return submission_page(request, submission)
+
+
+def submission_page(
+    request: AuthenticatedRequest,
+    submission: Submission,
+    *,
+    change_form: SubmissionChangeForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """A submission with its scores, its standing and the changes this user may make."""
+    board = submission.leaderboard
+    order = {name: rank for rank, name in enumerate(board.metrics)}
     scores = sorted(submission.scores.all(), key=lambda score: order.get(score.metric, 99))
-    context = {"submission": submission, "scores": scores}
-    return render(request, "scoring/submission_detail.html", context)
+    context = {
+        "submission": submission,
+        "scores": scores,
+        "can_manage": leaderboard_can_manage(user=request.user, leaderboard=board),
+        "is_team": submission_is_team_member(submission=submission, user=request.user),
+        "picked": submissions_counted(leaderboard=board, team_id=submission.team_id).count(),
+        "change_form": change_form,
+    }
+    return render(request, "scoring/submission_detail.html", context, status=status)

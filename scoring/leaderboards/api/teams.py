@@ -1,0 +1,128 @@
+"""REST API of teams: one's own, create, the invitation link, join by it, leave."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.api import validated_input
+from scoring.leaderboards.models import Team
+from scoring.leaderboards.selectors.teams import (
+    team_by_invitation,
+    team_get_for_member,
+    teams_of_user,
+)
+from scoring.leaderboards.services.teams import (
+    team_create,
+    team_invitation_renew,
+    team_join,
+    team_leave,
+)
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    members: serializers.Field = serializers.SlugRelatedField(
+        slug_field="username", many=True, read_only=True
+    )
+    invitation_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "members", "invitation_url", "created_at"]
+
+    def get_invitation_url(self, team: Team) -> str | None:
+        """The link that lets anyone holding it join (null until a member makes one)."""
+        if not team.invitation_token:
+            return None
+        path = reverse("team-join", args=[team.invitation_token])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class TeamCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+
+
+class TeamJoinSerializer(serializers.Serializer):
+    token = serializers.CharField(max_length=64, help_text="The end of the invitation link.")
+
+
+class TeamListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=TeamSerializer(many=True), summary="Your teams")
+    def get(self, request: Request) -> Response:
+        teams = teams_of_user(user=request.user)
+        return Response(TeamSerializer(teams, many=True, context={"request": request}).data)
+
+    @extend_schema(
+        request=TeamCreateSerializer,
+        responses={201: TeamSerializer},
+        summary="Create a team (you are its first member)",
+    )
+    def post(self, request: Request) -> Response:
+        fields = validated_input(TeamCreateSerializer, request)
+        team = team_create(user=cast(User, request.user), name=fields["name"])
+        body = TeamSerializer(team, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TeamDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=TeamSerializer, summary="A team of yours")
+    def get(self, request: Request, team_id: int) -> Response:
+        team = team_get_for_member(user=request.user, team_id=team_id)
+        return Response(TeamSerializer(team, context={"request": request}).data)
+
+
+class TeamInvitationApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=TeamSerializer,
+        summary="Make a new invitation link (the old one stops working)",
+    )
+    def post(self, request: Request, team_id: int) -> Response:
+        team = team_get_for_member(user=request.user, team_id=team_id)
+        team_invitation_renew(team=team, user=cast(User, request.user))
+        return Response(TeamSerializer(team, context={"request": request}).data)
+
+
+class TeamLeaveApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={204: OpenApiResponse(description="You left the team")},
+        summary="Leave a team (its submissions stay with its members)",
+    )
+    def post(self, request: Request, team_id: int) -> Response:
+        team = team_get_for_member(user=request.user, team_id=team_id)
+        team_leave(team=team, user=cast(User, request.user))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TeamJoinApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=TeamJoinSerializer,
+        responses={200: TeamSerializer},
+        summary="Join a team by its invitation link's token",
+    )
+    def post(self, request: Request) -> Response:
+        fields = validated_input(TeamJoinSerializer, request)
+        team = team_join(
+            team=team_by_invitation(token=fields["token"]), user=cast(User, request.user)
+        )
+        return Response(TeamSerializer(team, context={"request": request}).data)
