@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     # Scoring: leaderboards, then studies (which read leaderboards' submissions).
     "scoring.leaderboards",
     "scoring.study",
+    # The demo: a finished story built through every app's services (`load_demo`).
+    "scoring.demo",
 ]
 
 MIDDLEWARE = [
