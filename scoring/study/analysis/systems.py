@@ -64,7 +64,8 @@ def _metric_scores(
     """Each configuration's corpus score per system on the shared items (systems,) and per
     replicate (replicates, systems). Every system's columns go through one product with the
     draw counts."""
-    blocks, where = [], []
+    blocks: list[np.ndarray] = []
+    where: list[dict[str, np.ndarray]] = []
     for system in systems:
         matrix, columns = dedupe_columns({c.key: stats[c.key][system][shared] for c in configs})
         offset = sum(b.shape[1] for b in blocks)
