@@ -212,6 +212,7 @@ def test_the_story_is_finished_where_it_should_be_and_open_where_you_try_it(load
     assert test_board.rank_groups and Leaderboard.objects.get(slug=DEV_BOARD).is_open
     human = CorrelationStudy.objects.get().output_campaign
     assert human is not None and human.status == "complete" and human.systems.count() == 4
+    assert set(human.raters.values_list("qc_status", flat=True)) == {"passed"}
     assert CorrelationStudy.objects.get().run.state == "succeeded"
     open_campaign = Campaign.objects.get(name=OPEN_CAMPAIGN)
     assert open_campaign.status == "open"

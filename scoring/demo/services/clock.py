@@ -31,8 +31,8 @@ def demo_clock(start: datetime) -> Iterator[DemoClock]:
     """Services read `clock` instead of the wall clock inside the block."""
     clock = DemoClock(start)
     real = timezone.now
-    timezone.now = clock.now  # type: ignore[assignment]
+    timezone.now = clock.now
     try:
         yield clock
     finally:
-        timezone.now = real  # type: ignore[assignment]
+        timezone.now = real

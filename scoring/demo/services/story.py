@@ -105,7 +105,9 @@ def _personas() -> list[Persona]:
 
 def _reference_judge(rating: Rating) -> tuple[str, float]:
     reference = rating.slot.reference
-    quality = (reference.provenance or {}).get("quality", "fair") if reference else "fair"
+    if reference is None:  # not a reference campaign's slot: no opinion either way
+        return str(rating.slot_id), QUALITY["fair"]
+    quality = (reference.provenance or {}).get("quality", "fair")
     return f"{rating.slot.item.external_id}/{reference.text}", QUALITY[quality]
 
 
@@ -143,6 +145,8 @@ def _published(owner: User, dataset: Dataset, campaign: Campaign) -> Release:
 def _execute(run_id: int | None) -> None:
     """Run a queued run here, as a worker would (its message, sent on commit, then finds it
     ended and does nothing)."""
+    if run_id is None:
+        raise ValueError("The service queued no run.")
     run = Run.objects.get(pk=run_id)
     run_execute(run_id=run.pk, attempt=run.attempt)
 
@@ -195,8 +199,10 @@ def _output_judge(qualities: dict[str, float]):
 def _human_evaluation(
     owner: User, board: Leaderboard, baselines: list[Submission], personas, clock: DemoClock
 ) -> Campaign:
+    # Each rater can rate each of the 40 outputs once: controls every fifth answer give quality
+    # control the three degraded outputs per rater it waits for before a verdict.
     campaign = human_evaluation_create(
-        leaderboard=board, user=owner, submissions=baselines, ratings_per_unit=3
+        leaderboard=board, user=owner, submissions=baselines, ratings_per_unit=3, control_rate=0.2
     )
     by_method = {b.method: b.quality for b in BASELINES}
     qualities = {
