@@ -121,8 +121,9 @@ def test_the_rate_page_offers_undo_and_the_key(make_campaign, make_rater, client
     [("rater", 302, True), ("other_rater", 302, False), ("owner", 404, False),
      ("anonymous", 302, False)],
 )  # fmt: skip
-def test_who_may_undo_on_the_page(make_campaign, make_rater, client_for, user_named, who, status,
-                                  undone):  # fmt: skip
+def test_who_may_undo_on_the_page(
+    make_campaign, make_rater, client_for, user_named, who, status, undone
+):
     campaign = make_campaign()
     rater, other_rater = make_rater(campaign), make_rater(campaign)
     answered = rate(campaign, rater, 4)
