@@ -21,6 +21,12 @@ def shot(page: Page, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
+def press(page: Page, key: str) -> None:
+    """Press a key once the page's script listens: a page's text shows before its script runs."""
+    page.wait_for_load_state("load")
+    page.keyboard.press(key)
+
+
 def invitation_link(page: Page, base: str, campaign) -> str:
     """The researcher makes an invitation into the campaign on its dashboard."""
     log_in(page, base, "owner")
@@ -58,27 +64,27 @@ def test_a_new_rater_follows_an_invitation_to_a_completion_code(
     expect(page).to_have_url(f"{live_server.url}/campaigns/{campaign.pk}/rate/")
     expect(page.get_by_text("Welcome, weekend-rater.")).to_be_visible()
     for n, key in enumerate("423", start=1):
-        page.keyboard.press(key)
+        press(page, key)
         expect(page.locator("#done-count")).to_have_text(str(n))
     shot(page, screenshots, "2-rate-with-undo")
 
     third = Rating.objects.filter(status=RatingStatus.DONE).latest("finished_at")
     assert third.score == 3
     assert Weight.objects.get(reference_id=third.slot.reference_id).weight == 0.0
-    page.keyboard.press("u")
+    press(page, "u")
     expect(page.get_by_text("Your last answer was taken back")).to_be_visible()
     expect(page.locator("#done-count")).to_have_text("2")
     expect(page.locator("#candidate")).to_have_text(third.slot.reference.text)
     shot(page, screenshots, "3-after-undo")
-    page.keyboard.press("5")  # the answer it should have had
+    press(page, "5")  # the answer it should have had
     expect(page.locator("#done-count")).to_have_text("3")
     assert Rating.objects.get(pk=third.pk).score == 5
     assert Weight.objects.get(reference_id=third.slot.reference_id).weight == 1.0
 
     for n, key in enumerate("41", start=4):
-        page.keyboard.press(key)
+        press(page, key)
         expect(page.locator("#done-count")).to_have_text(str(n))
-    page.keyboard.press("2")  # the last one
+    press(page, "2")  # the last one
     expect(page.get_by_role("heading", name="Thank you")).to_be_visible()
     code = page.locator("#completion-code").inner_text()
     assert len(code) == 10
@@ -106,7 +112,7 @@ def test_my_campaigns_and_the_rate_page_on_a_phone(
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     log_in(page, live_server.url, rater.username)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/rate/")
-    page.keyboard.press("4")
+    press(page, "4")
     expect(page.get_by_role("button", name="Undo my last answer")).to_be_visible()
     shot(page, Path(output_path), "phone-rate")
     page.goto(f"{live_server.url}/me/campaigns/")
