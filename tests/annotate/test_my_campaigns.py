@@ -64,7 +64,8 @@ def test_a_crowd_participants_share_ends_their_work(make_campaign, client_for):
     client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=p-1")
     membership = CampaignRater.objects.get(campaign=campaign)
     rater = membership.rater
-    assert campaigns_of_rater(rater=rater)[0].quota == 2
+    row = campaigns_of_rater(rater=rater)[0]
+    assert row.quota == 2 and row.open_now == 2  # their share, not all six references
     rate_all(campaign, rater)
     CampaignRater.objects.filter(pk=membership.pk).update(qc_status=QCStatus.PASSED)
     row = campaigns_of_rater(rater=rater)[0]

@@ -32,7 +32,7 @@ class JoinedCampaignSerializer(serializers.Serializer):
         allow_null=True, help_text="Your share, if you came from a crowd platform."
     )
     open_now = serializers.IntegerField(
-        help_text="Items you could be given now (your current one included)."
+        help_text="Items you could be given now: your current one included, within your share."
     )
     qc_status = serializers.ChoiceField(choices=QCStatus.choices, source="membership.qc_status")
     next_step = serializers.ChoiceField(

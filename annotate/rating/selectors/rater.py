@@ -79,14 +79,12 @@ class JoinedCampaign:
     membership: CampaignRater
     answered: int  # the rater's scores, skips and flags
     quota: int | None  # a crowd participant's share
-    open_now: int  # units the rater could be given now (their current lease included)
+    open_now: int  # items the rater could be given now (current lease in, a crowd share's rest)
     completion_code: str | None
 
     @property
     def can_rate(self) -> bool:
-        if not campaign_takes_answers(self.campaign) or not self.open_now:
-            return False
-        return self.quota is None or self.answered < self.quota
+        return campaign_takes_answers(self.campaign) and self.open_now > 0
 
     @property
     def next_step(self) -> str:
@@ -130,9 +128,10 @@ def _joined(rater: User, memberships: list[CampaignRater]) -> list[JoinedCampaig
     for m in memberships:
         campaign = m.campaign
         quota = campaign.ratings_per_rater if m.crowd_id and campaign.ratings_per_rater else None
-        row = JoinedCampaign(
-            campaign, m, answered.get(campaign.pk, 0), quota, open_now.get(campaign.pk, 0), None
-        )
+        done, available = answered.get(campaign.pk, 0), open_now.get(campaign.pk, 0)
+        if quota is not None:
+            available = max(0, min(available, quota - done))
+        row = JoinedCampaign(campaign, m, done, quota, available, None)
         if not row.can_rate:
             code = completion_code_shown(campaign=campaign, membership=m, answered=row.answered)
             row = replace(row, completion_code=code)
