@@ -146,3 +146,20 @@ def test_the_page_takes_a_fixed_number_of_queries(
     client = client_for(rater)
     with django_assert_max_num_queries(8):
         assert client.get(reverse("my-campaigns")).status_code == 200
+
+
+def test_the_done_page_of_an_account_rater(make_campaign, make_rater, client_for):
+    """Work left: a link back to it; done and judged: the code and its copy button."""
+    campaign = make_campaign(ratings_per_unit=1)
+    rater = make_rater(campaign)
+    client = client_for(rater)
+    done = reverse("campaign-done", args=[campaign.pk])
+    assert "Look for more items" in client.get(done).content.decode()
+    rate_all(campaign, rater)
+    CampaignRater.objects.filter(campaign=campaign).update(qc_status=QCStatus.FAILED)
+    page = client.get(done).content.decode()
+    assert 'id="account-done"' in page and "completion-code" not in page
+    CampaignRater.objects.filter(campaign=campaign).update(qc_status=QCStatus.PASSED)
+    page = client.get(done).content.decode()
+    code = campaigns_of_rater(rater=rater)[0].completion_code
+    assert f'id="completion-code">{code}<' in page and 'data-copy="completion-code"' in page
