@@ -307,6 +307,8 @@ SPECTACULAR_SETTINGS = {
         "SplitEnum": "annotate.datasets.models.SplitName",
         "ImportFormatEnum": ["jsonl", "tsv"],
         "SubmissionFormatEnum": ["", "text", "jsonl"],
+        # A campaign's status is in two components (a campaign, a rater's campaign).
+        "CampaignStatusEnum": "annotate.rating.models.CampaignStatus",
     },
 }
 
