@@ -9,7 +9,8 @@ from scoring.study.models import CorrelationStudy
 
 @admin.register(CorrelationStudy)
 class CorrelationStudyAdmin(admin.ModelAdmin):
-    list_display = ["name", "owner", "release", "split", "created_at"]
-    list_filter = ["split"]
-    search_fields = ["name", "release__dataset__slug"]
+    list_display = ["name", "owner", "dataset", "weight_source", "release", "split", "created_at"]
+    list_filter = ["split", "weight_source"]
+    list_select_related = ["owner", "dataset", "release__dataset"]
+    search_fields = ["name", "dataset__slug"]
     raw_id_fields = ["run"]

@@ -61,6 +61,12 @@ class StudyDetailSerializer(StudySummarySerializer):
 class StudyOptionsInputSerializer(serializers.Serializer):
     unit_size = serializers.IntegerField(min_value=1, max_value=1000, default=100)
     assignments = serializers.IntegerField(min_value=1, max_value=10_000, default=1000)
+    bootstrap = serializers.IntegerField(
+        min_value=1,
+        max_value=10_000,
+        default=1000,
+        help_text="Replicates of the item bootstrap behind every interval.",
+    )
     theta = serializers.FloatField(min_value=-1, max_value=1, default=0.6)
     order = serializers.IntegerField(min_value=1, max_value=4, default=2)
     seed = serializers.IntegerField(default=12345)

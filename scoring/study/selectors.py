@@ -15,7 +15,9 @@ from scoring.study.models import CorrelationStudy
 
 def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStudy:
     """The study if the user owns it (or is staff); others get a 404."""
-    study = CorrelationStudy.objects.select_related("dataset", "release", "run").filter(pk=pk)
+    study = CorrelationStudy.objects.select_related("dataset", "release__dataset", "run").filter(
+        pk=pk
+    )
     found = study.first()
     if found is None or not user.is_authenticated:
         raise NotFound("No such study.")
@@ -25,7 +27,7 @@ def study_get_managed(*, user: User | AnonymousUser, pk: int) -> CorrelationStud
 
 
 def studies_of(*, user: User) -> QuerySet[CorrelationStudy]:
-    studies = CorrelationStudy.objects.select_related("dataset", "release", "run")
+    studies = CorrelationStudy.objects.select_related("dataset", "release__dataset", "run")
     return studies if user.is_staff else studies.filter(owner=user)
 
 

@@ -115,6 +115,8 @@ def study_create(
     checked = StudyOptions.from_dict(options or {})
     if checked.unit_size < 1 or not 1 <= checked.assignments <= 10_000:
         raise ValidationError("Unit size must be ≥ 1 and assignments 1 … 10,000.")
+    if not 1 <= checked.bootstrap <= 10_000:
+        raise ValidationError({"options": "Bootstrap replicates must be 1 … 10,000."})
     source = (
         WeightSource.RELEASE
         if release
@@ -183,7 +185,11 @@ def study_run(run: RunContext) -> dict:
         )
     with run.fenced():  # a superseded attempt must not overwrite the live one's result
         CorrelationStudy.objects.filter(pk=study.pk).update(result=result)
-    return {"study": study.pk, "n_units": result["n_units"], "pairs": len(result["pairs"])}
+    return {
+        "study": study.pk,
+        "n_units": result.get("n_units", 0),
+        "pairs": len(result.get("pairs", [])),
+    }
 
 
 def _fmt(value: object) -> str:

@@ -18,7 +18,8 @@ def test_freezing_answers_with_the_new_releases_id(
     assert response.status_code == 201, response.json()
     made = Release.objects.get(dataset__slug="chat", version="1.0.0")
     assert response.json()["id"] == made.pk
-    published = client_for(owner).post(f"{URL}1.0.0/publish/")
+    confirm = {"confirm": "chat@1.0.0"}
+    published = client_for(owner).post(f"{URL}1.0.0/publish/", confirm, format="json")
     assert published.status_code == 200, published.json()
     assert published.json()["id"] == made.pk
     assert [r["id"] for r in client_for(owner).get(URL).json()] == [made.pk]

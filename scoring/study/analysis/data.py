@@ -19,9 +19,6 @@ class StudyRef:
     original: bool = False
 
 
-LEGACY_CRITERION = "score"
-
-
 @dataclass
 class StudyData:
     """Everything a study needs, aligned on `item_ids`.
@@ -44,12 +41,6 @@ class StudyData:
     notes: list[str] = field(default_factory=list)
     system_scores: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     leave_one_out: bool = False
-
-    def __post_init__(self) -> None:
-        # The shape before criteria (pair → differences) is read as one criterion, "score",
-        # until every caller passes criteria.
-        if any(isinstance(key, tuple) for key in self.human):
-            self.human = {LEGACY_CRITERION: self.human}  # type: ignore[dict-item]
 
     @property
     def criteria(self) -> list[str]:
