@@ -87,6 +87,7 @@ def _kind(route: Route, name: str) -> str:
         "fmt": "format", "judgment_set_id": "judgment_set", "study_id": "study",
         "run_id": "run", "corpus_id": "corpus", "reference_id": "reference",
         "submission_id": "submission", "campaign_id": "campaign", "rating_id": "rating",
+        "team_id": "team",
     }  # fmt: skip
     if name not in known:
         raise AssertionError(f"{t}: name the kind of the path parameter <{name}> in the walker")

@@ -5,7 +5,8 @@
   leaderboards on its dev and test splits;
 * a private dataset with canaries in an item, its references, its release, a leaderboard on it,
   a mining run, imported human judgments, an output campaign and a correlation study;
-* a private submission (canary in its method and its outputs) by a team none of the walkers is in.
+* a private submission (canary in its method and its outputs) by a team none of the walkers is in,
+  and a team (canary in its name) none of them is in.
 
 Nothing here is seen by the walkers, except public data that carries no canary.
 """
@@ -28,6 +29,7 @@ from annotate.rating.services.campaigns import campaign_create, campaign_join
 from annotate.releases.services import release_freeze
 from core.runs.engine import run_create
 from scoring.leaderboards.services.leaderboards import leaderboard_create
+from scoring.leaderboards.services.teams import team_create, team_invitation_renew
 from scoring.study.services import study_create
 from tests.annotate.release_kit import published, settle
 from tests.runs_kit import execute, upload
@@ -173,6 +175,9 @@ def build_world() -> World:
         is_public=False,
     )
     private_submission = _submit(private_board, owner, ["a reply", "again"])
+    # A team none of the walkers is in, its name a canary, with an invitation link out.
+    secret_team = team_create(user=stranger, name=f"team {SUBMISSION_CANARY}")
+    team_invitation_renew(team=secret_team, user=stranger)
 
     # A queued mining run of the private dataset; its message names a private corpus.
     mining = run_create(
@@ -200,6 +205,7 @@ def build_world() -> World:
         "campaign": {"private": private_campaign.pk, "hidden": public_campaign.pk},
         "rating": {"private": private_rating.pk, "hidden": hidden_rating.first().pk},
         "submission": {"private": secret.pk, "private-dataset": private_submission.pk},
+        "team": {"private": secret_team.pk},
         "run": {"private": mining.pk},
         "reference": {"hidden-test": hidden_reference.pk},
         "release": {"public": public_release, "private": private_release},
