@@ -52,12 +52,38 @@ def _call(request: Request) -> tuple[int, dict]:
             return exc.code, {"detail": body.decode(errors="replace")[:500]}
 
 
+def _size(n_bytes: int) -> str:
+    # The server words its refusal the same way (submission_files.size_text); this file stays
+    # standard library only, so participants can copy it alone.
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{n_bytes} bytes"
+
+
+def _too_large(base: str, headers: dict[str, str], args: argparse.Namespace) -> str:
+    """Why the file is over the board's upload limit, asked before uploading it ("" if not,
+    or if the board cannot be read: the server checks again)."""
+    status, board = _call(
+        Request(f"{base}/api/v1/leaderboards/{args.leaderboard}/", headers=headers)
+    )
+    limit = board.get("leaderboard", {}).get("max_upload_bytes") if status == 200 else None
+    size = args.file.stat().st_size
+    if not isinstance(limit, int) or size <= limit:
+        return ""
+    return f"the file is {_size(size)}; this leaderboard accepts files up to {_size(limit)}"
+
+
 def submit(args: argparse.Namespace) -> int:
     base = args.url.rstrip("/")
     if not base.startswith(("http://", "https://")):
         print("error: --url must start with http:// or https://", file=sys.stderr)
         return 2
     headers = {"Authorization": f"Token {args.token}", "Accept": "application/json"}
+    too_large = _too_large(base, headers, args)
+    if too_large:
+        print(f"error: {args.file}: {too_large}; nothing was uploaded.", file=sys.stderr)
+        return 1
     fields = {"method": args.method or args.file.stem, "team": args.team}
     body, content_type = _multipart(fields, args.file)
     request = Request(

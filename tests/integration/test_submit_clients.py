@@ -74,3 +74,22 @@ def test_the_management_command_submits_and_waits(
     bad.write_text("only one\n")
     with pytest.raises(CommandError, match="not accepted"):
         call_command("submit", "--leaderboard", board.slug, "--file", str(bad), "--user", "other")
+
+
+def test_the_client_refuses_a_file_over_the_boards_limit_naming_it(
+    live_server, make_leaderboard, other, tmp_path
+):
+    board = make_leaderboard(max_upload_bytes=1024)
+    token = Token.objects.create(user=other).key
+    outputs = tmp_path / "huge.txt"
+    outputs.write_text(GOOD * 40)  # 2.9 KB
+    result = subprocess.run(
+        client_submit(live_server, token, board, outputs),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "the file is 2.9 KB; this leaderboard accepts files up to 1 KB" in result.stderr
+    assert "nothing was uploaded" in result.stderr
+    assert not Submission.objects.exists()
