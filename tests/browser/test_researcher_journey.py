@@ -203,7 +203,7 @@ def test_a_researcher_from_raw_file_to_a_kept_leaderboard(
     expect(page.locator("#leaderboard")).not_to_contain_text("junk dump")
     expect(page.locator("#unlisted")).to_contain_text("Spam, not a system output.")
     expect(page.locator("#leaderboard tr.baseline")).to_contain_text("copy the seed reference")
-    expect(page.locator("#rank-method")).to_contain_text("Holm–Bonferroni over the 1 pairs")
+    expect(page.locator("#rank-method")).to_contain_text("Holm–Bonferroni over the 1 pair of")
     shot(page, shots, "05-board-after-hiding")
 
     # The spammer's team reads why.
@@ -220,7 +220,7 @@ def test_a_researcher_from_raw_file_to_a_kept_leaderboard(
     answer = page.locator("#significance-answer")
     expect(answer).to_be_visible()
     expect(page.locator("#answer-method")).to_contain_text("paired bootstrap resampling")
-    expect(page.locator("#answer-method")).to_contain_text("Holm–Bonferroni over the 1 pairs")
+    expect(page.locator("#answer-method")).to_contain_text("Holm–Bonferroni over the 1 pair of")
     groups = [
         int(g) for g in re.findall(r"group (\d+)", page.locator("#answer-groups").inner_text())
     ]

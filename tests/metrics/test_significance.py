@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 import pytest
 from sacrebleu.metrics.bleu import BLEU
@@ -10,8 +12,10 @@ from sacrebleu.significance import _compute_p_value, estimate_ci
 from scoring.metrics import (
     bootstrap_ci,
     get_metric,
+    holm_adjust,
     paired_approximate_randomization,
     paired_bootstrap,
+    paired_bootstrap_matrix,
 )
 
 RNG = np.random.default_rng(0)
@@ -73,3 +77,34 @@ def test_system_against_itself_follows_sacrebleu_strict_inequality():
     assert paired_approximate_randomization(METRIC, BASE, BASE, 100).p_value == pytest.approx(
         1 / 101
     )
+
+
+def _bleu_rows(rng, n_items: int, quality: float) -> np.ndarray:
+    rows = []
+    for _ in range(n_items):
+        matches = [int(rng.binomial(10 - n, min(quality * (1 - 0.1 * n), 1))) for n in range(4)]
+        rows.append([10, 10, *matches, 10, 9, 8, 7])
+    return np.array(rows, dtype=float)
+
+
+def test_the_matrix_equals_each_pairs_own_bootstrap():
+    bleu = get_metric("bleu")
+    rng = np.random.default_rng(1)
+    systems = [_bleu_rows(rng, 60, q) for q in (0.9, 0.85, 0.5, 0.2)]
+    matrix = paired_bootstrap_matrix(bleu, systems)
+    for i, j in permutations(range(4), 2):
+        assert matrix[i, j] == paired_bootstrap(bleu, systems[i], systems[j]).p_value
+    assert np.all(np.diag(matrix) == 1.0)
+
+
+@pytest.mark.parametrize(
+    ("raw", "adjusted"),
+    [
+        ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),
+        ([0.5], [0.5]),
+        ([0.001, 0.2, 0.01, 0.9], [0.004, 0.4, 0.03, 0.9]),
+        ([], []),
+    ],
+)
+def test_holm_by_hand(raw, adjusted):
+    assert holm_adjust(np.array(raw)) == pytest.approx(adjusted)

@@ -2,14 +2,14 @@
 paired bootstrap with the same Holm–Bonferroni correction, and agree for every pair."""
 
 import re
-from itertools import combinations, permutations
+from itertools import combinations
 
 import numpy as np
 import pytest
 
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.significance import BoardSignificance, significance_compute
-from scoring.metrics import get_metric, holm_adjust, paired_bootstrap, paired_bootstrap_matrix
+from scoring.metrics import get_metric
 from tests.conftest import PASSWORD
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 
@@ -22,29 +22,6 @@ def bleu_rows(rng, n_items: int, quality: float) -> np.ndarray:
         matches = [int(rng.binomial(length - n, min(quality * (1 - 0.1 * n), 1))) for n in range(4)]
         rows.append([length, length, *matches, 10, 9, 8, 7])
     return np.array(rows, dtype=float)
-
-
-def test_the_matrix_equals_each_pairs_own_bootstrap():
-    bleu = get_metric("bleu")
-    rng = np.random.default_rng(1)
-    systems = [bleu_rows(rng, 60, q) for q in (0.9, 0.85, 0.5, 0.2)]
-    matrix = paired_bootstrap_matrix(bleu, systems)
-    for i, j in permutations(range(4), 2):
-        assert matrix[i, j] == paired_bootstrap(bleu, systems[i], systems[j]).p_value
-    assert np.all(np.diag(matrix) == 1.0)
-
-
-@pytest.mark.parametrize(
-    ("raw", "adjusted"),
-    [
-        ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),
-        ([0.5], [0.5]),
-        ([0.001, 0.2, 0.01, 0.9], [0.004, 0.4, 0.03, 0.9]),
-        ([], []),
-    ],
-)
-def test_holm_by_hand(raw, adjusted):
-    assert holm_adjust(np.array(raw)) == pytest.approx(adjusted)
 
 
 def test_a_chain_of_ties_is_one_group_and_says_so():

@@ -21,9 +21,9 @@ from scoring.leaderboards.selectors.leaderboards import (
     release_scoring_items,
 )
 from scoring.leaderboards.selectors.significance import (
-    CORRECTION,
     TEST,
     BoardSignificance,
+    correction_text,
     significance_compute,
 )
 from scoring.leaderboards.selectors.stored import load_matrix
@@ -64,7 +64,7 @@ class LeaderboardTable:
 
     @property
     def correction(self) -> str:
-        return f"{CORRECTION} over the {self.pairs} pairs of ranked entries"
+        return correction_text(self.pairs)
 
     @property
     def metrics(self) -> list[str]:

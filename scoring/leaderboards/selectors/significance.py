@@ -29,6 +29,11 @@ TEST = "paired bootstrap resampling (Koehn 2004, 1,000 resamples)"
 CORRECTION = "Holm–Bonferroni"
 
 
+def correction_text(pairs: int) -> str:
+    family = "the 1 pair" if pairs == 1 else f"the {pairs} pairs"
+    return f"{CORRECTION} over {family} of ranked entries"
+
+
 @dataclass(frozen=True)
 class BoardSignificance:
     """Raw p-values of every pair of ranked entries (best first), as stored on the board."""
@@ -123,7 +128,7 @@ class PairAnswer:
     def correction(self) -> str:
         if not self.on_board:
             return "none (not both on the board: a single test)"
-        return f"{CORRECTION} over the {self.pairs} pairs of ranked entries"
+        return correction_text(self.pairs)
 
     @property
     def grouped_although_significant(self) -> bool:
