@@ -13,9 +13,11 @@ class LeaderboardAdmin(admin.ModelAdmin):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
+    list_display = ["name", "created_by", "created_at"]
+    list_select_related = ["created_by"]
     search_fields = ["name", "members__username"]
     filter_horizontal = ["members"]
+    raw_id_fields = ["created_by"]
 
 
 class ScoreInline(admin.TabularInline):
@@ -27,11 +29,19 @@ class ScoreInline(admin.TabularInline):
 
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ["method", "team", "leaderboard", "status", "progress", "submitted_at"]
-    list_filter = ["status", "is_baseline", "leaderboard"]
+    list_display = [
+        "method",
+        "team",
+        "leaderboard",
+        "status",
+        "listing",
+        "progress",
+        "submitted_at",
+    ]
+    list_filter = ["status", "listing", "is_baseline", "leaderboard"]
     list_select_related = ["team", "leaderboard", "run"]
     search_fields = ["method", "team__name", "submitted_by__username"]
-    raw_id_fields = ["leaderboard", "team", "submitted_by", "run"]
+    raw_id_fields = ["leaderboard", "team", "submitted_by", "run", "listing_changed_by"]
     readonly_fields = ["submitted_at", "finished_at"]
     inlines = [ScoreInline]
 

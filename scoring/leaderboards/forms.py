@@ -14,8 +14,17 @@ class SubmissionForm(forms.Form):
     method = forms.CharField(max_length=200, help_text="A short name for your system.")
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     url = forms.URLField(required=False, label="Paper or code URL", assume_scheme="https")
-    team = forms.CharField(max_length=100, required=False, help_text="Empty: your own team.")
+    team = forms.ChoiceField(
+        required=False, help_text="Make a team, or join one, under Your teams."
+    )
     is_public = forms.BooleanField(required=False, initial=True, label="Show on the leaderboard")
+
+    def __init__(self, *args, team_names: list[str], username: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        own = [("", f"Just me (a team named {username})")]
+        # A user's own one-person team is offered as "just me", not twice.
+        others = [(name, name) for name in team_names if name != username]
+        self.fields["team"].choices = own + others  # type: ignore[attr-defined]
 
 
 def _yes_no() -> forms.TypedChoiceField:

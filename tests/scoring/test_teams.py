@@ -130,3 +130,28 @@ def test_a_teams_submissions_are_its_members(
     assert 'id="my-submissions"' in page and f"/leaderboards/submissions/{submission.pk}/" in page
     team.members.remove(mate)
     assert client_for(mate).get(f"/api/v1/submissions/{submission.pk}/").status_code == 404
+
+
+def test_the_upload_form_offers_ones_teams(make_leaderboard, client_for, other, team):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.runs_kit import upload
+
+    board = make_leaderboard()
+    form = client_for(other).get("/leaderboards/board/submit/").content.decode()
+    assert "Just me (a team named other)" in form and '<option value="Night Owls">' in form
+    data = ("\n".join(GOOD) + "\n").encode()
+    response = client_for(other).post(
+        "/leaderboards/board/submit/",
+        {"file": SimpleUploadedFile("out.txt", data), "method": "m", "team": "Night Owls"},
+    )
+    assert response.status_code == 302
+    assert board.submissions.get().team == team
+    upload(board, other, GOOD)  # a personal team appears once, as "just me"
+    form = client_for(other).get("/leaderboards/board/submit/").content.decode()
+    assert form.count('value="other"') == 0
+    refused = client_for(other).post(
+        "/leaderboards/board/submit/",
+        {"file": SimpleUploadedFile("out.txt", data), "method": "m", "team": "Strangers"},
+    )
+    assert refused.status_code == 400 and "Select a valid choice" in refused.content.decode()

@@ -153,6 +153,20 @@ class LeaderboardCreateSerializer(serializers.Serializer):
     is_public = serializers.BooleanField(required=False, default=True)
     daily_quota = serializers.IntegerField(required=False, min_value=1, default=5)
     total_quota = serializers.IntegerField(required=False, min_value=1, default=100)
+    max_upload_bytes = serializers.IntegerField(
+        required=False,
+        min_value=MIN_UPLOAD_BYTES,
+        max_value=MAX_UPLOAD_BYTES,
+        default=200 * 1024 * 1024,
+        help_text="Uploads above it are refused with a 400 that names the limit.",
+    )
+    counted_per_team = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_COUNTED_PER_TEAM,
+        default=1,
+        help_text="Test leaderboards: how many submissions a team may pick to count.",
+    )
 
     def validate_slug(self, slug: str) -> str:
         if slug in RESERVED_SLUGS:

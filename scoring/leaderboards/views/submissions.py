@@ -23,6 +23,7 @@ from scoring.leaderboards.selectors.submissions import (
     submissions_counted,
     submissions_of_user,
 )
+from scoring.leaderboards.selectors.teams import teams_of_user
 from scoring.leaderboards.services.submissions import submission_create
 from scoring.leaderboards.submission_files import UploadRejected
 
@@ -33,7 +34,13 @@ def submission_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     leaderboard = leaderboard_get_visible(user=request.user, slug=slug)
     if not user_is_researcher(request.user):
         raise PermissionDenied("Participants need a researcher account to submit.")
-    form = SubmissionForm(request.POST or None, request.FILES or None)
+    names = [team.name for team in teams_of_user(user=request.user)]
+    form = SubmissionForm(
+        request.POST or None,
+        request.FILES or None,
+        team_names=names,
+        username=request.user.username,
+    )
     problems = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -62,7 +69,7 @@ def submission_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         "problems": problems,
         "mine": submissions_of_user(user=request.user, leaderboard=leaderboard)[:20],
     }
-    status = 400 if problems else 200
+    status = 400 if problems or form.errors else 200
     return render(request, "scoring/submission_new.html", context, status=status)
 
 
