@@ -63,9 +63,10 @@ class BoardSignificance:
     def groups(self) -> list[int]:
         """1-based group of each entry: a new group starts at k where every entry above k is
         significantly different from every entry from k on."""
+        significant = self.adjusted < ALPHA
         groups = [1] if self.n else []
         for k in range(1, self.n):
-            cut = all(self.significant(i, j) for i in range(k) for j in range(k, self.n))
+            cut = bool(significant[:k, k:].all())
             groups.append(groups[-1] + 1 if cut else groups[-1])
         return groups
 

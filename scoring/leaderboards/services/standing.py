@@ -27,11 +27,9 @@ REASON_MAX = 500
 
 
 def _locked(submission: Submission) -> Submission:
-    return (
-        Submission.objects.select_for_update()
-        .select_related("leaderboard", "team")
-        .get(pk=submission.pk)
-    )
+    # Only the submission's row: locking the board's row too would hold up every upload to it.
+    rows = Submission.objects.select_for_update(of=("self",))
+    return rows.select_related("leaderboard", "team").get(pk=submission.pk)
 
 
 def _save(submission: Submission, fields: list[str]) -> Submission:
