@@ -21,6 +21,7 @@ def table_payload(table: LeaderboardTable, *, references_visible: bool) -> dict[
             "leaderboard": table.leaderboard,
             "signature": table.signature,
             "references_visible": references_visible,
+            "rank_groups": {"test": table.test, "correction": table.correction},
             "rows": table.rows,
         }
     ).data

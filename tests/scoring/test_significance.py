@@ -107,6 +107,7 @@ def test_for_every_pair_the_board_and_the_compare_page_agree(
     groups = _board_groups(client, board)
     assert len(groups) == (5 if who != "anonymous" else 4)  # the private entry: team and owner
     api_board = client.get(f"/api/v1/leaderboards/{board.slug}/").json()
+    assert api_board["rank_groups"]["test"].startswith("paired bootstrap")
     assert {row["submission"]: row["group"] for row in api_board["rows"]} == groups
     pairs = len(groups) * (len(groups) - 1) // 2
     seen = set()

@@ -80,11 +80,21 @@ class LeaderboardSummarySerializer(serializers.ModelSerializer):
         return get_entry(board.primary_metric).higher_is_better
 
 
+class RankGroupsMethodSerializer(serializers.Serializer):
+    test = serializers.CharField(help_text="The paired test of every pair of ranked entries.")
+    correction = serializers.CharField(
+        help_text="The multiple-comparison correction, and over what."
+    )
+
+
 class LeaderboardDetailSerializer(serializers.Serializer):
     leaderboard = LeaderboardSummarySerializer()
     signature = serializers.CharField(help_text="The primary metric's signature.")
     references_visible = serializers.BooleanField(
         help_text="Whether you may download the references of this split."
+    )
+    rank_groups = RankGroupsMethodSerializer(
+        help_text="How the groups were drawn; the compare answer uses the same test."
     )
     rows = LeaderboardRowSerializer(many=True)
 
