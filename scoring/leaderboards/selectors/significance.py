@@ -30,6 +30,8 @@ CORRECTION = "Holm–Bonferroni"
 
 
 def correction_text(pairs: int) -> str:
+    if pairs == 0:
+        return f"{CORRECTION}, once two entries are ranked"
     family = "the 1 pair" if pairs == 1 else f"the {pairs} pairs"
     return f"{CORRECTION} over {family} of ranked entries"
 
