@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,8 @@ SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"  # names the format; 
 ACCENT, BASELINE = "#2457c5", "#d97800"  # studio.css's accent; the leaderboard's baselines
 WIDTH = "container"  # as wide as the page gives, redrawn when that changes
 HEIGHT, TALL, ROW_STEP = 160, 220, 22
-HOUR_FORMAT = "%d %b %H:00"  # Python's strftime and d3's time format read it alike
+HOUR_FORMAT = "%d %b %H:00"
+HOUR, MIN_HOURS = timedelta(hours=1), 12
 
 
 def _finite(value: float | None) -> float | None:
@@ -39,13 +40,14 @@ def _finite(value: float | None) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _spec(title: str, rows: list[dict[str, Any]], height: int | dict, **body: Any) -> Spec:
+def _spec(title: str, rows: list[dict[str, Any]], height: int, **body: Any) -> Spec:
     return {
         "$schema": SCHEMA,
         "title": title,
         "description": title,  # read out by screen readers, as the SVG's aria-label
         "width": WIDTH,
         "height": height,
+        "autosize": {"type": "fit-x", "contains": "padding"},  # the height is the spec's
         "data": {"values": rows},
         **body,
     }
@@ -82,13 +84,16 @@ def histogram(
         {"from": round(float(a), 6), "to": round(float(b), 6), "count": int(n)}
         for a, b, n in zip(edges[:-1], edges[1:], counts, strict=True)
     ]
+    # Binned here: Vega-Lite draws the bins as given, with round values on the axis.
+    binned = {"binned": True, "step": (hi - lo) / bins}
     return _spec(
         title,
         rows,
         HEIGHT,
-        mark={"type": "bar", "color": ACCENT, "stroke": "white", "strokeWidth": 0.5},
+        mark={"type": "bar", "color": ACCENT, "binSpacing": 1},
         encoding={
-            "x": _q("from", x_title) | {"scale": {"domain": [lo, hi]}},
+            "x": _q("from", x_title)
+            | {"bin": binned, "scale": {"domain": [lo, hi]}, "axis": {"tickCount": 10}},
             "x2": {"field": "to"},
             "y": _q("count", y_title) | {"axis": {"tickMinStep": 1, "format": "d"}},
             "tooltip": [_q("from", "From", ".2f"), _q("to", "To", ".2f"), _q("count", y_title)],
@@ -96,22 +101,77 @@ def histogram(
     )
 
 
+def _ms(moment: datetime) -> int:
+    """A moment as Vega reads a timestamp: milliseconds since the epoch."""
+    return round(moment.timestamp() * 1000)
+
+
+def _datetime(moment: datetime) -> dict[str, int | bool]:
+    """A UTC moment as a Vega-Lite DateTime (month 1 to 12)."""
+    return {
+        "year": moment.year,
+        "month": moment.month,
+        "date": moment.day,
+        "hours": moment.hour,
+        "utc": True,
+    }
+
+
+def _hour_axis(hours: Sequence[datetime]) -> dict[str, Any]:
+    """The x of bars for these consecutive clock hours (UTC): a label every 1, 2, 3, 6, 12 or
+    24 hours, about 8 in all, and the days in the axis title."""
+    step = next(k for k in (1, 2, 3, 6, 12, 24) if len(hours) / k <= 8)
+    axis = {
+        # DateTime objects, not timestamps: Vega's CSP-safe interpreter misreads datetime(ms).
+        "values": [_datetime(h) for h in hours if h.hour % step == 0],
+        "format": "%H:00",
+        "labelAngle": 0,
+        "labelOverlap": True,
+    }
+    days = f"{hours[0]:%d %b}", f"{hours[-1]:%d %b}"
+    title = f"Hour (UTC), {days[0]}" + (f" to {days[1]}" if days[1] != days[0] else "")
+    return {
+        "field": "hour",
+        "type": "temporal",
+        "title": title,
+        "axis": axis,
+        "scale": {"type": "utc"},
+    }
+
+
 def hourly_counts(
-    counts: Sequence[tuple[datetime, int]], *, title: str, y_title: str = "Count"
+    counts: Sequence[tuple[datetime, int]],
+    *,
+    title: str,
+    y_title: str = "Count",
+    min_hours: int = MIN_HOURS,
 ) -> Spec:
-    """A bar per clock hour (times in UTC), e.g. the answers a campaign got each hour."""
+    """A bar per clock hour (times in UTC), e.g. the answers a campaign got each hour; hours
+    missing in between count 0. At least ``min_hours`` are drawn (ending with the last), so a
+    first hour of work is one bar among its neighbours rather than a block filling the chart."""
+    given = {hour.astimezone(UTC): int(n) for hour, n in counts}
+    if not given:
+        return _spec(title, [], HEIGHT)
+    last = max(given)
+    first = min(min(given), last - (min_hours - 1) * HOUR)
+    hours = [first + k * HOUR for k in range(int((last - first) / HOUR) + 1)]
     rows = [
-        {"hour": hour.isoformat(), "label": f"{hour:{HOUR_FORMAT}}", "count": int(n)}
-        for hour, n in counts
+        {
+            "hour": _ms(h),
+            "end": _ms(h + HOUR),
+            "label": f"{h:{HOUR_FORMAT}}",
+            "count": given.get(h, 0),
+        }
+        for h in hours
     ]
-    hour = {"field": "hour", "type": "temporal", "timeUnit": "utcyearmonthdatehours"}
     return _spec(
         title,
         rows,
         HEIGHT,
-        mark={"type": "bar", "color": ACCENT},
+        mark={"type": "bar", "orient": "vertical", "color": ACCENT, "stroke": "white"},
         encoding={
-            "x": hour | {"title": "Hour (UTC)", "axis": {"format": HOUR_FORMAT, "labelAngle": 0}},
+            "x": _hour_axis(hours),
+            "x2": {"field": "end"},
             "y": _q("count", y_title) | {"axis": {"tickMinStep": 1, "format": "d"}},
             "tooltip": [_n("label", "Hour (UTC)"), _q("count", y_title)],
         },
@@ -246,7 +306,7 @@ def intervals(
     return _spec(
         title,
         rows,
-        {"step": ROW_STEP},
+        ROW_STEP * max(len(rows), 1),  # a number, not {"step": …}, so the width can fit
         encoding={"y": y, "color": color},
         layer=[
             {

@@ -6,7 +6,7 @@ import math
 import re
 import shutil
 import subprocess
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -57,11 +57,28 @@ def test_a_bad_range_is_refused():
 def test_hourly_counts_are_bars_per_utc_hour_with_a_readable_label():
     hour = datetime(2026, 3, 2, 14, tzinfo=UTC)
     spec = hourly_counts([(hour, 3)], title="Answers per hour", y_title="Answers")
-    assert values(spec) == [
-        {"hour": "2026-03-02T14:00:00+00:00", "label": "02 Mar 14:00", "count": 3}
-    ]
-    assert spec["encoding"]["x"]["timeUnit"].startswith("utc")
+    start = int(hour.timestamp() * 1000)
+    assert values(spec)[-1] == {
+        "hour": start,
+        "end": start + 3_600_000,
+        "label": "02 Mar 14:00",
+        "count": 3,
+    }
+    # Twelve hours at least: the eleven before count 0.
+    assert [row["count"] for row in values(spec)] == [0] * 11 + [3]
+    assert values(spec)[0]["label"] == "02 Mar 03:00"
+    x = spec["encoding"]["x"]
+    assert x["title"] == "Hour (UTC), 02 Mar" and x["axis"]["format"] == "%H:00"
+    assert len(x["axis"]["values"]) == 6  # even hours, 04:00 to 14:00
     assert [t["title"] for t in spec["encoding"]["tooltip"]] == ["Hour (UTC)", "Answers"]
+
+
+def test_hourly_counts_fill_missing_hours_and_keep_a_long_span():
+    start = datetime(2026, 3, 1, 20, tzinfo=UTC)
+    hours = [(start + timedelta(hours=k), k) for k in range(0, 30, 3)]
+    rows = values(hourly_counts(hours, title="t"))
+    assert len(rows) == 28 and sum(row["count"] for row in rows) == sum(range(0, 30, 3))
+    assert hourly_counts([], title="t")["data"]["values"] == []
 
 
 def test_lines_drop_undefined_points_and_name_series_in_a_legend():
@@ -115,7 +132,7 @@ def test_intervals_keep_their_order_and_tell_baselines_apart():
     assert [row["kind"] for row in values(spec)] == ["submission", "submission", "baseline"]
     assert values(spec)[2]["low"] is None
     assert spec["encoding"]["y"]["sort"] is None  # best first, as given
-    assert spec["height"] == {"step": 22}
+    assert spec["height"] == 3 * 22
 
 
 def test_the_table_of_values_follows_the_tooltip():
@@ -184,7 +201,7 @@ def test_the_vendored_vega_lite_draws_every_spec_with_values_on_its_axes():
     texts = [re.findall(r"<text[^>]*>([^<]*)</text>", svg) for svg in json.loads(done.stdout)]
     weights, hourly, sweep, scatter_, interval = texts
     assert {"−1.0", "0.0", "1.0", "Weight", "Count", "Weights"} <= set(weights)
-    assert {"01 Jan 00:00", "Hour (UTC)"} <= set(hourly)
+    assert {"00:00", "04:00", "Hour (UTC), 31 Dec to 01 Jan"} <= set(hourly)
     assert {"θ", "ρ", "0.0", "0.8", "a", "b"} <= set(sweep)
     assert {"human", "metric", "s1", "s&lt;2&gt;"} <= set(scatter_)
     assert {"BLEU", "t: m", "baseline", "0.30"} <= set(interval)
