@@ -197,6 +197,9 @@ def lines(
         for x, y in points
         if _finite(y) is not None and _finite(x) is not None
     ]
+    x = _q("x", x_title) | {"scale": {"zero": False, "reverse": x_descending}}
+    if rows and all(float(row["x"]).is_integer() for row in rows):
+        x["axis"] = {"tickMinStep": 1, "format": "d"}  # an order or a size: whole numbers
     color: dict[str, Any] = {"value": ACCENT}
     if len(series) > 1:
         color = _n("series", series_title) | {"legend": {"orient": "bottom"}}
@@ -206,7 +209,7 @@ def lines(
         TALL if len(series) > 1 else HEIGHT,
         mark={"type": "line", "point": True},
         encoding={
-            "x": _q("x", x_title) | {"scale": {"zero": False, "reverse": x_descending}},
+            "x": x,
             "y": _q("y", y_title),
             "color": color,
             "tooltip": [_n("series", series_title), _q("x", x_title), _q("y", y_title, y_format)],

@@ -1,7 +1,25 @@
 """The last hand-written SVG charts, kept only while the study's pages still draw with them.
 
-To be deleted with their re-export in ``core/plots.py`` once ``scoring/study/selectors.py``
-builds its charts with ``core.plots.lines`` and ``core.plots.scatter`` (see the note there).
+Switching the study (scoring/study/selectors.py and its detail.html), then deleting this module,
+its re-export in core/plots.py, tests/core/test_plots_svg.py and ``svg.chart`` in studio.css:
+
+- ``study_plots``: one chart per sweep, a line per metric, θ decreasing to the right::
+
+      "chart": lines(series, title=SWEEP_TITLES.get(sweep, sweep),
+                     x_title=SWEEP_AXES.get(sweep, sweep), y_title="Spearman's ρ",
+                     series_title="Metric", x_descending=sweep == "theta")
+
+  for each ``sweep, series`` of ``study.result["sweeps"]`` as stored (``{metric: [[x, ρ or
+  null], …]}``: ``lines`` leaves out undefined points), with ``SWEEP_AXES = {"theta":
+  "reference-weight threshold θ", "unit_size": "unit size M", "order": "n-gram order"}``.
+- ``study_system_levels``: per correlation ``c``, ``scatter([(row["human"].get("value"),
+  row["metrics"].get(c["key"]), row["system"]) for row in level["systems"]], title=…,
+  x_title=f"human {criterion} (mean)", y_title=c["display"])`` (a system without both values
+  is left out by ``scatter``).
+- detail.html: ``{% load charts %}``, then ``{% chart chart %}`` for each of ``level.plots`` and
+  ``{% chart plot.chart %}`` for each of ``plots`` (the tag draws the figure and its table).
+- Tests: the page has ``data-chart`` boxes (3 sweeps + 1 scatter per metric), no ``<svg``; in
+  the browser ``#study-plots [data-chart] svg.marks`` appears once per sweep.
 """
 
 from __future__ import annotations

@@ -103,6 +103,7 @@ def test_one_line_needs_no_legend():
     spec = lines({"BLEU": [(1, 0.2), (2, 0.4)]}, title="t", x_title="M", y_title="ρ")
     assert "field" not in spec["encoding"]["color"]
     assert spec["encoding"]["x"]["scale"]["reverse"] is False
+    assert spec["encoding"]["x"]["axis"] == {"tickMinStep": 1, "format": "d"}  # whole x
 
 
 def test_a_scatter_labels_each_point():
