@@ -18,8 +18,10 @@ its re-export in core/plots.py, tests/core/test_plots_svg.py and ``svg.chart`` i
   is left out by ``scatter``).
 - detail.html: ``{% load charts %}``, then ``{% chart chart %}`` for each of ``level.plots`` and
   ``{% chart plot.chart %}`` for each of ``plots`` (the tag draws the figure and its table).
-- Tests: the page has ``data-chart`` boxes (3 sweeps + 1 scatter per metric), no ``<svg``; in
-  the browser ``#study-plots [data-chart] svg.marks`` appears once per sweep.
+- Tests: the page has ``data-chart`` boxes (3 sweeps + 1 scatter per metric), no ``<svg``
+  (tests/scoring/test_study_pages.py; the demo tour's study stop in
+  tests/annotate/test_demo_fixture.py looks for ``<svg`` too); in the browser
+  ``#study-plots [data-chart] svg.marks`` appears once per sweep (tests/browser/test_study_flow.py).
 """
 
 from __future__ import annotations
