@@ -293,11 +293,14 @@ def intervals(
         for p, label in zip(points, _unique([p.label for p in points]), strict=True)
     ]
     y = _n("label", "") | {"sort": None, "title": None, "axis": {"labelLimit": 220}}
+    # The legend names only the kinds drawn (a board of baselines alone has no "submission").
+    drawn = {row["kind"] for row in rows}
+    kinds = [(k, c) for k, c in (("submission", ACCENT), (highlight_title, BASELINE)) if k in drawn]
     color = {
         "field": "kind",
         "type": "nominal",
         "title": None,
-        "scale": {"domain": ["submission", highlight_title], "range": [ACCENT, BASELINE]},
+        "scale": {"domain": [k for k, _ in kinds], "range": [c for _, c in kinds]},
         "legend": {"orient": "bottom"},
     }
     tooltip = [

@@ -132,6 +132,9 @@ def test_intervals_keep_their_order_and_tell_baselines_apart():
     assert [row["label"] for row in values(spec)] == ["team: m", "team: m (2)", "copy"]
     assert [row["kind"] for row in values(spec)] == ["submission", "submission", "baseline"]
     assert values(spec)[2]["low"] is None
+    assert spec["encoding"]["color"]["scale"]["domain"] == ["submission", "baseline"]
+    alone = intervals([IntervalPoint("copy", 0.3, 0.2, 0.4, True)], title="t", x_title="BLEU")
+    assert alone["encoding"]["color"]["scale"] == {"domain": ["baseline"], "range": ["#d97800"]}
     assert spec["encoding"]["y"]["sort"] is None  # best first, as given
     assert spec["height"] == 3 * 22
 
