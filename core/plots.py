@@ -191,14 +191,11 @@ def lines(
     """A line with its points per series (a legend when there are several): ``{name: [(x, y),
     …]}``. A y of None or NaN (e.g. an undefined coefficient) has no point. ``x_descending``
     draws x decreasing to the right (the paper's θ sweeps)."""
-    rows = [
-        {"series": name, "x": _finite(x), "y": _finite(y)}
-        for name, points in series.items()
-        for x, y in points
-        if _finite(y) is not None and _finite(x) is not None
-    ]
+    points = [(name, _finite(x), _finite(y)) for name, line in series.items() for x, y in line]
+    drawn = [(name, x, y) for name, x, y in points if x is not None and y is not None]
+    rows = [{"series": name, "x": x, "y": y} for name, x, y in drawn]
     x = _q("x", x_title) | {"scale": {"zero": False, "reverse": x_descending}}
-    if rows and all(float(row["x"]).is_integer() for row in rows):
+    if drawn and all(v.is_integer() for _, v, _ in drawn):
         x["axis"] = {"tickMinStep": 1, "format": "d"}  # an order or a size: whole numbers
     color: dict[str, Any] = {"value": ACCENT}
     if len(series) > 1:
