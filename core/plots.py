@@ -17,11 +17,6 @@ from typing import Any
 
 import numpy as np
 
-# The study's pages draw with these last hand-written SVG charts until scoring/study/selectors.py
-# builds `lines` and `scatter` specs instead; then core/plots_svg.py and this line go.
-from core.plots_svg import line_svg as line_svg
-from core.plots_svg import scatter_svg as scatter_svg
-
 Spec = dict[str, Any]
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"  # names the format; never fetched
