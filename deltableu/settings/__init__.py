@@ -101,6 +101,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Charts from core.plots on any page: {% load charts %}{% chart spec %}.
+            "libraries": {"charts": "core.chart_tags"},
         },
     },
 ]

@@ -244,7 +244,11 @@ TOUR_PAGES = [
     ("A test leaderboard", None, ["Paraphrase", "Half reply", "Generic", "Echo", "95% CI"]),
     ("Two entries compared", None, ["Half reply", "Paraphrase"]),
     ("A human evaluation", "ada", ["Human evaluation: Demo dialogue: test", "Complete"]),
-    ("A correlation study", "ada", ["Do the metrics agree with the raters?", "Succeeded", "<svg"]),
+    (
+        "A correlation study",
+        "ada",
+        ["Do the metrics agree with the raters?", "Succeeded", "data-chart"],
+    ),
     ("Rate references yourself", "rita", ["Round 2: second opinions on the dev split"]),
     ("Submit a system", "pat", ["Demo dialogue: dev"]),
     ("Runs", "ada", ["correlation-study", "scoring"]),
