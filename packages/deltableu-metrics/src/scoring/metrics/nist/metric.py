@@ -51,7 +51,10 @@ class NIST(Metric):
         ),
         OptionSpec("lowercase", bool, False, "lowercase before scoring"),
         OptionSpec(
-            "mteval_compat", bool, False, "reproduce mteval's 0-prefix quirk (see the docstring)"
+            "mteval_compat",
+            bool,
+            True,
+            "the score mteval-v13a prints (its 0-prefix quirk); --no-mteval-compat: textbook",
         ),
     )
 
