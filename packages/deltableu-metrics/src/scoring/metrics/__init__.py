@@ -23,44 +23,153 @@ Public API (import from ``scoring.metrics``):
   (name, display name, description, higher-is-better, uses-weights, options with defaults).
 * ``bootstrap_ci(metric, stats, n_samples=1000, seed=12345) -> Interval``;
   ``paired_bootstrap(metric, base_stats, sys_stats, …)`` and
-  ``paired_approximate_randomization(…) -> PairedResult`` (p-values as sacrebleu).
-* ``read_refs_jsonl(path_or_binary_file) -> list[RefItem]``;
+  ``paired_approximate_randomization(…) -> PairedResult`` (p-valuesacrebleu).
+* ``read_refs_jsonl(path_or_binary_file) -> RefItems`` (a sequence of ``RefItem``);
   ``read_hyps(path_or_binary_file, item_ids) -> list[str]``; ``parse_ref_item(obj, where)``:
   validating readers whose :class:`MetricInputError` messages name the line and item.
 * ``result_with_nrefs(metric, summed, nrefs)``: a result whose signature carries ``nrefs``.
 
-Command line: ``python -m scoring.metrics score|index|list …`` (see :mod:`.cli`).
+Command line: ``dbleu score|index|list …`` or ``python -m scoring.metrics …`` (see :mod:`.cli`).
+
+Names are imported on first use (PEP 562), so that ``dbleu --version`` and ``import
+scoring.metrics.cli`` load neither numpy nor the metrics.
 """
 
-from .api import (
-    build_index,
-    compute_stats,
-    metric_for_index,
-    nrefs_label,
-    prepared_for,
-    result_with_nrefs,
-    score_corpus,
-    stats_slice,
-)
-from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult, WeightedRef
-from .build import write_index
-from .index import IndexFile, load_index, save_index
-from .io import parse_ref_item, read_hyps, read_refs_jsonl
-from .registry import entries, get_entry, get_metric, register
-from .significance import (
-    Interval,
-    PairedResult,
-    bootstrap_ci,
-    paired_approximate_randomization,
-    paired_bootstrap,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .version import __version__
 
+if TYPE_CHECKING:
+    from .api import (
+        build_index,
+        compute_stats,
+        metric_for_index,
+        nrefs_label,
+        prepared_for,
+        result_with_nrefs,
+        score_corpus,
+        stats_slice,
+    )
+    from .base import (
+        Metric,
+        MetricInputError,
+        OptionSpec,
+        RefItem,
+        ScoreResult,
+        WeightedRef,
+    )
+    from .build import (
+        write_index,
+    )
+    from .index import (
+        IndexFile,
+        load_index,
+        save_index,
+    )
+    from .io import (
+        parse_ref_item,
+        read_hyps,
+        read_refs_jsonl,
+    )
+    from .refset import (
+        RefItems,
+    )
+    from .registry import (
+        entries,
+        get_entry,
+        get_metric,
+        register,
+    )
+    from .significance import (
+        Interval,
+        PairedResult,
+        bootstrap_ci,
+        paired_approximate_randomization,
+        paired_bootstrap,
+    )
+
+_WHERE = {
+    "build_index": "api",
+    "compute_stats": "api",
+    "metric_for_index": "api",
+    "nrefs_label": "api",
+    "prepared_for": "api",
+    "result_with_nrefs": "api",
+    "score_corpus": "api",
+    "stats_slice": "api",
+    "Metric": "base",
+    "MetricInputError": "base",
+    "OptionSpec": "base",
+    "RefItem": "base",
+    "ScoreResult": "base",
+    "WeightedRef": "base",
+    "write_index": "build",
+    "IndexFile": "index",
+    "load_index": "index",
+    "save_index": "index",
+    "parse_ref_item": "io",
+    "read_hyps": "io",
+    "read_refs_jsonl": "io",
+    "RefItems": "refset",
+    "entries": "registry",
+    "get_entry": "registry",
+    "get_metric": "registry",
+    "register": "registry",
+    "Interval": "significance",
+    "PairedResult": "significance",
+    "bootstrap_ci": "significance",
+    "paired_approximate_randomization": "significance",
+    "paired_bootstrap": "significance",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, each imported from its module on first use."""
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
+
 __all__ = [
-    "IndexFile", "Interval", "Metric", "MetricInputError", "OptionSpec", "PairedResult",
-    "RefItem", "ScoreResult", "WeightedRef", "__version__", "bootstrap_ci", "build_index",
-    "compute_stats", "entries", "get_entry", "get_metric", "load_index", "metric_for_index",
-    "nrefs_label", "paired_approximate_randomization", "paired_bootstrap", "parse_ref_item",
-    "prepared_for", "read_hyps", "read_refs_jsonl", "register", "result_with_nrefs",
-    "save_index", "score_corpus", "stats_slice", "write_index",
-]  # fmt: skip
+    "IndexFile",
+    "Interval",
+    "Metric",
+    "MetricInputError",
+    "OptionSpec",
+    "PairedResult",
+    "RefItem",
+    "RefItems",
+    "ScoreResult",
+    "WeightedRef",
+    "__version__",
+    "bootstrap_ci",
+    "build_index",
+    "compute_stats",
+    "entries",
+    "get_entry",
+    "get_metric",
+    "load_index",
+    "metric_for_index",
+    "nrefs_label",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+    "parse_ref_item",
+    "prepared_for",
+    "read_hyps",
+    "read_refs_jsonl",
+    "register",
+    "result_with_nrefs",
+    "save_index",
+    "score_corpus",
+    "stats_slice",
+    "write_index",
+]

@@ -11,6 +11,7 @@ import numpy as np
 
 from .base import Metric, MetricInputError, RefItem, ScoreResult
 from .index import IndexFile, RefSet
+from .refset import RefItems
 from .registry import get_entry, get_metric
 
 log = logging.getLogger(__name__)
@@ -18,6 +19,8 @@ log = logging.getLogger(__name__)
 
 def nrefs_label(items: Sequence[RefItem]) -> int | str:
     """The number of references per item for signatures, or ``var`` when it varies."""
+    if isinstance(items, RefItems):
+        return items.nrefs()
     counts = {len(item.refs) for item in items}
     return counts.pop() if len(counts) == 1 else "var"
 
