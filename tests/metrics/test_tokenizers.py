@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.metrics import tokenizers
-import sacrebleu
-
 from scoring.metrics.tokenizers import TOKENIZERS, _TokenCache, encode
 from tests.examples import examples
 

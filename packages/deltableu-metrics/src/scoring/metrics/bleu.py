@@ -33,7 +33,13 @@ def common_options(
         OptionSpec("tokenize", str, "13a", "sacrebleu tokenizer", choices=TOKENIZERS),
         OptionSpec("lowercase", bool, False, "lowercase before tokenizing"),
         OptionSpec("smooth", str, smooth, "smoothing method (sacrebleu)", choices=SMOOTH_METHODS),
-        OptionSpec("smooth_value", float, smooth_value, "value for floor / add-k smoothing"),
+        OptionSpec(
+            "smooth_value",
+            float,
+            smooth_value,
+            "value for floor / add-k smoothing (default: sacrebleu's, 0.1 floor, 1 add-k)",
+            minimum=0,
+        ),
         OptionSpec(
             "ref_length",
             str,

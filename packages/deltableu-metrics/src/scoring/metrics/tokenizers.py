@@ -88,6 +88,18 @@ _NATIVE: dict[str, Callable[[str], str]] = {
     "none": _tokenize_none,
     "char": _tokenize_char,
 }
+# The built-in tokenizers before whitespace is squeezed: callers split words themselves
+# (Python's or Perl's whitespace, see split_words).
+_UNSQUEEZED: dict[str, Callable[[str], str]] = {
+    "13a": _rules_13a,
+    "none": _tokenize_none,
+    "char": _tokenize_char,
+}
+
+
+def _unsqueezed(name: str) -> Callable[[str], str]:
+    """``line -> text to split into words`` (sacrebleu's objects for intl and zh)."""
+    return _UNSQUEEZED.get(name) or sacrebleu_tokenizer(name)
 
 
 def _resolve(name: str) -> tuple[str, bool]:
@@ -151,7 +163,7 @@ def make_tokenizer(name: str, lowercase: bool) -> Callable[[str], list[str]]:
     Raises ``MetricInputError`` for an unknown name. Every call returns a new list (callers may
     change it; the cached one is shared)."""
     base, fold = _resolve(name)
-    tok = sacrebleu_tokenizer(base)
+    tok = _unsqueezed(base)
 
     def tokenize(text: str) -> list[str]:
         def compute() -> tuple[list[str], str]:
@@ -190,7 +202,7 @@ def tokenize_joined(lines: Sequence[str], name: str, perl: bool = False) -> tupl
         if sep is not None:
             text = f" {sep} ".join(lines)
             return split_words(_rules_13a(text) if name == "13a" else text, perl), sep
-    tok = sacrebleu_tokenizer(name)  # intl looks past line ends, char is cheap: one call a line
+    tok = _unsqueezed(name)  # intl looks past line ends, char is cheap: one call a line
     out: list[str] = []
     for k, line in enumerate(lines):
         if k:
