@@ -1,14 +1,14 @@
 """sBLEU: the mean of sentence-level smoothed BLEU over a set (Galley et al. 2015, sec. 5).
 
-Each item's BLEU uses sacrebleu's sentence-level settings (effective order) and, by default,
-Lin & Och (2004)'s BLEU+1: add 1 to the matches and totals of orders n ≥ 2 (sacrebleu's
-``add-k`` with k = 1; ``smooth_value`` left unset takes sacrebleu's default of the
-method: 0.1 for ``floor``, 1 for ``add-k``). Nakov et al. (2012, sec. 5) proposed fixes to
-BLEU+1's bias towards short outputs, available as options: ``smooth_unigrams`` (also add k to
-order 1, "grounding"), ``bp_smooth`` (BP computed with c + 1 and r + 1), ``ref_scale`` (effective reference length
-multiplied by a factor) and ``unclip_bp`` (BP = exp(1 − r/c) also when c > r, so it can exceed
-1). Statistics rows are ``[sentence_score, 1, sys_len, ref_len, correct_1..N, total_1..N]``, so the
-corpus score (the mean) is a ratio of sums and bootstrap resampling works unchanged.
+Each item's BLEU uses sacrebleu's sentence-level settings (effective order) and, by default, Lin &
+Och (2004)'s BLEU+1: add 1 to the matches and totals of orders n ≥ 2 (sacrebleu's ``add-k`` with k
+= 1; ``smooth_value`` left unset takes sacrebleu's default of the method: 0.1 for ``floor``, 1 for
+``add-k``). Nakov et al. (2012, sec. 5) proposed fixes to BLEU+1's bias towards short outputs,
+available as options: ``smooth_unigrams`` (also add k to order 1, "grounding"), ``bp_smooth`` (BP
+computed with c + 1 and r + 1), ``ref_scale`` (effective reference length multiplied by a factor)
+and ``unclip_bp`` (BP = exp(1 − r/c) also when c > r, so it can exceed 1). Statistics rows are
+``[sentence_score, 1, sys_len, ref_len, correct_1..N, total_1..N]``, so the corpus score (the mean)
+is a ratio of sums and bootstrap resampling works unchanged.
 """
 
 from __future__ import annotations
