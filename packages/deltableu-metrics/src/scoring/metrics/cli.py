@@ -241,7 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .cli_checks import validate
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or argparse's one-line usage error (2)
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         validate(args)
         if args.command == "score":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ def validate(args: argparse.Namespace) -> None:
         _check_score(args)
     elif args.command == "index":
         _check_readable(args.refs, "--refs")
+        if args.split is not None and not _is_zip(args.refs):
+            raise UsageError("--split applies to a release archive (.zip) given as --refs")
         _check_out(args.out)
         args.metric_objects = [_metric(args.metric, _given(args), [args.metric])]
 
@@ -48,8 +51,8 @@ def _check_score(args: argparse.Namespace) -> None:
         _check_readable(path, "--hyps")
     if args.index:
         _check_readable(args.index, "--index")
-        if args.split is not None:
-            raise UsageError("--split applies to a release archive given as REFS")
+    if args.split is not None and not (len(args.refs) == 1 and _is_zip(args.refs[0])):
+        raise UsageError("--split applies to a release archive (.zip) given as REFS")
     stdin = [p for p in (*args.refs, *args.hyps) if p == "-"]
     if len(stdin) > 1:
         raise UsageError("only one of the references and the outputs can be standard input")
@@ -139,3 +142,7 @@ def _check_out(path: str) -> None:
         raise UsageError(f"--out: {parent}: no such directory")
     if not os.access(parent, os.W_OK):
         raise UsageError(f"--out: {parent}: not writable")
+
+
+def _is_zip(path: str) -> bool:
+    return path != "-" and zipfile.is_zipfile(path)
