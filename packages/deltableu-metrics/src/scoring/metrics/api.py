@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from .base import Metric, MetricInputError, RefItem, ScoreResult
-from .index import IndexFile, RefSet
-from .refset import RefItems
+from .index import IndexFile
+from .refset import RefItems, RefSet
 from .registry import get_entry, get_metric
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,9 @@ import numpy as np
 
 from .base import Metric, MetricInputError, OptionSpec, RefItem, ScoreResult
 from .bleu_math import SMOOTH_METHODS, BleuParts, brevity_penalty, compute_bleu
-from .index import BleuIndex, RefSet, build_bleu_index
+from .index import BleuIndex, build_bleu_index
 from .matching import REF_LENGTH_RULES, MatchCounts, match_direct, match_index
+from .refset import RefSet
 from .registry import register
 from .tokenizers import TOKENIZERS
 from .version import __version__
@@ -84,7 +85,8 @@ class BleuFamily(Metric):
         """The index of items ``start:stop`` (see :meth:`BleuIndex.subset`)."""
         if not self.accepts_prepared(prepared):
             raise MetricInputError("the reference index was built with other options")
-        return prepared.subset(start, stop)
+        index: BleuIndex = prepared
+        return index.subset(start, stop)
 
     def counts(self, hyps: Sequence[str], prepared: BleuIndex) -> MatchCounts:
         """Per-item counts against a prebuilt index."""

@@ -31,11 +31,12 @@ from .api import as_metric, build_index
 from .arrayfile import ArrayWriter, pack_strings
 from .base import Metric, RefItem
 from .bleu import BleuFamily
-from .index import BleuIndex, RefSet, index_header, index_segments, save_index
+from .index import BleuIndex, index_header, index_segments, save_index
 from .ngrams import check_key_range
 from .nist import NIST, DeltaNIST
 from .nist.counts import TestSetCounts
 from .nist.tables import check_delta_weights
+from .refset import RefSet
 from .tokenizers import Segments, encode, encode_nist
 
 log = logging.getLogger(__name__)

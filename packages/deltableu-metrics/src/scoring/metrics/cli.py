@@ -125,13 +125,13 @@ def _score(args: argparse.Namespace) -> int:
         if index is not None:
             prepared = api.prepared_for(metric, index)
         else:
-            prepared = metric.prepare(items) if len(systems) > 1 else None  # type: ignore[arg-type]
+            prepared = metric.prepare(items) if len(systems) > 1 else None
         stats = []
         for path, hyps in systems:
             if prepared is not None:
                 rows = metric.stats(hyps, prepared)
             else:
-                rows = metric.stats_direct(hyps, items)  # type: ignore[arg-type]
+                rows = metric.stats_direct(hyps, items)
             stats.append(rows)
             results.append(_result(args, metric, path, rows, nrefs))
         _significance(args, metric, stats, results[-len(stats) :])

@@ -345,12 +345,12 @@ class _TokenCache:
 
     def __init__(self, limit: int):
         self.limit = limit
-        self.entries: OrderedDict[tuple, tuple[list[str], str]] = OrderedDict()
+        self.entries: OrderedDict[tuple[object, ...], tuple[list[str], str]] = OrderedDict()
         self.tokens = 0
         self.lock = threading.Lock()
 
     def get(
-        self, key: tuple, compute: Callable[[], tuple[list[str], str]]
+        self, key: tuple[object, ...], compute: Callable[[], tuple[list[str], str]]
     ) -> tuple[list[str], str]:
         with self.lock:
             if key in self.entries:
