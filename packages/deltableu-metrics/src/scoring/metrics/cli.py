@@ -33,10 +33,6 @@ COMMANDS = ("score", "index", "list")
 PROG = "dbleu"
 
 
-class UsageError(Exception):
-    """A bad command-line value: printed on one line, exit status 2."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """One line (no usage block) and exit status 2."""
@@ -238,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import logging
 
     from .base import MetricInputError
-    from .cli_checks import validate
+    from .cli_checks import UsageError, validate
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
     try:

@@ -1,5 +1,5 @@
 """Every command-line value checked in one place, before any file is read: a bad value is one
-line on standard error and exit status 2 (``cli.UsageError``); bad file contents are input
+line on standard error and exit status 2 (:class:`UsageError`); bad file contents are input
 errors (status 1) found later by the readers."""
 
 from __future__ import annotations
@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from .base import Metric, MetricInputError, OptionSpec
-from .cli import UsageError
 from .registry import entries, get_entry, get_metric
 
 MAX_SEED = 2**63 - 1
+
+
+class UsageError(Exception):
+    """A bad command-line value: printed on one line, exit status 2."""
 
 
 def option_specs() -> dict[str, list[OptionSpec]]:

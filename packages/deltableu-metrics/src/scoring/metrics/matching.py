@@ -141,11 +141,13 @@ def match_direct(
     max_order: int,
     definition: str,
     ref_length: str,
+    cache: bool = True,
 ) -> MatchCounts:
-    """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers)."""
+    """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers);
+    ``cache``: keep the tokens in the token cache (see :func:`.tokenizers.encode`)."""
     _check(len(hyps), refs.n_items, definition)
     n = refs.n_items
-    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase)
+    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase, cache=cache)
     hsegs, rsegs = split_segments(segs, n)
     vocab_size = max(vocab.values(), default=0) + 1
     # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.

@@ -46,6 +46,16 @@ class RefSet:
             [it.id for it in items], texts, np.array(weights, dtype=np.float64), np.array(ptr)
         )
 
+    def part(self, start: int, stop: int) -> RefSet:
+        """Items ``start:stop`` as a RefSet of their own (the texts are shared, not copied)."""
+        lo, hi = int(self.ptr[start]), int(self.ptr[stop])
+        return RefSet(
+            self.item_ids[start:stop],
+            self.texts[lo:hi],
+            self.weights[lo:hi],
+            self.ptr[start : stop + 1] - lo,
+        )
+
     @property
     def n_items(self) -> int:
         """Number of items."""
@@ -114,3 +124,8 @@ class RefItems(Sequence[RefItem]):
         """References per item, or ``var`` when it varies."""
         counts = set(np.diff(self.refset.ptr).tolist())
         return int(counts.pop()) if len(counts) == 1 else "var"
+
+
+def item_ids(items: Sequence[RefItem]) -> list[str]:
+    """The ids of ``items`` (without building :class:`RefItem` objects for :class:`RefItems`)."""
+    return items.ids if isinstance(items, RefItems) else [it.id for it in items]

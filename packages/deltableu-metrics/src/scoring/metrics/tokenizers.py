@@ -50,9 +50,13 @@ _PERL_SPACE = re.compile(
 )
 _INFO_SEPARATORS = ("\x1c", "\x1d", "\x1e", "\x1f")
 
-# mteval-v13a's language-dependent rules as sacrebleu's TokenizerRegexp has them, in order.
+# mteval-v13a's language-dependent rules as sacrebleu's TokenizerRegexp has them, in order. The
+# first, ``([\{-\~\[-\` -\&\(-\+\:-\@\/])`` → `` \1 ``, pads one character at a time: it is the
+# same as a translation table (a C loop instead of a Python callback per match).
+_PUNCT_13A = [*range(0x7B, 0x7F), *range(0x5B, 0x61), *range(0x20, 0x27), *range(0x28, 0x2C)]
+_PUNCT_13A += [*range(0x3A, 0x41), 0x2F]
+_PAD_13A = str.maketrans({chr(c): f" {chr(c)} " for c in _PUNCT_13A})
 _RULES_13A = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
     (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),
@@ -65,7 +69,7 @@ def _rules_13a(text: str) -> str:
     if "&" in text:
         text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
         text = text.replace("&gt;", ">")
-    text = f" {text} "
+    text = f" {text} ".translate(_PAD_13A)
     for pattern, repl in _RULES_13A:
         text = pattern.sub(repl, text)
     return text
@@ -249,6 +253,7 @@ def encode(
     *,
     rstrip: bool = True,
     extend: bool = False,
+    cache: bool = True,
 ) -> tuple[Segments, dict[str, int]]:
     """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
 
@@ -258,8 +263,9 @@ def encode(
     first occurrence, so encoding consecutive parts of a list, each extending the vocabulary of
     the parts before, gives the ids of encoding the whole list at once.
     ``name`` is one of :data:`ALL_TOKENIZERS` (``mteval`` folds ASCII A–Z, then 13a);
-    ``rstrip`` is passed to :func:`preprocess`; without it (NIST's reading, :func:`encode_nist`)
-    words are also split as mteval-v13a splits them (:func:`split_words`).
+    ``cache=False`` keeps the result out of the token cache (a caller that streams a corpus
+    part by part). ``rstrip`` is passed to :func:`preprocess`; without it (NIST's reading,
+    :func:`encode_nist`) words are also split as mteval-v13a splits them (:func:`split_words`).
     """
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
@@ -277,7 +283,7 @@ def encode(
         # once, and caching its blocks would only hold the last ones in memory.
         tokens, sep = (
             _JOINED.get((name, lowercase, rstrip, tuple(block)), compute)
-            if len(distinct) <= ENCODE_LINES
+            if cache and len(distinct) <= ENCODE_LINES
             else compute()
         )
         blocks.append(_block_ids(tokens, sep, len(block), lookup, grow))
