@@ -108,6 +108,8 @@ def read_refs_jsonl(source: str | Path | IO[bytes], *, name: str | None = None) 
 
 
 _BLOCK_BYTES = 1 << 22  # lines read and parsed at once: some 4 MB
+_STR = {str}
+_NUMBER = {int, float}  # not bool: a weight of `true` is refused with a message
 
 
 def _line_blocks(source: str | Path | IO[bytes], name: str) -> Iterator[list[tuple[int, bytes]]]:
@@ -181,25 +183,19 @@ class _RefsBuilder:
 
     def _add_fast(self, obj: Any) -> bool:
         """Add a well-formed item without building objects; False when anything is unusual
-        (the caller then validates it with messages)."""
+        (the caller then validates it with messages). Type checks run in C (``map(type, …)``)."""
         if type(obj) is not dict:
             return False
         item_id, refs = obj.get("id"), obj.get("refs")
         if type(item_id) is not str or not item_id or type(refs) is not list or not refs:
             return False
-        texts: list[str] = []
-        weights: list[float] = []
-        for ref in refs:
-            if type(ref) is dict:
-                text, weight = ref.get("text"), ref.get("weight", 1.0)
-            elif type(ref) is str:
-                text, weight = ref, 1.0
-            else:
-                return False
-            if type(text) is not str or type(weight) not in (float, int):
-                return False
-            texts.append(text)
-            weights.append(weight)
+        try:
+            texts = [ref["text"] for ref in refs]
+            weights = [ref.get("weight", 1.0) for ref in refs]
+        except (TypeError, KeyError, AttributeError):  # plain-string or malformed references
+            return False
+        if not set(map(type, texts)) <= _STR or not set(map(type, weights)) <= _NUMBER:
+            return False
         self.texts.extend(texts)
         self.weights.extend(weights)
         self.ids.append(item_id)
