@@ -254,3 +254,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MetricInputError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a file that vanished or cannot be written after the checks
+        print(f"{PROG}: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
