@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 COMMANDS = ("score", "index", "list")
 PROG = "dbleu"
+DESCRIPTION = (
+    "ΔBLEU, BLEU, sBLEU, BLEU-SBP, NIST, ΔNIST, 4-GRR and AMBER with significance tests. "
+    "`dbleu REFS -i HYPS …` is short for `dbleu score REFS -i HYPS …`; see `dbleu score -h`. "
+    "Exit status: 0 ok, 1 bad input, 2 bad usage."
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .registry import entries
     from .significance import DEFAULT_SEED
 
-    parser = _Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = _Parser(prog=PROG, description=DESCRIPTION)
     parser.add_argument("-V", "--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     names = list(entries())
