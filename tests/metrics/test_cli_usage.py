@@ -174,3 +174,16 @@ def test_index_of_a_release_archive(files, capsys, tmp_path):  # noqa: F811
         run(capsys, "score", "--index", out, "-i", h1)[1]
         == run(capsys, archive, "--split", "dev", "-i", h1)[1]
     )
+
+
+@pytest.mark.parametrize("metric", ["dbleu", "sbleu", "nist", "amber"])
+def test_several_systems_in_parts_score_as_each_alone(files, capsys, monkeypatch, metric):  # noqa: F811
+    from scoring.metrics import cli
+
+    _, refs, h1, h2 = files
+    monkeypatch.setattr(cli, "PART_ITEMS", 1)  # one item a part: the references prepared per part
+    together = json.loads(run(capsys, refs, "-i", h1, h2, "-m", metric, "--json")[1])
+    for res, path in zip(together, (h1, h2), strict=True):
+        alone = json.loads(run(capsys, refs, "-i", path, "-m", metric, "--json")[1])
+        assert res["score"] == pytest.approx(alone["score"], abs=1e-12)
+        assert res["signature"] == alone["signature"]

@@ -133,6 +133,9 @@ class Metric(ABC):
     description: ClassVar[str]
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
+    # True when a row depends on its own item's references only (no statistic of the whole
+    # reference set, as NIST's information weights): a corpus can then be scored in parts.
+    item_local: ClassVar[bool] = False
     options: ClassVar[tuple[OptionSpec, ...]] = ()
 
     def __init__(self, **options: Any) -> None:

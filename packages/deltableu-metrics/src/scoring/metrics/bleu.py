@@ -64,6 +64,7 @@ class BleuFamily(Metric):
     """Shared machinery: the reference index, per-item counts, signatures and result fields."""
 
     definition: str = "counts"  # what a matched n-gram earns, see matching.py
+    item_local = True  # every row is its item's (see stats_direct)
     # BLEU's own defaults; metrics that smooth or add options replace the tuple.
     options = common_options(4, "exp", None)
 

@@ -123,21 +123,44 @@ def _score(args: argparse.Namespace) -> int:
     systems = [(path, read_hyps(path, item_ids)) for path in args.hyps]
     results: list[dict[str, Any]] = []
     for metric in args.metric_objects:
+        hyps_list = [hyps for _, hyps in systems]
         if index is not None:
             prepared = api.prepared_for(metric, index)
+            stats = [metric.stats(hyps, prepared) for hyps in hyps_list]
         else:
-            prepared = metric.prepare(items) if len(systems) > 1 else None
-        stats = []
-        for path, hyps in systems:
-            if prepared is not None:
-                rows = metric.stats(hyps, prepared)
-            else:
-                rows = metric.stats_direct(hyps, items)
-            stats.append(rows)
+            stats = _stats_direct(metric, hyps_list, items)  # type: ignore[arg-type]
+        for (path, _), rows in zip(systems, stats, strict=True):
             results.append(_result(args, metric, path, rows, nrefs))
         _significance(args, metric, stats, results[-len(stats) :])
     _emit(args, results)
     return 0
+
+
+# Items whose references are prepared at once when several systems are scored by a metric
+# whose rows are item-local: one pass over the references, memory bounded by the part.
+PART_ITEMS = 2000
+
+
+def _stats_direct(metric: Metric, hyps_list: list[list[str]], items: RefItems) -> list[np.ndarray]:
+    """Every system's statistics against ``items``, the references prepared once."""
+    import numpy as np
+
+    from .refset import RefItems
+    from .tokenizers import clear_token_cache
+
+    if len(hyps_list) == 1:
+        return [metric.stats_direct(hyps_list[0], items)]
+    if not metric.item_local:
+        prepared = metric.prepare(items)
+        return [metric.stats(hyps, prepared) for hyps in hyps_list]
+    parts: list[list[np.ndarray]] = [[] for _ in hyps_list]
+    for a in range(0, len(items), PART_ITEMS):
+        b = min(a + PART_ITEMS, len(items))
+        prepared = metric.prepare(RefItems(items.refset.part(a, b)))
+        for k, hyps in enumerate(hyps_list):
+            parts[k].append(metric.stats(hyps[a:b], prepared))
+        clear_token_cache()  # this process's parts are never seen again
+    return [np.concatenate(p) for p in parts]
 
 
 def _result(
