@@ -1,214 +1,249 @@
-"""Small server-rendered SVG charts: no JavaScript, no CDN, readable without colour.
+"""Charts as Vega-Lite specs: plain dicts holding their data, axes and tooltips.
 
-Each function returns SVG markup marked safe for templates (numbers are formatted here, every
-text is escaped here). A chart scales to its container through its viewBox. Axes carry values:
-ticks at round numbers (1, 2 or 5 times a power of ten), so a reader can tell what a point is
-worth without hovering over it.
+A page shows one with ``{% load charts %}{% chart spec caption="…" %}`` (``core/chart_tags.py``),
+which embeds the spec as JSON and a table of its values (for readers without JavaScript), and
+``static/js/charts.js`` draws it with the vendored vega-embed, whose menu downloads it as PNG or
+SVG. Every builder here names its axes, writes values on them, and gives each mark a tooltip;
+the tooltip's fields are also the columns of the values table (``chart_table``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
-from django.utils.safestring import SafeString, mark_safe
 
-WIDTH, HEIGHT = 480, 160
-LEFT, RIGHT, TOP, BOTTOM = 36, 8, 8, 22  # room for the axis labels
-# The interval plot: a label column on the left, one row per point.
-INTERVAL_WIDTH, LABEL_WIDTH, ROW_HEIGHT, MARGIN = 640, 210, 22, 24
-FONT = 'font-size="10" fill="currentColor"'
+Spec = dict[str, Any]
 
-
-def _num(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"  # names the format; never fetched
+ACCENT, BASELINE = "#2457c5", "#d97800"  # studio.css's accent; the leaderboard's baselines
+WIDTH = "container"  # as wide as the page gives, redrawn when that changes
+HEIGHT, TALL, ROW_STEP = 160, 220, 22
+HOUR_FORMAT = "%d %b %H:00"
+HOUR, MIN_HOURS = timedelta(hours=1), 12
 
 
-def _label(value: float) -> str:
-    return f"{value + 0.0:g}"  # + 0.0: a tick at -0.0 reads "0"
+def _finite(value: float | None) -> float | None:
+    """A number JSON can carry: NaN and infinities (an undefined coefficient) become null."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
-def ticks(lo: float, hi: float, count: int = 5) -> list[float]:
-    """About ``count`` round values in [lo, hi], a step of 1, 2 or 5 times a power of ten."""
-    span = hi - lo or 1.0
-    raw = span / count
-    step = 10 ** math.floor(math.log10(raw))
-    step *= next(m for m in (1, 2, 5, 10) if raw <= m * step)
-    first = math.ceil(lo / step) * step
-    # Rounded so that float steps print as the round numbers they stand for.
-    return [round(first + k * step, 10) for k in range(int((hi - first) / step + 1e-9) + 1)]
+def _spec(title: str, rows: list[dict[str, Any]], height: int, **body: Any) -> Spec:
+    return {
+        "$schema": SCHEMA,
+        "title": title,
+        "description": title,  # read out by screen readers, as the SVG's aria-label
+        "width": WIDTH,
+        "height": height,
+        "autosize": {"type": "fit-x", "contains": "padding"},  # the height is the spec's
+        "data": {"values": rows},
+        **body,
+    }
 
 
-def _frame(title: str, body: list[str], width: int, height: int, css: str = "chart") -> SafeString:
-    return mark_safe(  # noqa: S308 (every text in `body` and `title` is escaped)
-        f'<svg class="{css}" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{escape(title)}</title>{''.join(body)}</svg>"
+def _q(field: str, title: str, fmt: str | None = None) -> dict[str, Any]:
+    """A quantitative field with its title (and number format, d3's)."""
+    return {"field": field, "type": "quantitative", "title": title} | (
+        {"format": fmt} if fmt else {}
     )
 
 
-def _text(x: float, y: float, text: str, anchor: str = "middle", attrs: str = FONT) -> str:
-    return f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}" {attrs}>{escape(text)}</text>'
+def _n(field: str, title: str) -> dict[str, Any]:
+    return {"field": field, "type": "nominal", "title": title}
 
 
-def _y_axis(
-    width: int, height: int, top: float, values: Sequence[float], low: float = 0.0
-) -> list[str]:
-    """The x axis line, and a label and a faint grid line at each of ``values`` (low to top)."""
-    bottom, plot_h = height - BOTTOM, height - TOP - BOTTOM
-    out = [
-        f'<line x1="{LEFT}" y1="{bottom}" x2="{width - RIGHT}" y2="{bottom}" '
-        'stroke="currentColor" stroke-width="1"/>'
-    ]
-    for value in values:
-        y = bottom - plot_h * (value - low) / ((top - low) or 1.0)
-        if value != low:
-            out.append(
-                f'<line x1="{LEFT}" y1="{_num(y)}" x2="{width - RIGHT}" y2="{_num(y)}" '
-                'stroke="currentColor" stroke-opacity="0.15"/>'
-            )
-        out.append(_text(LEFT - 4, y + 3, _label(value), "end"))
-    return out
-
-
-def _x_axis(width: int, height: int, labels: Sequence[tuple[float, str]]) -> list[str]:
-    """A tick mark and a label under the axis at each (x position, text); empty texts skipped."""
-    bottom, out = height - BOTTOM, []
-    for x, text in labels:
-        if not text:
-            continue
-        # Labels at the ends grow inwards, so none is cut off by the viewBox.
-        anchor = "start" if x <= LEFT + 0.5 else "end" if x >= width - RIGHT - 0.5 else "middle"
-        out.append(
-            f'<line x1="{_num(x)}" y1="{bottom}" x2="{_num(x)}" y2="{bottom + 3}" '
-            'stroke="currentColor" stroke-width="1"/>'
-        )
-        out.append(_text(x, bottom + 14, text, anchor))
-    return out
-
-
-def histogram_svg(
+def histogram(
     values: Sequence[float],
+    *,
     bins: int = 20,
     lo: float = -1.0,
     hi: float = 1.0,
-    *,
-    title: str = "Histogram",
-    width: int = WIDTH,
-    height: int = HEIGHT,
-) -> SafeString:
-    """A histogram of `values` in `bins` equal bins over [lo, hi]; values outside are clipped
-    into the end bins. Each bar carries a tooltip with its range and count."""
+    title: str,
+    x_title: str,
+    y_title: str = "Count",
+) -> Spec:
+    """Bars counting ``values`` in ``bins`` equal bins over [lo, hi], counted here (the page
+    carries one row per bin, not every value); values outside are clipped into the end bins."""
     if bins < 1 or not lo < hi:
         raise ValueError(f"Need bins ≥ 1 and lo < hi, got bins={bins}, lo={lo}, hi={hi}.")
     data = np.clip(np.asarray(values, dtype=float), lo, hi)
     counts, edges = np.histogram(data, bins=bins, range=(lo, hi))
-    top = max(int(counts.max()) if counts.size else 0, 1)
-    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
-    bar_w = plot_w / bins
-    body = _y_axis(width, height, top, (0, top))
-    for i, count in enumerate(counts):
-        bar_h = plot_h * count / top
-        x, y = LEFT + i * bar_w, TOP + plot_h - bar_h
-        tip = f"{edges[i]:.2f} to {edges[i + 1]:.2f}: {count}"
-        body.append(
-            f'<rect x="{_num(x + 0.5)}" y="{_num(y)}" width="{_num(max(bar_w - 1, 0.5))}" '
-            f'height="{_num(bar_h)}" fill="currentColor" opacity="0.7">'
-            f"<title>{escape(tip)}</title></rect>"
-        )
-    ends = [lo, 0.0, hi] if lo < 0 < hi else [lo, hi]
-    at = [(LEFT + plot_w * (v - lo) / (hi - lo), _label(v)) for v in ends]
-    body += _x_axis(width, height, at)
-    return _frame(title, body, width, height)
+    rows = [
+        {"from": round(float(a), 6), "to": round(float(b), 6), "count": int(n)}
+        for a, b, n in zip(edges[:-1], edges[1:], counts, strict=True)
+    ]
+    # Binned here: Vega-Lite draws the bins as given, with round values on the axis.
+    binned = {"binned": True, "step": (hi - lo) / bins}
+    return _spec(
+        title,
+        rows,
+        HEIGHT,
+        mark={"type": "bar", "color": ACCENT, "binSpacing": 1},
+        encoding={
+            "x": _q("from", x_title)
+            | {"bin": binned, "scale": {"domain": [lo, hi]}, "axis": {"tickCount": 10}},
+            "x2": {"field": "to"},
+            "y": _q("count", y_title) | {"axis": {"tickMinStep": 1, "format": "d"}},
+            "tooltip": [_q("from", "From", ".2f"), _q("to", "To", ".2f"), _q("count", y_title)],
+        },
+    )
 
 
-def line_svg(
-    points: Sequence[tuple[float, float]],
+def _ms(moment: datetime) -> int:
+    """A moment as Vega reads a timestamp: milliseconds since the epoch."""
+    return round(moment.timestamp() * 1000)
+
+
+def _datetime(moment: datetime) -> dict[str, int | bool]:
+    """A UTC moment as a Vega-Lite DateTime (month 1 to 12)."""
+    return {
+        "year": moment.year,
+        "month": moment.month,
+        "date": moment.day,
+        "hours": moment.hour,
+        "utc": True,
+    }
+
+
+def _hour_axis(hours: Sequence[datetime]) -> dict[str, Any]:
+    """The x of bars for these consecutive clock hours (UTC): a label every 1, 2, 3, 6, 12 or
+    24 hours, about 8 in all, and the days in the axis title."""
+    step = next(k for k in (1, 2, 3, 6, 12, 24) if len(hours) / k <= 8)
+    axis = {
+        # DateTime objects, not timestamps: Vega's CSP-safe interpreter misreads datetime(ms).
+        "values": [_datetime(h) for h in hours if h.hour % step == 0],
+        "format": "%H:00",
+        "labelAngle": 0,
+        "labelOverlap": True,
+    }
+    days = f"{hours[0]:%d %b}", f"{hours[-1]:%d %b}"
+    title = f"Hour (UTC), {days[0]}" + (f" to {days[1]}" if days[1] != days[0] else "")
+    return {
+        "field": "hour",
+        "type": "temporal",
+        "title": title,
+        "axis": axis,
+        "scale": {"type": "utc"},
+    }
+
+
+def hourly_counts(
+    counts: Sequence[tuple[datetime, int]],
     *,
-    title: str = "Line chart",
-    x_format: Callable[[float], str] = _label,
+    title: str,
+    y_title: str = "Count",
+    min_hours: int = MIN_HOURS,
+) -> Spec:
+    """A bar per clock hour (times in UTC), e.g. the answers a campaign got each hour; hours
+    missing in between count 0. At least ``min_hours`` are drawn (ending with the last), so a
+    first hour of work is one bar among its neighbours rather than a block filling the chart."""
+    given = {hour.astimezone(UTC): int(n) for hour, n in counts}
+    if not given:
+        return _spec(title, [], HEIGHT)
+    last = max(given)
+    first = min(min(given), last - (min_hours - 1) * HOUR)
+    hours = [first + k * HOUR for k in range(int((last - first) / HOUR) + 1)]
+    rows = [
+        {
+            "hour": _ms(h),
+            "end": _ms(h + HOUR),
+            "label": f"{h:{HOUR_FORMAT}}",
+            "count": given.get(h, 0),
+        }
+        for h in hours
+    ]
+    return _spec(
+        title,
+        rows,
+        HEIGHT,
+        mark={"type": "bar", "orient": "vertical", "color": ACCENT, "stroke": "white"},
+        encoding={
+            "x": _hour_axis(hours),
+            "x2": {"field": "end"},
+            "y": _q("count", y_title) | {"axis": {"tickMinStep": 1, "format": "d"}},
+            "tooltip": [_n("label", "Hour (UTC)"), _q("count", y_title)],
+        },
+    )
+
+
+def lines(
+    series: Mapping[str, Sequence[tuple[float, float | None]]],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    series_title: str = "Series",
     x_descending: bool = False,
-    point_labels: Sequence[str] | None = None,
-    width: int = WIDTH,
-    height: int = HEIGHT,
-) -> SafeString:
-    """A line through (x, y) points (y from 0 up) with a tooltip per point and values on both
-    axes: round ticks, the x ones written by ``x_format`` ("" leaves a tick unlabelled, e.g. a
-    fractional index). ``x_descending`` draws x decreasing to the right."""
-    if not points:
-        return _frame(title, [_text(width / 2, height / 2, "No data yet")], width, height)
-    xs = np.array([p[0] for p in points], dtype=float)
-    ys = np.array([p[1] for p in points], dtype=float)
-    top = max(float(ys.max()), 1.0)
-    x_lo, span = float(xs.min()), float(xs.max() - xs.min()) or 1.0
-    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
-
-    def px(x):  # a number or an array of them
-        share = (x - x_lo) / span
-        return LEFT + (1 - share if x_descending else share) * plot_w
-
-    py = TOP + plot_h - ys / top * plot_h
-    body = _y_axis(width, height, top, ticks(0.0, top))
-    body += _x_axis(width, height, [(px(t), x_format(t)) for t in ticks(x_lo, x_lo + span)])
-    path = " ".join(f"{_num(x)},{_num(y)}" for x, y in zip(px(xs), py, strict=True))
-    body.append(f'<polyline points="{path}" fill="none" stroke="currentColor" stroke-width="2"/>')
-    labels = point_labels or [f"{_label(x)}: {_label(y)}" for x, y in points]
-    for x, y, tip in zip(px(xs), py, labels, strict=True):
-        body.append(
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.5" fill="currentColor">'
-            f"<title>{escape(tip)}</title></circle>"
-        )
-    return _frame(title, body, width, height)
+    y_format: str = ".3f",
+) -> Spec:
+    """A line with its points per series (a legend when there are several): ``{name: [(x, y),
+    …]}``. A y of None or NaN (e.g. an undefined coefficient) has no point. ``x_descending``
+    draws x decreasing to the right (the paper's θ sweeps)."""
+    points = [(name, _finite(x), _finite(y)) for name, line in series.items() for x, y in line]
+    drawn = [(name, x, y) for name, x, y in points if x is not None and y is not None]
+    rows = [{"series": name, "x": x, "y": y} for name, x, y in drawn]
+    x = _q("x", x_title) | {"scale": {"zero": False, "reverse": x_descending}}
+    if drawn and all(v.is_integer() for _, v, _ in drawn):
+        x["axis"] = {"tickMinStep": 1, "format": "d"}  # an order or a size: whole numbers
+    color: dict[str, Any] = {"value": ACCENT}
+    if len(series) > 1:
+        color = _n("series", series_title) | {"legend": {"orient": "bottom"}}
+    return _spec(
+        title,
+        rows,
+        TALL if len(series) > 1 else HEIGHT,
+        mark={"type": "line", "point": True},
+        encoding={
+            "x": x,
+            "y": _q("y", y_title),
+            "color": color,
+            "tooltip": [_n("series", series_title), _q("x", x_title), _q("y", y_title, y_format)],
+        },
+    )
 
 
-def _padded(values: np.ndarray) -> tuple[float, float]:
-    """A range a little wider than the values', so no point sits on the frame."""
-    lo, hi = float(values.min()), float(values.max())
-    pad = (hi - lo) * 0.08 or max(abs(hi) * 0.1, 0.5)
-    return lo - pad, hi + pad
-
-
-def scatter_svg(
+def scatter(
     points: Sequence[tuple[float, float, str]],
     *,
-    title: str = "Scatter plot",
-    x_title: str = "",
-    y_title: str = "",
-    width: int = WIDTH,
-    height: int = 220,
-) -> SafeString:
-    """One labelled dot per (x, y, label) — e.g. a system's human mean against its metric
-    score — with values on both axes and the axes' names; each dot's tooltip gives its values."""
-    if not points:
-        return _frame(title, [_text(width / 2, height / 2, "No data yet")], width, height)
-    xs = np.array([p[0] for p in points], dtype=float)
-    ys = np.array([p[1] for p in points], dtype=float)
-    (x_lo, x_hi), (y_lo, y_hi) = _padded(xs), _padded(ys)
-    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM - 12
-
-    def px(x: float) -> float:
-        return LEFT + (x - x_lo) / (x_hi - x_lo) * plot_w
-
-    def py(y: float) -> float:
-        return TOP + plot_h - (y - y_lo) / (y_hi - y_lo) * plot_h
-
-    body = _y_axis(width, height - 12, y_hi, ticks(y_lo, y_hi), low=y_lo)
-    body += _x_axis(width, height - 12, [(px(t), _label(t)) for t in ticks(x_lo, x_hi)])
-    body.append(_text(width / 2, height - 2, x_title))
-    body.append(_text(LEFT + 2, TOP + 8, y_title, "start"))
-    for x, y, label in points:
-        tip = f"{label}: {x:.4g}, {y:.4g}"
-        body.append(
-            f'<circle cx="{_num(px(x))}" cy="{_num(py(y))}" r="3.5" fill="currentColor">'
-            f"<title>{escape(tip)}</title></circle>"
-        )
-        body.append(
-            _text(px(x) + 5, py(y) - 4, label, "start", 'font-size="9" fill="currentColor"')
-        )
-    return _frame(title, body, width, height)
+    title: str,
+    x_title: str,
+    y_title: str,
+    label_title: str = "System",
+) -> Spec:
+    """One labelled dot per (x, y, label), e.g. a system's metric score against its human mean."""
+    rows = [
+        {"x": _finite(x), "y": _finite(y), "label": label}
+        for x, y, label in points
+        if _finite(x) is not None and _finite(y) is not None
+    ]
+    encoding = {
+        "x": _q("x", x_title) | {"scale": {"zero": False, "padding": 12}},
+        "y": _q("y", y_title) | {"scale": {"zero": False, "padding": 12}},
+    }
+    tooltip = [_n("label", label_title), _q("x", x_title, ".4~g"), _q("y", y_title, ".4~g")]
+    return _spec(
+        title,
+        rows,
+        TALL,
+        encoding=encoding,
+        layer=[
+            {
+                "mark": {"type": "point", "filled": True, "size": 50, "color": ACCENT},
+                "encoding": {"tooltip": tooltip},
+            },
+            {
+                "mark": {"type": "text", "align": "left", "dx": 6, "dy": -6, "fontSize": 10},
+                "encoding": {"text": {"field": "label"}},
+            },
+        ],
+    )
 
 
 @dataclass(frozen=True)
@@ -220,47 +255,97 @@ class IntervalPoint:
     highlight: bool = False
 
 
-def interval_plot(points: Sequence[IntervalPoint], *, title: str) -> SafeString:
-    """Scores as dots with their 95% intervals as bars, one row per point, best at the top;
-    the look comes from the page's CSS (classes ``interval-plot``, ``tick``, ``ci``, …)."""
-    if not points:
-        return mark_safe("")
-    values = [v for p in points for v in (p.score, p.low, p.high) if v is not None]
-    lo, hi = min(values), max(values)
-    pad = (hi - lo) * 0.05 or 1.0
-    lo, hi = lo - pad, hi + pad
-    plot_width = INTERVAL_WIDTH - LABEL_WIDTH - MARGIN
-
-    def x(value: float) -> float:
-        return LABEL_WIDTH + (value - lo) / (hi - lo) * plot_width
-
-    height = MARGIN + ROW_HEIGHT * len(points) + MARGIN
-    axis_y = height - MARGIN
-    body = []
-    for t in ticks(lo, hi):
-        body.append(
-            f'<line x1="{_num(x(t))}" x2="{_num(x(t))}" y1="{_num(MARGIN / 2)}" y2="{axis_y}" '
-            'class="grid-line"/>'
-        )
-        body.append(_text(x(t), axis_y + 16, _label(t), attrs='class="tick"'))
-    body += [_interval_row(p, k, x) for k, p in enumerate(points)]
-    return _frame(title, body, INTERVAL_WIDTH, height + 4, css="interval-plot")
+def _unique(labels: Sequence[str]) -> list[str]:
+    """Labels as rows of one axis: a repeated one gets " (2)", " (3)"… so no two rows merge."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return out
 
 
-def _interval_row(point: IntervalPoint, k: int, x: Callable[[float], float]) -> str:
-    y = MARGIN + ROW_HEIGHT * k + ROW_HEIGHT / 2
-    label = point.label if len(point.label) <= 30 else point.label[:29] + "…"
-    bar = interval = ""
-    if point.low is not None and point.high is not None:
-        bar = (
-            f'<line x1="{_num(x(point.low))}" x2="{_num(x(point.high))}" y1="{_num(y)}" '
-            f'y2="{_num(y)}" class="ci"/>'
-        )
-        interval = f" [{point.low:.2f}, {point.high:.2f}]"
-    tip = f"{point.label}: {point.score:.2f}{interval}"
-    name = _text(LABEL_WIDTH - 8, y + 4, label, "end", 'class="label"')
-    return (
-        f'<g class="{"point baseline" if point.highlight else "point"}">{name}{bar}'
-        f'<circle cx="{_num(x(point.score))}" cy="{_num(y)}" r="4"><title>{escape(tip)}</title>'
-        "</circle></g>"
+def intervals(
+    points: Sequence[IntervalPoint],
+    *,
+    title: str,
+    x_title: str,
+    highlight_title: str = "baseline",
+) -> Spec:
+    """Scores as dots with their 95% intervals as bars, one row per point in the given order
+    (best first); highlighted points (e.g. baselines) in their own colour, named in a legend."""
+    rows = [
+        {
+            "label": label,
+            "score": _finite(p.score),
+            "low": _finite(p.low),
+            "high": _finite(p.high),
+            "kind": highlight_title if p.highlight else "submission",
+        }
+        for p, label in zip(points, _unique([p.label for p in points]), strict=True)
+    ]
+    y = _n("label", "") | {"sort": None, "title": None, "axis": {"labelLimit": 220}}
+    # The legend names only the kinds drawn (a board of baselines alone has no "submission").
+    drawn = {row["kind"] for row in rows}
+    kinds = [(k, c) for k, c in (("submission", ACCENT), (highlight_title, BASELINE)) if k in drawn]
+    color = {
+        "field": "kind",
+        "type": "nominal",
+        "title": None,
+        "scale": {"domain": [k for k, _ in kinds], "range": [c for _, c in kinds]},
+        "legend": {"orient": "bottom"},
+    }
+    tooltip = [
+        _n("label", "Entry"),
+        _q("score", x_title, ".2f"),
+        _q("low", "95% interval, low", ".2f"),
+        _q("high", "95% interval, high", ".2f"),
+    ]
+    return _spec(
+        title,
+        rows,
+        ROW_STEP * max(len(rows), 1),  # a number, not {"step": …}, so the width can fit
+        encoding={"y": y, "color": color},
+        layer=[
+            {
+                "mark": {"type": "rule", "strokeWidth": 2},
+                "encoding": {
+                    "x": _q("low", x_title) | {"scale": {"zero": False}},
+                    "x2": {"field": "high"},
+                },
+            },
+            {
+                "mark": {"type": "point", "filled": True, "size": 60, "opacity": 1},
+                "encoding": {"x": _q("score", x_title), "tooltip": tooltip},
+            },
+        ],
     )
+
+
+def _tooltip(spec: Spec) -> list[dict[str, Any]]:
+    for part in [spec, *spec.get("layer", [])]:
+        if "tooltip" in part.get("encoding", {}):
+            return part["encoding"]["tooltip"]
+    return []
+
+
+def _cell(value: Any, fmt: str | None) -> str:
+    """A value as its tooltip shows it (the d3 formats the builders use: .Nf, .N~g, d)."""
+    if value is None:
+        return "—"
+    if isinstance(value, str) or not fmt:
+        return str(value)
+    if fmt == "d":
+        return f"{value:.0f}"
+    digits, kind = fmt.lstrip(".").replace("~", "")[:-1], fmt[-1]
+    return f"{value:.{digits}{kind}}"
+
+
+def chart_table(spec: Spec) -> tuple[list[str], list[list[str]]]:
+    """The values a chart draws as a table: a column per tooltip field, a row per datum."""
+    fields = _tooltip(spec)
+    rows = [
+        [_cell(row.get(f["field"]), f.get("format")) for f in fields]
+        for row in spec["data"]["values"]
+    ]
+    return [f["title"] for f in fields], rows

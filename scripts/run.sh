@@ -29,7 +29,9 @@ cat <<MSG
   API docs:                        http://$host:$port/api/docs/
   Admin:                           http://$host:$port/admin/
   Worker log:                      var/worker.log
-  Logins: admin (staff), ada (researcher), rita and raj (raters); password deltableu-demo
+  Logins: admin (staff), ada (researcher, owner of the demo), rita and raj (raters),
+          pat (leaderboard participant); password deltableu-demo
+  Start with "Take the tour" on the home page.
 
 MSG
 "$bin/python" manage.py runserver "$host:$port"

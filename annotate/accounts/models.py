@@ -44,6 +44,12 @@ class Invitation(models.Model):
     )
     role = models.CharField(max_length=20, choices=Role.choices, default=Role.RATER)
     note = models.CharField(max_length=200, blank=True)
+    next_path = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Where the invited person lands after signing up or logging in: a path on "
+        "this site, such as a campaign's link /r/…/ (empty: the home page).",
+    )
     max_uses = models.PositiveIntegerField(default=1)
     uses = models.PositiveIntegerField(default=0)
     expires_at = models.DateTimeField()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.models import Token
 
 from annotate.accounts.models import Invitation, Role
@@ -14,6 +16,15 @@ INVITATIONS_SHOWN = 50  # the account page lists the latest ones; older links st
 def invitation_get_by_token(*, token: str) -> Invitation | None:
     """The invitation of a sign-up link, usable or not; None for a link that never existed."""
     return Invitation.objects.filter(token=token).first()
+
+
+def invitation_destination(*, invitation: Invitation) -> str:
+    """Where the invited person goes after signing up or logging in (the home page unless the
+    invitation names a path on this site)."""
+    path = invitation.next_path
+    if path.startswith("/") and url_has_allowed_host_and_scheme(path, allowed_hosts=None):
+        return path
+    return reverse("home")
 
 
 def invitations_sent(*, user: User) -> QuerySet[Invitation]:

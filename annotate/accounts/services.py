@@ -7,9 +7,10 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.models import Token
 
 from annotate.accounts.models import Invitation, Profile, Role
@@ -21,7 +22,10 @@ def user_create(
     *, username: str, password: str, role: str = Role.RATER, is_staff: bool = False, email: str = ""
 ) -> User:
     user = User(username=username, email=email, is_staff=is_staff, is_superuser=is_staff)
-    validate_password(password, user)
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from None
     user.set_password(password)
     user.full_clean()
     user.save()
@@ -35,8 +39,26 @@ def profile_ensure(*, user: User) -> Profile:
     return Profile.objects.get_or_create(user=user, defaults={"role": role})[0]
 
 
+def invitation_next_path_check(next_path: str) -> str:
+    """The path an invitation may land on: empty, or a path on this site (never another host)."""
+    next_path = next_path.strip()
+    if not next_path:
+        return ""
+    local = next_path.startswith("/") and url_has_allowed_host_and_scheme(
+        next_path, allowed_hosts=None
+    )
+    if not local or len(next_path) > 200:
+        raise ValidationError({"next_path": "Give a path on this site, such as /r/<token>/."})
+    return next_path
+
+
 def invitation_create(
-    *, created_by: User, role: str = Role.RATER, max_uses: int = 1, note: str = ""
+    *,
+    created_by: User,
+    role: str = Role.RATER,
+    max_uses: int = 1,
+    note: str = "",
+    next_path: str = "",
 ) -> Invitation:
     if role == Role.RESEARCHER and not created_by.is_staff:
         raise ValidationError({"role": "Only staff can invite researchers."})
@@ -47,13 +69,15 @@ def invitation_create(
         role=role,
         max_uses=max_uses,
         note=note,
+        next_path=invitation_next_path_check(next_path),
         expires_at=timezone.now() + INVITATION_LIFETIME,
     )
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, username: str, password: str) -> User:
-    """Create the invited user; the use count is claimed with a conditional UPDATE."""
+def invitation_accept(*, token: str, username: str, password: str, email: str = "") -> User:
+    """Create the invited user; the use count is claimed with a conditional UPDATE, and given
+    back (the transaction rolls back) when the account cannot be made."""
     invitation = Invitation.objects.filter(token=token).first()
     if invitation is None or not invitation.is_usable:
         raise ValidationError("This invitation link is not valid any more.")
@@ -62,9 +86,16 @@ def invitation_accept(*, token: str, username: str, password: str) -> User:
     ).update(uses=F("uses") + 1)
     if not claimed:  # another sign-up took the last use first
         raise ValidationError("This invitation link is not valid any more.")
+    taken = ValidationError({"username": "This username is taken."})
     if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError({"username": "This username is taken."})
-    return user_create(username=username, password=password, role=invitation.role)
+        raise taken
+    try:
+        with transaction.atomic():
+            return user_create(
+                username=username, password=password, role=invitation.role, email=email
+            )
+    except IntegrityError:  # a simultaneous sign-up took the name between check and insert
+        raise taken from None
 
 
 def token_regenerate(*, user: User) -> Token:

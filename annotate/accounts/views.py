@@ -1,11 +1,12 @@
-"""Account pages: sign-up by invitation, the account page with the API token and invitations."""
+"""Account pages: sign-up (or log-in) by invitation, the account page with the API token and
+invitations."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -13,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annotate.accounts.forms import InvitationForm, SignupForm
 from annotate.accounts.selectors import (
     api_token_of,
+    invitation_destination,
     invitation_get_by_token,
     invitations_sent,
     user_is_researcher,
@@ -24,36 +26,34 @@ from annotate.accounts.services import (
     token_regenerate,
 )
 from core.auth_request import AuthenticatedRequest
-from core.forms import form_add_service_errors
+from core.forms import form_call
 from core.guessing import INVITATION, LOCKED_OUT, guess_failed, guess_locked_out
 from core.refusals import succeeded
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation link: a new person makes an account here; someone with an account logs in
+    instead; either way they land where the invitation points."""
     if guess_locked_out(request, INVITATION):
-        context = {"message": LOCKED_OUT}
-        return render(request, "registration/invitation_invalid.html", context, status=429)
+        locked = {"message": LOCKED_OUT}
+        return render(request, "registration/invitation_invalid.html", locked, status=429)
     invitation = invitation_get_by_token(token=token)
     if invitation is None or not invitation.is_usable:
         if invitation is None:  # a guess; a used-up link is not
             guess_failed(request, INVITATION)
         return render(request, "registration/invitation_invalid.html", status=404)
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = invitation_accept(
-                token=token,
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password"],
-            )
-        except ValidationError as exc:
-            form_add_service_errors(form, exc)
-        else:
+    destination = invitation_destination(invitation=invitation)
+    # Someone already logged in goes on as themselves: the link's uses are for new accounts.
+    form = SignupForm(request.POST or None) if not request.user.is_authenticated else None
+    if request.method == "POST" and form is not None and form.is_valid():
+        user = form_call(form, invitation_accept, token=token, **form.cleaned_data_for_service())
+        if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.username}.")
-            return redirect("home")
-    return render(request, "registration/signup.html", {"form": form, "invitation": invitation})
+            return redirect(destination)
+    context = {"form": form, "invitation": invitation, "destination": destination}
+    return render(request, "registration/signup.html", context)
 
 
 @login_required

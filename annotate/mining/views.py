@@ -113,7 +113,11 @@ def dataset_mining(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, "Mining started.")
             return redirect("dataset-mining", slug=dataset.slug)
-    context = {"dataset": dataset, "form": form, "job": mining_job_latest(dataset=dataset)}
+    job = mining_job_latest(dataset=dataset)
+    # The finished run's counts, or None: a template reading `result.items` of a run that has
+    # no result yet would print the dict's `items` method ("dict_items([])").
+    outcome = job.result if job is not None and "items" in (job.result or {}) else None
+    context = {"dataset": dataset, "form": form, "job": job, "outcome": outcome}
     return render(request, "annotate/mining/dataset_mining.html", context)
 
 

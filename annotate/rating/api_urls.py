@@ -1,7 +1,7 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from annotate.rating.api import campaign_lifecycle, campaign_quality, campaigns
+from annotate.rating.api import campaign_lifecycle, campaign_quality, campaigns, rater
 
 urlpatterns = [
     path("campaigns/", campaigns.CampaignListApi.as_view(), name="api-campaigns"),
@@ -48,4 +48,6 @@ urlpatterns = [
         name="api-campaign-weights",
     ),
     path("ratings/<id:rating_id>/", campaigns.RatingAnswerApi.as_view(), name="api-rating"),
+    path("ratings/<id:rating_id>/undo/", rater.RatingUndoApi.as_view(), name="api-rating-undo"),
+    path("me/campaigns/", rater.MyCampaignsApi.as_view(), name="api-my-campaigns"),
 ]

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from annotate.rating.views import campaign_dashboard, campaigns, lifecycle, rating
+from annotate.rating.views import campaign_dashboard, campaigns, lifecycle, rater, rating
 
 urlpatterns = [
     path("datasets/<slug:slug>/campaigns/new/", campaigns.campaign_new, name="campaign-new"),
@@ -37,5 +37,11 @@ urlpatterns = [
         rating.campaign_answer,
         name="campaign-answer",
     ),
+    path(
+        "campaigns/<id:campaign_id>/rate/<id:rating_id>/undo/",
+        rater.campaign_undo,
+        name="campaign-undo",
+    ),
     path("campaigns/<id:campaign_id>/done/", rating.campaign_done, name="campaign-done"),
+    path("me/campaigns/", rater.my_campaigns, name="my-campaigns"),
 ]

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     # Scoring: leaderboards, then studies (which read leaderboards' submissions).
     "scoring.leaderboards",
     "scoring.study",
+    # The demo: a finished story built through every app's services (`load_demo`).
+    "scoring.demo",
 ]
 
 MIDDLEWARE = [
@@ -99,6 +101,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Charts from core.plots on any page: {% load charts %}{% chart spec %}.
+            "libraries": {"charts": "core.chart_tags"},
         },
     },
 ]
@@ -305,6 +309,8 @@ SPECTACULAR_SETTINGS = {
         "SplitEnum": "annotate.datasets.models.SplitName",
         "ImportFormatEnum": ["jsonl", "tsv"],
         "SubmissionFormatEnum": ["", "text", "jsonl"],
+        # A campaign's status is in two components (a campaign, a rater's campaign).
+        "CampaignStatusEnum": "annotate.rating.models.CampaignStatus",
     },
 }
 

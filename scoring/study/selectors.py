@@ -9,7 +9,7 @@ from annotate.judgments.models import EvalSystem, JudgmentSet
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
 from core.errors import NotFound
-from core.plots import line_svg, scatter_svg
+from core.plots import lines, scatter
 from scoring.study.models import CorrelationStudy
 
 
@@ -62,31 +62,31 @@ SWEEP_TITLES = {
 }
 
 
+SWEEP_AXES = {
+    "theta": "reference-weight threshold θ",
+    "unit_size": "unit size M",
+    "order": "n-gram order",
+}
+
+
 def study_plots(*, study: CorrelationStudy) -> list[dict]:
-    """One SVG line chart per sweep and metric (Figure 2 of the paper)."""
-    plots = []
-    for sweep, series in (study.result.get("sweeps") or {}).items():
-        title = SWEEP_TITLES.get(sweep, sweep)
-        for metric, points in series.items():
-            # An undefined coefficient (stored as null) has no point to draw.
-            points = [(x, y) for x, y in points if y is not None and y == y]
-            clean = [(float(x), max(float(y), 0.0)) for x, y in points]
-            labels = [f"{x:g}: ρ = {y:.3f}" for x, y in points]
-            plots.append(
-                {
-                    "sweep": sweep,
-                    "metric": metric,
-                    "title": f"{title} — {metric}",
-                    # θ decreases to the right, as in the paper.
-                    "svg": line_svg(
-                        clean,
-                        title=f"{title} — {metric}",
-                        point_labels=labels,
-                        x_descending=sweep == "theta",
-                    ),
-                }
-            )
-    return plots
+    """One chart per sweep (Figure 2 of the paper), a line per metric; θ decreases to the right."""
+    return [
+        {
+            "sweep": sweep,
+            "title": SWEEP_TITLES.get(sweep, sweep),
+            # {metric: [(x, ρ or None), …]} as stored: lines() leaves out undefined points.
+            "chart": lines(
+                series,
+                title=SWEEP_TITLES.get(sweep, sweep),
+                x_title=SWEEP_AXES.get(sweep, sweep),
+                y_title="Spearman's ρ",
+                series_title="Metric",
+                x_descending=sweep == "theta",
+            ),
+        }
+        for sweep, series in (study.result.get("sweeps") or {}).items()
+    ]
 
 
 # Scatter plots drawn per criterion: the metrics people compare first, then the rest.
@@ -130,13 +130,11 @@ def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
             for row in level.get("systems", [])
         ]
         plots = [
-            scatter_svg(
+            scatter(
                 [
-                    (row["human"]["value"], row["metrics"][c["key"]], row["system"])
+                    (row["human"].get("value"), row["metrics"].get(c["key"]), row["system"])
                     for row in level.get("systems", [])
-                    if row["metrics"].get(c["key"]) is not None
-                    and row["human"].get("value") is not None
-                ],
+                ],  # scatter() leaves out a system without both values
                 title=f"{c['display']} against human {criterion} per system",
                 x_title=f"human {criterion} (mean)",
                 y_title=c["display"],

@@ -79,12 +79,16 @@ def test_the_dashboard_shows_progress_raters_agreement_and_charts(
         qc_status="failed", qc_reasons=["Answered too fast: 0.4 s per rating in the median."]
     )
     weights_recompute_campaign(campaign_id=campaign.pk)
-    page = client_for(owner).get(reverse("campaign-dashboard", args=[campaign.pk])).content
-    page = page.decode()
+    response = client_for(owner).get(reverse("campaign-dashboard", args=[campaign.pk]))
+    page = response.content.decode()
     assert 'value="100"' in page and "12 of 12 ratings" in page
     assert "Answered too fast: 0.4 s" in page and "Failed" in page
     assert 'id="alpha-interval"' in page
-    assert page.count("<svg") == 2 and "Weights of references" in page
+    assert page.count("data-chart ") == 2 and '"title": "Weights of references"' in page
+    hourly = response.context["hourly_chart"]["data"]["values"]
+    assert sum(row["count"] for row in hourly) == 12
+    weights = response.context["weights_chart"]["data"]["values"]
+    assert len(weights) == 20 and sum(row["count"] for row in weights) == Reference.objects.count()
     assert "Widest disagreement" in page
 
 

@@ -214,3 +214,18 @@ def test_api_lists_own_and_shared_corpora(media, owner, other, client_for):
     index_corpus(other, name="shared", shared=True)
     names = [c["name"] for c in client_for(owner).get("/api/v1/corpora/").json()["results"]]
     assert names == ["mine", "shared"]
+
+
+def test_a_run_without_a_result_prints_no_python_repr(
+    seeds, corpus, client_for, owner, django_capture_on_commit_callbacks
+):
+    """A queued run has no counts yet: the page once printed `dict_items([])` for them."""
+    with django_capture_on_commit_callbacks(execute=False):
+        mining_start(user=owner, dataset=seeds, corpus=corpus, split="dev", k=5)
+    page = client_for(owner).get("/datasets/seeds/mining/").content.decode()
+    assert "dict_items" not in page and 'id="mining-result"' not in page
+
+
+def test_a_finished_run_shows_its_counts(mined, client_for, owner):
+    page = client_for(owner).get("/datasets/seeds/mining/").content.decode()
+    assert 'id="mining-result"' in page and "mined and" in page

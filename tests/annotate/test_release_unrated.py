@@ -48,6 +48,9 @@ def test_excluding_leaves_them_out_and_the_datasheet_says_how_many(owner, late):
     assert len(texts) == 6 and not any(t.startswith("mined late") for t in texts)
     assert release.build_info["unrated"] == {"choice": "exclude", "references": 2}
     assert "2 excluded from this release" in _datasheet(release)
+    # A draft's datasheet once read "Published: None".
+    assert "Published: not yet (a draft)" in _datasheet(release)
+    assert "None" not in _datasheet(release)
 
 
 def test_weight_zero_keeps_them_with_weight_0_and_the_datasheet_says_so(owner, late):

@@ -57,7 +57,7 @@ def test_upload_watch_the_progress_and_see_the_row(
     row = page.locator("#leaderboard tbody tr").filter(has_text="seq2seq with attention")
     expect(row).to_be_visible()
     expect(row.locator("td").first).to_have_text("1")
-    expect(page.locator("svg.interval-plot")).to_be_visible()
+    expect(page.locator("[data-chart][data-rendered=true] svg").first).to_be_visible()
     expect(page.get_by_text("broken run")).to_have_count(0)
     page.get_by_role("button", name="Method").click()  # the table sorts by a column
     expect(page.locator("#leaderboard th").nth(2)).to_have_attribute("aria-sort", "ascending")

@@ -50,10 +50,14 @@ def test_the_home_page_lists_leaderboards(board, client_for):
 
 
 def test_the_page_shows_signature_rows_plot_and_highlighted_baseline(board, client_for, other):
-    page = client_for(other).get("/leaderboards/board/").content.decode()
+    response = client_for(other).get("/leaderboards/board/")
+    page = response.content.decode()
     assert "dbleu|def:paper" in page
     assert page.index("oracle") < page.index("copy baseline")
-    assert 'class="baseline"' in page and "<svg" in page and "js/leaderboard.js" in page
+    assert 'class="baseline"' in page and "data-chart" in page and "js/leaderboard.js" in page
+    plot = response.context["plot"]
+    assert [row["kind"] for row in plot["data"]["values"]] == ["submission", "baseline"]
+    assert plot["data"]["values"][0]["label"].endswith("oracle")
     assert 'href="/leaderboards/board/submit/"' in page
     assert 'href="https://example.org/paper"' in page
     assert "/leaderboards/board/references.jsonl" in page  # dev references are public

@@ -1,4 +1,5 @@
-"""The demo loaded by `make run`: four users and a dataset written for this project."""
+"""The demo's first chapter: its users and a dataset written for this project (the rest of the
+story, campaigns to studies, is built on it by `scoring/demo`)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,16 @@ DEMO_USERS = (
     ("ada", Role.RESEARCHER, False),
     ("rita", Role.RATER, False),
     ("raj", Role.RATER, False),
+    ("pat", Role.RESEARCHER, False),
 )
+# What each login is for, as `make run` prints it.
+DEMO_ROLES = {
+    "admin": "staff",
+    "ada": "researcher, owner of the demo",
+    "rita": "rater",
+    "raj": "rater",
+    "pat": "participant on the leaderboards",
+}
 DEMO_SLUG = "demo-dialogue"
 
 
@@ -32,8 +42,7 @@ def demo_load() -> list[tuple[str, str, str]]:
     for username, role, is_staff in DEMO_USERS:
         if not User.objects.filter(username=username).exists():
             user_create(username=username, password=DEMO_PASSWORD, role=role, is_staff=is_staff)
-        label = "staff" if is_staff else role
-        logins.append((username, DEMO_PASSWORD, str(label)))
+        logins.append((username, DEMO_PASSWORD, DEMO_ROLES[username]))
     if not Dataset.objects.filter(slug=DEMO_SLUG).exists():
         dataset = dataset_create(
             owner=User.objects.get(username="ada"),

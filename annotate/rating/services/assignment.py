@@ -42,11 +42,16 @@ def leases_reclaim(*, campaign_id: int | None = None, now: datetime | None = Non
     reclaimed = 0
     with transaction.atomic():
         for rating in expired.select_for_update(skip_locked=True, of=("self",)).order_by("pk"):
-            if rating.kind == RatingKind.NORMAL:
-                Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
-            rating.delete()
+            lease_drop(rating=rating)
             reclaimed += 1
     return reclaimed
+
+
+def lease_drop(*, rating: Rating) -> None:
+    """Delete a lease (locked by the caller) and give its place back to the pool."""
+    if rating.kind == RatingKind.NORMAL:
+        Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
+    rating.delete()
 
 
 def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | None:

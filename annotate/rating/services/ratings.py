@@ -44,7 +44,9 @@ WEIGHTS_TASK = "annotate.rating.tasks.campaign_weights"
 RATER_QC_TASK = "annotate.rating.tasks.rater_qc"
 
 
-def _after_commit(rating: Rating) -> None:
+def rating_checks_follow(*, rating: Rating) -> None:
+    """After the transaction commits, queue the campaign's z-weights and the rater's quality
+    control (debounced)."""
     rates_references = rating.campaign.rates_references
 
     def send() -> None:
@@ -91,7 +93,7 @@ def rating_submit(*, rating_id: int, rater: User, score: int) -> Rating:
         weight = weight_recompute(campaign=campaign, reference_id=reference_id)
         slot_top_up(campaign=campaign, slot=rating.slot, weight=weight)
     campaign_status_refresh(campaign=campaign)
-    _after_commit(rating)
+    rating_checks_follow(rating=rating)
     return rating
 
 

@@ -25,26 +25,24 @@ from annotate.rating.selectors.ratings_export import ratings_csv_lines, ratings_
 from annotate.rating.selectors.results import campaign_results
 from annotate.rating.services.lifecycle import campaign_actions
 from core.auth_request import AuthenticatedRequest
-from core.plots import histogram_svg, line_svg
+from core.plots import Spec, histogram, hourly_counts
 
 WEIGHT_BINS = 20
 
 
-def _charts(campaign: Campaign) -> dict[str, str]:
-    hourly = ratings_per_hour(campaign=campaign)
-    hours = [f"{hour:%d %b %H:00}" for hour, _ in hourly]
-    charts: dict[str, str] = {
-        "hourly_svg": line_svg(
-            [(i, n) for i, (_, n) in enumerate(hourly)],
-            title="Ratings per hour",
-            # x is the hour's index: a tick between two hours has no label.
-            x_format=lambda i: hours[int(i)] if i == int(i) and 0 <= i < len(hours) else "",
-            point_labels=[f"{hour}: {n}" for hour, (_, n) in zip(hours, hourly, strict=True)],
+def _charts(campaign: Campaign) -> dict[str, Spec]:
+    charts = {
+        "hourly_chart": hourly_counts(
+            ratings_per_hour(campaign=campaign), title="Answers per hour", y_title="Answers"
         ),
     }
     if campaign.rates_references:
-        charts["weights_svg"] = histogram_svg(
-            weight_values(campaign=campaign), WEIGHT_BINS, -1.0, 1.0, title="Weights of references"
+        charts["weights_chart"] = histogram(
+            weight_values(campaign=campaign),
+            bins=WEIGHT_BINS,
+            title="Weights of references",
+            x_title="Weight (−1 to +1)",
+            y_title="References",
         )
     return charts
 

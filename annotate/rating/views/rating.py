@@ -1,5 +1,6 @@
 """The rater's page, for every campaign: one reference or output (or two outputs side by side)
-at a time, answered by buttons or the keys 1-5, s (skip), o, n, b (flags)."""
+at a time, answered by buttons or the keys 1-5, s (skip), o, n, b (flags), u (undo the last
+answer)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from annotate.rating.selectors.campaigns import (
     campaign_membership,
     rater_progress,
 )
-from annotate.rating.selectors.completion import completion_code_for
 from annotate.rating.selectors.lifecycle import rater_nothing_left
+from annotate.rating.selectors.rater import campaign_of_rater, rating_undoable
 from annotate.rating.selectors.results import rating_display
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.qc import rater_qc_evaluate
@@ -39,6 +40,7 @@ def campaign_rate(request: AuthenticatedRequest, campaign_id: int) -> HttpRespon
         "scale": list(zip(campaign.scale, campaign.labels, strict=True)),
         "flags": Flag.choices,
         "progress": progress,
+        "undoable": rating_undoable(campaign=campaign, rater=request.user),
     }
     return render(request, "annotate/campaigns/rate.html", context)
 
@@ -64,14 +66,15 @@ def campaign_answer(
 def campaign_done(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
     membership = campaign_membership(campaign=campaign, rater=request.user)
-    if membership.crowd_id and membership.qc_status == QCStatus.PENDING:
+    if membership.qc_status == QCStatus.PENDING:
         # The code depends on the verdict: check now rather than wait for the queued check.
         membership = rater_qc_evaluate(campaign=campaign, rater=request.user)
     context = {
         "campaign": campaign,
         "membership": membership,
         "progress": rater_progress(campaign=campaign, rater=request.user),
-        "completion_code": completion_code_for(campaign=campaign, membership=membership),
         "nothing_left": rater_nothing_left(campaign=campaign, rater=request.user),
+        "joined": campaign_of_rater(membership=membership),
+        "undoable": rating_undoable(campaign=campaign, rater=request.user),
     }
     return render(request, "annotate/campaigns/done.html", context)

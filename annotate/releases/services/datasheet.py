@@ -124,7 +124,7 @@ def datasheet_markdown(*, meta: dict[str, Any], content: list[dict[str, Any]]) -
         meta["description"] or dataset["description"] or "",
         "",
         f"Language: {dataset['language']} · License: {meta['license']} · "
-        f"Published: {meta['published_at']}",
+        f"Published: {meta['published_at'] or 'not yet (a draft)'}",
         "",
         "## How it was built",
         "",

@@ -10,6 +10,8 @@ aside): rating it would show that reference to the raters.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -59,9 +61,11 @@ def human_evaluation_create(
     mode: str = Mode.LIKERT,
     ratings_per_unit: int = 3,
     name: str = "",
+    **settings: Any,
 ) -> Campaign:
     """An output campaign (Likert, or pairwise over every pair) on finished `submissions` of
-    the board, copied into evaluated systems; ready for raters (slots made, status active)."""
+    the board, copied into evaluated systems; ready for raters (slots made, status active).
+    `settings`: more of the campaign's fields (control_rate, QC thresholds, instructions)."""
     if not leaderboard_can_manage(user=user, leaderboard=leaderboard):
         raise PermissionDenied("Only the leaderboard's owner starts a human evaluation of it.")
     if mode == Mode.PAIRWISE and len(submissions) < 2:
@@ -79,6 +83,7 @@ def human_evaluation_create(
             systems=systems,
             split=split,
             ratings_per_unit=ratings_per_unit,
+            **settings,
         )
     except ValidationError as exc:
         # The caller chose submissions, not systems: name the field they gave.

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from annotate.accounts.selectors import user_is_researcher
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
-from core.plots import IntervalPoint, interval_plot
+from core.plots import IntervalPoint, Spec, intervals
 from scoring.leaderboards.exports import payload_csv, table_payload
 from scoring.leaderboards.leaderboard_forms import LeaderboardForm
 from scoring.leaderboards.models import Leaderboard, Submission
@@ -40,7 +40,7 @@ def leaderboard_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def table_plot(table: LeaderboardTable):
+def table_plot(table: LeaderboardTable) -> Spec:
     points = [
         IntervalPoint(
             f"{row.submission.team.name}: {row.submission.method}",
@@ -52,7 +52,8 @@ def table_plot(table: LeaderboardTable):
         for row in table.rows
         if row.primary is not None
     ]
-    return interval_plot(points, title=f"{table.leaderboard.primary_metric} with 95% intervals")
+    metric = table.leaderboard.primary_metric
+    return intervals(points, title=f"{metric} with 95% intervals", x_title=metric)
 
 
 def _live_submissions(request: HttpRequest, board: Leaderboard) -> list[Submission]:

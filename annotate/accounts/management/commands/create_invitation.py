@@ -15,11 +15,19 @@ class Command(BaseCommand):
         parser.add_argument("--role", choices=Role.values, default=Role.RATER)
         parser.add_argument("--uses", type=int, default=1, help="How many people may use it.")
         parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+        parser.add_argument(
+            "--next",
+            default="",
+            dest="next_path",
+            help="Where the invited land: a path on this site, such as a campaign's link /r/…/.",
+        )
 
-    def handle(self, *args, by, role, uses, base_url, **options):
+    def handle(self, *args, by, role, uses, base_url, next_path, **options):
         try:
             user = get_user_model().objects.get(username=by)
-            invitation = invitation_create(created_by=user, role=role, max_uses=uses)
+            invitation = invitation_create(
+                created_by=user, role=role, max_uses=uses, next_path=next_path
+            )
         except get_user_model().DoesNotExist:
             raise CommandError(f"--by: no user {by!r}.") from None
         except ValidationError as exc:

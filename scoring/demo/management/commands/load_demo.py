@@ -1,11 +1,16 @@
+import time
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from annotate.datasets.services.demo import demo_load
+from scoring.demo.services.load import demo_load_all
 
 
 class Command(BaseCommand):
-    help = "Create the demo users and the demo dataset (safe to run again; DEBUG only)."
+    help = (
+        "Create the demo users, dataset and story: a finished campaign, a release, leaderboards, "
+        "a human evaluation and a study (safe to run again; DEBUG only)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -20,7 +25,10 @@ class Command(BaseCommand):
                 "The demo users have publicly known passwords; with DEBUG off, pass "
                 "--allow-production if you really want them."
             )
-        logins = demo_load()
-        self.stdout.write(self.style.SUCCESS("Demo ready. Logins (username / password / role):"))
+        started = time.monotonic()
+        logins, built = demo_load_all()
+        took = time.monotonic() - started
+        story = f"story built in {took:.0f} s" if built else "story already there"
+        self.stdout.write(self.style.SUCCESS(f"Demo ready ({story}). Logins:"))
         for username, password, role in logins:
-            self.stdout.write(f"  {username:<8} / {password} / {role}")
+            self.stdout.write(f"  {username:<6} / {password}   {role}")
