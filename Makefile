@@ -5,15 +5,18 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test test-fast lint typecheck install install-dev browser redis worker bench clean
+.PHONY: run test test-fast lint typecheck install install-dev browser redis worker bench wheel clean
 
 # A stamp per requirements file: the venv is rebuilt only when the pins change.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: requirements.txt | $(BIN)/python
+# The metric library is a distribution of its own (packages/deltableu-metrics); the web app
+# installs it like any dependency, editable so that a change to it needs no reinstall.
+$(VENV)/.installed: requirements.txt packages/deltableu-metrics/pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps -e packages/deltableu-metrics
 	touch $@
 
 $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed
@@ -72,5 +75,9 @@ test-fast: install-dev
 bench: install-dev
 	$(BIN)/python bench/metrics.py
 
+# The metric library's wheel and sdist, in dist/ (`pip install dist/deltableu_metrics-*.whl`).
+wheel: install-dev
+	$(BIN)/python -m build --no-isolation --outdir dist packages/deltableu-metrics
+
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,14 +1,26 @@
-"""Speed of the metric library against sacrebleu, measured in the same process (ratios).
+"""Speed of the metric library against sacrebleu: in one process, and as a user meets it.
 
 Synthetic corpus: 10,000 items × 16 weighted references, ~15 tokens each (noisy variants of a
 per-item base sentence over a Zipfian vocabulary, so that BLEU is realistic, ~40).
-Run: ``python bench/metrics.py [--items N]``.
+
+1. In one process: the library's functions against sacrebleu's (ratios).
+2. Whole processes, each measured in the same run: the ``dbleu`` command line (as
+   ``python -m scoring.metrics``) reading REFS.jsonl against the ``sacrebleu`` command reading
+   16 plain text reference files, with ``--tokenize none`` and ``13a``; ``dbleu`` with a
+   prebuilt reference index; the start of ``dbleu --version``. Wall time and peak memory (the
+   child's maximum resident set) of each.
+
+Run: ``python bench/metrics.py [--items N] [--repeat R] [--whole-only]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +30,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The metric library's source, for a checkout where it is not installed.
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "packages/deltableu-metrics/src"))
 
 from scoring.metrics import (
     RefItem,
@@ -73,11 +87,8 @@ def clear_caches():
     clear_token_cache()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--items", type=int, default=10000)
-    n = ap.parse_args().items
-    hyps, items = make_corpus(n)
+def in_process(n: int, hyps: list[str], items: list[RefItem]) -> None:
+    """Part 1: the library's functions against sacrebleu's, in this process."""
     streams = [[it.refs[k].text for it in items] for k in range(16)]
     rows = []
 
@@ -129,6 +140,104 @@ def main() -> None:
     for name, t, ratio, target in rows:
         r = f"{ratio:8.2f}" if ratio is not None else " " * 8
         print(f"{name:48s} {t:8.3f} {r}  {target or ''}")
+
+
+# Runs one command in a child of its own and reports the command's wall time and peak memory
+# (RUSAGE_CHILDREN of a process with a single child is that child's maximum resident set).
+_MEASURE = (
+    "import json, resource, subprocess, sys, time; t = time.perf_counter(); "
+    "r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE); "
+    "s = time.perf_counter() - t; "
+    "print(json.dumps({'seconds': s, 'rss_mb': resource.getrusage(resource.RUSAGE_CHILDREN)"
+    ".ru_maxrss / 1024, 'code': r.returncode, 'out': r.stdout.decode()[-300:], "
+    "'err': r.stderr.decode()[-300:]}))"
+)
+
+
+def measured(argv: list[str], cwd: str, repeat: int) -> tuple[float, float, str]:
+    """(best wall seconds, peak MB of that run, its output) of ``argv`` run ``repeat`` times."""
+    best: dict | None = None
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path[:2])}
+    for _ in range(repeat):
+        out = subprocess.run(
+            [sys.executable, "-c", _MEASURE, *argv], cwd=cwd, env=env,
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        run = json.loads(out.stdout)
+        if run["code"] != 0:
+            raise SystemExit(f"{argv[:3]} failed: {run['err']}")
+        if best is None or run["seconds"] < best["seconds"]:
+            best = run
+    assert best is not None
+    return best["seconds"], best["rss_mb"], best["out"]
+
+
+def write_corpus(where: str, hyps: list[str], items: list[RefItem]) -> None:
+    """REFS.jsonl (with weights) for dbleu and 16 plain text reference files for sacrebleu."""
+    with open(f"{where}/refs.jsonl", "w", encoding="utf-8") as fh:
+        for it in items:
+            refs = [{"text": r.text, "weight": r.weight} for r in it.refs]
+            fh.write(json.dumps({"id": it.id, "refs": refs}, ensure_ascii=False) + "\n")
+    for k in range(len(items[0].refs)):
+        with open(f"{where}/ref{k}.txt", "w", encoding="utf-8") as fh:
+            fh.write("".join(it.refs[k].text + "\n" for it in items))
+    with open(f"{where}/hyps.txt", "w", encoding="utf-8") as fh:
+        fh.write("".join(h + "\n" for h in hyps))
+
+
+def whole_process(n: int, hyps: list[str], items: list[RefItem], repeat: int) -> None:
+    """Part 2: the command lines as a user runs them, measured in this one run."""
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as d:
+        write_corpus(d, hyps, items)
+        refs = [f"ref{k}.txt" for k in range(len(items[0].refs))]
+        sb = [py, "-m", "sacrebleu", *refs, "-i", "hyps.txt", "-b", "--force"]
+        ours = [py, "-m", "scoring.metrics", "refs.jsonl", "-i", "hyps.txt"]
+        t = {}
+        for tok in ("none", "13a"):
+            t[f"sb_{tok}"] = measured([*sb, "--tokenize", tok], d, repeat)
+            t[f"ours_{tok}"] = measured([*ours, "--tokenize", tok], d, repeat)
+        # BLEU's equality with sacrebleu is checked in part 1 (and by the tests), to 1e-9.
+        index = [py, "-m", "scoring.metrics", "index", "-r", "refs.jsonl", "-o", "refs.idx"]
+        t["index_build"] = measured(index, d, 1)
+        t["ours_index"] = measured([py, "-m", "scoring.metrics", "--index", "refs.idx",
+                                    "-i", "hyps.txt"], d, repeat)  # fmt: skip
+        t["start"] = measured([py, "-m", "scoring.metrics", "--version"], d, max(repeat, 5))
+        t["py"] = measured([py, "-c", "pass"], d, max(repeat, 5))
+    load = os.getloadavg()
+    loads = " ".join(f"{x:.2f}" for x in load)
+    print(f"\nwhole process, {n} items × {len(items[0].refs)} refs (load average {loads}, ", end="")
+    print(f"{os.cpu_count()} cores)")
+    print(f"{'command':52s} {'seconds':>8s} {'peak MB':>8s} {'ratio':>7s}  target")
+    rows = [
+        ("sacrebleu CLI, --tokenize none", "sb_none", None, ""),
+        ("sacrebleu CLI, --tokenize 13a", "sb_13a", None, ""),
+        ("dbleu REFS.jsonl, ΔBLEU, --tokenize none", "ours_none", "sb_none", "≥ 5×"),
+        ("dbleu REFS.jsonl, ΔBLEU, --tokenize 13a", "ours_13a", "sb_13a", "≥ 3×"),
+        ("dbleu index (once per reference set)", "index_build", None, ""),
+        ("dbleu --index, ΔBLEU, 13a", "ours_index", "sb_13a", "≥ 20×"),
+        ("dbleu --version (start)", "start", None, "< 0.1 s"),
+        ("python -c pass (interpreter alone)", "py", None, ""),
+    ]
+    for label, key, base, target in rows:
+        secs, mb, _ = t[key]
+        ratio = f"{t[base][0] / secs:6.1f}×" if base else " " * 7
+        print(f"{label:52s} {secs:8.3f} {mb:8.0f} {ratio}  {target}")
+    for tok in ("none", "13a"):
+        share = t[f"ours_{tok}"][1] / t[f"sb_{tok}"][1]
+        print(f"peak memory dbleu / sacrebleu, {tok}: {share:.2f} (target ≤ 0.5)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--items", type=int, default=10000)
+    ap.add_argument("--repeat", type=int, default=1, help="whole-process runs (best kept)")
+    ap.add_argument("--whole-only", action="store_true", help="skip the in-process part")
+    args = ap.parse_args()
+    hyps, items = make_corpus(args.items)
+    if not args.whole_only:
+        in_process(args.items, hyps, items)
+    whole_process(args.items, hyps, items, args.repeat)
 
 
 if __name__ == "__main__":

@@ -123,7 +123,7 @@ def test_option_of_another_metric_is_rejected(files, capsys):
     code, _, err = run(
         capsys, "score", "--metric", "bleu", "--definition", "paper", "--refs", refs, "--hyps", h1
     )
-    assert code == 1 and "--definition does not apply to metric bleu" in err
+    assert code == 2 and "--definition does not apply to metric bleu" in err
 
 
 @pytest.mark.parametrize("metric", ["nist", "dnist", "4grr", "amber"])

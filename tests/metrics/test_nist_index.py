@@ -147,7 +147,7 @@ def test_an_index_serves_lower_orders_and_delta_checks_weights():
     nist3 = NIST(max_order=3)
     assert nist3.accepts_prepared(nist5)
     np.testing.assert_array_equal(nist3.stats(hyps, nist5), nist3.stats(hyps, nist3.prepare(items)))
-    assert not NIST(mteval_compat=True).accepts_prepared(nist5)
+    assert not NIST(mteval_compat=False).accepts_prepared(nist5)
     assert not NIST(lowercase=True).accepts_prepared(nist5)
     assert DeltaNIST().accepts_prepared(nist5)
     negative = [RefItem("n", (WeightedRef("a b", -0.5),))]
@@ -155,7 +155,7 @@ def test_an_index_serves_lower_orders_and_delta_checks_weights():
     with pytest.raises(MetricInputError, match="'n' needs one reference"):
         DeltaNIST().prepare(negative)
     with pytest.raises(MetricInputError, match="other options"):
-        NIST(mteval_compat=True).prepared_slice(nist5, 0, 1)
+        NIST(mteval_compat=False).prepared_slice(nist5, 0, 1)
 
 
 def test_an_empty_test_set_and_references_without_tokens():

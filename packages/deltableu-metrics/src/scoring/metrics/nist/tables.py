@@ -30,13 +30,13 @@ import numpy as np
 from ..base import MetricInputError, RefItem
 from ..index import (
     BleuIndex,
-    RefSet,
     bleu_arrays,
     bleu_from_arrays,
     index_segments,
     register_prepared_kind,
 )
 from ..ngrams import check_key_range, unique_inverse
+from ..refset import RefSet
 from ..tokenizers import encode_nist
 
 Ngram = tuple[str, ...]

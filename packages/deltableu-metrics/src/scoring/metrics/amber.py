@@ -137,7 +137,8 @@ def variant_amber(block: np.ndarray) -> np.ndarray:
     penalty = np.ones_like(score)
     for key, weight in PENALTY_WEIGHTS.items():
         penalty = penalty * pens[key] ** weight
-    return score * penalty
+    out: np.ndarray = score * penalty
+    return out
 
 
 def closest_references(refs: TokenIdRefs, hyp_lens: np.ndarray) -> np.ndarray:
@@ -190,7 +191,8 @@ class Amber(TokenIdMetric):
         """Mean over variants of score × penalty; ``(..., 2·BLOCK)`` → ``(...)``."""
         summed = np.asarray(summed, dtype=np.float64)
         parts = [variant_amber(summed[..., v * BLOCK : (v + 1) * BLOCK]) for v in range(2)]
-        return np.mean(parts, axis=0)
+        out: np.ndarray = np.mean(parts, axis=0)
+        return out
 
     def result(self, summed: np.ndarray, nrefs: int | str | None = None) -> ScoreResult:
         """Score plus each variant's score, penalty and ten penalty values as extras."""

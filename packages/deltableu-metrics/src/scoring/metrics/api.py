@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from .base import Metric, MetricInputError, RefItem, ScoreResult
-from .index import IndexFile, RefSet
+from .index import IndexFile
+from .refset import RefItems, RefSet
 from .registry import get_entry, get_metric
 
 log = logging.getLogger(__name__)
@@ -18,6 +19,8 @@ log = logging.getLogger(__name__)
 
 def nrefs_label(items: Sequence[RefItem]) -> int | str:
     """The number of references per item for signatures, or ``var`` when it varies."""
+    if isinstance(items, RefItems):
+        return items.nrefs()
     counts = {len(item.refs) for item in items}
     return counts.pop() if len(counts) == 1 else "var"
 

@@ -1,13 +1,14 @@
 """sBLEU: the mean of sentence-level smoothed BLEU over a set (Galley et al. 2015, sec. 5).
 
-Each item's BLEU uses sacrebleu's sentence-level settings (effective order) and, by default,
-Lin & Och (2004)'s BLEU+1: add 1 to the matches and totals of orders n ≥ 2 (sacrebleu's
-``add-k`` with k = 1). Nakov et al. (2012, sec. 5) proposed fixes to BLEU+1's bias towards short
-outputs, available as options: ``smooth_unigrams`` (also add k to order 1, "grounding"),
-``bp_smooth`` (BP computed with c + 1 and r + 1), ``ref_scale`` (effective reference length
-multiplied by a factor) and ``unclip_bp`` (BP = exp(1 − r/c) also when c > r, so it can exceed
-1). Statistics rows are ``[sentence_score, 1, sys_len, ref_len, correct_1..N, total_1..N]``, so the
-corpus score (the mean) is a ratio of sums and bootstrap resampling works unchanged.
+Each item's BLEU uses sacrebleu's sentence-level settings (effective order) and, by default, Lin &
+Och (2004)'s BLEU+1: add 1 to the matches and totals of orders n ≥ 2 (sacrebleu's ``add-k`` with k
+= 1; ``smooth_value`` left unset takes sacrebleu's default of the method: 0.1 for ``floor``, 1 for
+``add-k``). Nakov et al. (2012, sec. 5) proposed fixes to BLEU+1's bias towards short outputs,
+available as options: ``smooth_unigrams`` (also add k to order 1, "grounding"), ``bp_smooth`` (BP
+computed with c + 1 and r + 1), ``ref_scale`` (effective reference length multiplied by a factor)
+and ``unclip_bp`` (BP = exp(1 − r/c) also when c > r, so it can exceed 1). Statistics rows are
+``[sentence_score, 1, sys_len, ref_len, correct_1..N, total_1..N]``, so the corpus score (the mean)
+is a ratio of sums and bootstrap resampling works unchanged.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class SentenceBLEU(BleuFamily):
     display_name = "sBLEU"
     description = "Mean of sentence-level smoothed BLEU (BLEU+1 by default); weights ignored."
     options = (
-        *common_options(4, "add-k", 1.0, effective_order=True),
+        *common_options(4, "add-k", None, effective_order=True),
         OptionSpec("smooth_unigrams", bool, False, "Nakov et al.: smooth order 1 too"),
         OptionSpec("bp_smooth", bool, False, "Nakov et al.: BP from c + 1 and r + 1"),
         OptionSpec("ref_scale", float, 1.0, "Nakov et al.: scale the reference length", minimum=0),

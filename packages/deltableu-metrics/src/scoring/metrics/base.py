@@ -14,6 +14,7 @@ A metric is split in three steps, as sacrebleu does for BLEU:
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,13 +47,15 @@ class OptionSpec:
     def check(self, value: Any) -> Any:
         """``value`` converted to the option's type, or :class:`MetricInputError`."""
         if value is None and self.default is None:
-            return None
+            return None  # None means the metric's own default (e.g. per smoothing method)
         try:
             converted = self.type(value) if self.type is not bool else _to_bool(value)
         except (TypeError, ValueError):
             raise MetricInputError(
                 f"option {self.name}: {value!r} is not a {self.type.__name__}"
             ) from None
+        if self.type is float and not math.isfinite(converted):
+            raise MetricInputError(f"option {self.name}: {value!r} is not a finite number")
         if self.choices is not None and converted not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise MetricInputError(f"option {self.name}: {value!r} is not one of {allowed}")
@@ -130,6 +133,9 @@ class Metric(ABC):
     description: ClassVar[str]
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
+    # True when a row depends on its own item's references only (no statistic of the whole
+    # reference set, as NIST's information weights): a corpus can then be scored in parts.
+    item_local: ClassVar[bool] = False
     options: ClassVar[tuple[OptionSpec, ...]] = ()
 
     def __init__(self, **options: Any) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 from .arrayfile import PackedStrings, pack_strings
 from .base import Metric, MetricInputError, RefItem, check_hypotheses
 from .index import register_prepared_kind
+from .refset import RefItems, item_ids
 from .tokenizers import encode_nist
 
 
@@ -122,18 +123,21 @@ def tokenize_references(items: Sequence[RefItem], tokenize: str, lowercase: bool
     """Every reference of ``items`` tokenized (as :func:`..nist.make_tokenizer` does) and
     numbered; nrefs is "var" when items have different numbers of references. An item without
     references is an error."""
-    texts: list[str] = []
-    ptr = [0]
-    for item in items:
-        if not item.refs:
-            raise MetricInputError(f"item {item.id!r} has no reference")
-        texts.extend(ref.text for ref in item.refs)
-        ptr.append(len(texts))
+    texts: Sequence[str]
+    if isinstance(items, RefItems):  # flat already, every item with a reference
+        texts, ptr = items.refset.texts, items.refset.ptr.tolist()
+    else:
+        texts, ptr = [], [0]
+        for item in items:
+            if not item.refs:
+                raise MetricInputError(f"item {item.id!r} has no reference")
+            texts.extend(ref.text for ref in item.refs)
+            ptr.append(len(texts))
     segs, vocab = encode_nist(texts, tokenize, lowercase)
     counts = set(np.diff(ptr).tolist())
     nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
     return TokenIdRefs(
-        [item.id for item in items],
+        item_ids(items),
         np.array(ptr, dtype=np.int64),
         segs.starts,
         segs.lens,

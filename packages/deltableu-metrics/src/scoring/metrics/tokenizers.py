@@ -1,16 +1,21 @@
-"""Every metric's tokenization: one registry of sacrebleu's tokenizers and one token cache.
+"""Every metric's tokenization: one registry of tokenizers and one token cache.
 
-The tokenizers are sacrebleu's (a dependency, never re-implemented), found by name
-(:data:`ALL_TOKENIZERS`; ``mteval`` is NIST's folding of ASCII A–Z before 13a). Two views of the
-same tokens: :func:`make_tokenizer` (``text -> tokens``) and :func:`encode` (many lines to
-integer token ids at once; :func:`encode_nist` keeps trailing whitespace as NIST, 4-GRR and
-AMBER do), both through one cache of recent results.
+The tokenizers are sacrebleu's, by name (:data:`ALL_TOKENIZERS`): ``13a`` (mteval-v13a's rules),
+``none`` and ``char`` are built in here, rule for rule as sacrebleu 2.x has them (the tests
+compare them with sacrebleu on every vector and on hostile text), so that the library needs
+numpy only; ``intl`` and ``zh`` are sacrebleu's own objects, reached through its public
+``sacrebleu.BLEU(tokenize=...).tokenizer`` (install the ``sacrebleu`` extra). ``mteval`` is
+NIST's folding of ASCII A–Z before 13a. Two views of the same tokens: :func:`make_tokenizer`
+(``text -> tokens``) and :func:`encode` (many lines to integer token ids at once;
+:func:`encode_nist` keeps trailing whitespace and splits words on Perl's ``\\s`` as NIST's
+mteval-v13a does), both through one cache of recent results.
 
 What this module adds is throughput: each distinct string is tokenized once, and for ``13a`` and
-``none`` many lines are joined with a separator that no tokenizer rule touches and tokenized in
-one call, which gives exactly the per-line result (the rules look at most one character left and
-right, and every line is padded by spaces on both sides of the separator) at a fraction of the
-per-call overhead.
+``none`` a whole block of lines is joined with a separator that no tokenizer rule touches (a
+private-use character absent from the block) and tokenized in one call, which gives exactly the
+per-line result (the rules look at most one character left and right, and every line is padded
+by spaces on both sides of the separator). When no such character is free, lines are tokenized
+one by one and a space marks the line breaks (no token ever contains whitespace).
 ``tests/metrics/test_tokenizers.py`` checks the equivalence against per-line sacrebleu.
 """
 
@@ -18,42 +23,92 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
-from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
-from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
-from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
-from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from .base import MetricInputError
 
-# The one registry of tokenizers, by the name a metric's ``tokenize`` option takes: sacrebleu's
-# own classes, and "mteval", mteval-v13a's default normalization (ASCII A–Z folded to a–z, then
-# the 13a rules, as mteval runs without ``-c``).
-_SACREBLEU = {
-    "13a": Tokenizer13a,
-    "intl": TokenizerV14International,
-    "char": TokenizerChar,
-    "zh": TokenizerZh,
-    "none": NoneTokenizer,
-}
+_BUILTIN = ("13a", "none", "char")
+_SACREBLEU_ONLY = ("intl", "zh")
 _FOLDED = {"mteval": "13a"}
 TOKENIZERS = ("13a", "intl", "none", "char")  # the BLEU family's choices (sacrebleu's BLEU)
-ALL_TOKENIZERS = (*_SACREBLEU, *_FOLDED)  # NIST, ΔNIST, 4-GRR and AMBER take every name
-# Control characters that are neither whitespace for str.split() nor touched by 13a's rules.
-_SEPARATORS = ("\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07", "\x08", "\x0e", "\x0f")
-_CHUNK_LINES = 2000  # lines per joined 13a call: large enough to amortise, small for memory
+ALL_TOKENIZERS = ("13a", "intl", "char", "zh", "none", *_FOLDED)  # NIST, 4-GRR, AMBER: all
+# A line break between tokens when lines are tokenized one by one: split() never yields it.
+LINE_BREAK = " "
+# Joined-text separators: private-use characters (not whitespace, not punctuation or digits for
+# 13a, untouched by lowercasing); the first one absent from a block is used.
+_SEPARATOR_RANGES = (range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
+# Whitespace for Perl's \s on character strings (mteval-v13a reads UTF-8): Unicode White_Space.
+# Python's str.split() also splits on U+001C–U+001F; Perl, and so NIST's mteval, does not.
+_PERL_SPACE = re.compile(
+    r"[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
+)
+_INFO_SEPARATORS = ("\x1c", "\x1d", "\x1e", "\x1f")
+
+# mteval-v13a's language-dependent rules as sacrebleu's TokenizerRegexp has them, in order. The
+# first, ``([\{-\~\[-\` -\&\(-\+\:-\@\/])`` → `` \1 ``, pads one character at a time: it is the
+# same as a translation table (a C loop instead of a Python callback per match).
+_PUNCT_13A = [*range(0x7B, 0x7F), *range(0x5B, 0x61), *range(0x20, 0x27), *range(0x28, 0x2C)]
+_PUNCT_13A += [*range(0x3A, 0x41), 0x2F]
+_PAD_13A = str.maketrans({chr(c): f" {chr(c)} " for c in _PUNCT_13A})
+_RULES_13A = (
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+)
+
+
+def _rules_13a(text: str) -> str:
+    """13a's language-independent part, then its rules (no whitespace squeezing: callers split)."""
+    text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in text:
+        text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
+        text = text.replace("&gt;", ">")
+    text = f" {text} ".translate(_PAD_13A)
+    for pattern, repl in _RULES_13A:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _tokenize_13a(line: str) -> str:
+    return " ".join(_rules_13a(line).split())
+
+
+def _tokenize_none(line: str) -> str:
+    return line
+
+
+def _tokenize_char(line: str) -> str:
+    return " ".join(line)
+
+
+_NATIVE: dict[str, Callable[[str], str]] = {
+    "13a": _tokenize_13a,
+    "none": _tokenize_none,
+    "char": _tokenize_char,
+}
+# The built-in tokenizers before whitespace is squeezed: callers split words themselves
+# (Python's or Perl's whitespace, see split_words).
+_UNSQUEEZED: dict[str, Callable[[str], str]] = {
+    "13a": _rules_13a,
+    "none": _tokenize_none,
+    "char": _tokenize_char,
+}
+
+
+def _unsqueezed(name: str) -> Callable[[str], str]:
+    """``line -> text to split into words`` (sacrebleu's objects for intl and zh)."""
+    return _UNSQUEEZED.get(name) or sacrebleu_tokenizer(name)
 
 
 def _resolve(name: str) -> tuple[str, bool]:
     """(sacrebleu tokenizer name, fold ASCII A–Z first) for a name of :data:`ALL_TOKENIZERS`."""
-    if name in _SACREBLEU:
+    if name in _BUILTIN or name in _SACREBLEU_ONLY:
         return name, False
     if name in _FOLDED:
         return _FOLDED[name], True
@@ -62,18 +117,22 @@ def _resolve(name: str) -> tuple[str, bool]:
 
 @functools.cache
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
-    """The sacrebleu tokenizer object called ``name`` (no folding: ``mteval`` is refused)."""
-    if name not in _SACREBLEU:
-        raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {', '.join(_SACREBLEU)}")
-    return _SACREBLEU[name]()
+    """``line -> tokenized line`` for a sacrebleu tokenizer name (``mteval`` is refused).
 
-
-def _uncached_13a() -> Callable[[str], str]:
-    """sacrebleu's 13a steps without its per-line LRU caches (joined chunks are huge strings)."""
-    tok = Tokenizer13a()
-    post = TokenizerRegexp()
-    tok._post_tokenizer = functools.partial(TokenizerRegexp.__call__.__wrapped__, post)
-    return functools.partial(Tokenizer13a.__call__.__wrapped__, tok)
+    ``13a``, ``none`` and ``char`` are this module's; ``intl`` and ``zh`` need sacrebleu."""
+    if name in _NATIVE:
+        return _NATIVE[name]
+    if name not in _SACREBLEU_ONLY:
+        choices = ", ".join((*_BUILTIN, *_SACREBLEU_ONLY))
+        raise MetricInputError(f"unknown tokenizer {name!r}; choose one of {choices}")
+    try:
+        import sacrebleu
+    except ImportError:
+        raise MetricInputError(
+            f"tokenizer {name!r} needs sacrebleu: pip install 'deltableu-metrics[sacrebleu]'"
+        ) from None
+    tok: Callable[[str], str] = sacrebleu.BLEU(tokenize=name).tokenizer
+    return tok
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -93,18 +152,27 @@ def preprocess(
     return [s.rstrip() for s in out] if rstrip else out
 
 
+def split_words(text: str, perl: bool = False) -> list[str]:
+    """Words of tokenized ``text``: ``str.split()``, or with ``perl`` Perl's ``split /\\s+/``
+    (U+001C–U+001F stay inside words, as in mteval-v13a)."""
+    if perl and any(c in text for c in _INFO_SEPARATORS):
+        return [w for w in _PERL_SPACE.split(text) if w]
+    return text.split()
+
+
 def make_tokenizer(name: str, lowercase: bool) -> Callable[[str], list[str]]:
     """Return ``text -> tokens`` for a name of :data:`ALL_TOKENIZERS`, as NIST, 4-GRR and AMBER
-    tokenize (trailing whitespace kept); ``lowercase`` applies ``str.lower()`` first, as
-    sacrebleu does. Raises ``MetricInputError`` for an unknown name. Every call returns a new
-    list (callers may change it; the cached one is shared)."""
+    tokenize (trailing whitespace kept, words split as mteval-v13a splits them: see
+    :func:`split_words`); ``lowercase`` applies ``str.lower()`` first, as sacrebleu does.
+    Raises ``MetricInputError`` for an unknown name. Every call returns a new list (callers may
+    change it; the cached one is shared)."""
     base, fold = _resolve(name)
-    tok = sacrebleu_tokenizer(base)
+    tok = _unsqueezed(base)
 
     def tokenize(text: str) -> list[str]:
         def compute() -> tuple[list[str], str]:
             line = preprocess([text], lowercase, rstrip=False, fold_ascii=fold)[0]
-            return tok(line).split(), ""
+            return split_words(tok(line), perl=True), ""
 
         # A 3-tuple key with a string: never one of encode's 4-tuple keys of line lists.
         tokens, _ = _JOINED.get((name, lowercase, text), compute)
@@ -113,42 +181,38 @@ def make_tokenizer(name: str, lowercase: bool) -> Callable[[str], list[str]]:
     return tokenize
 
 
-def _pick_separator(text: str) -> str | None:
-    for sep in _SEPARATORS:
-        if sep not in text:
-            return sep
-    return None
+def _candidates() -> Iterator[str]:
+    return map(chr, itertools.chain.from_iterable(_SEPARATOR_RANGES))
 
 
-def tokenize_joined(lines: Sequence[str], name: str) -> tuple[list[str], str]:
+def _pick_separator(lines: Sequence[str]) -> str | None:
+    """A private-use character in no line (the first candidate is nearly always free)."""
+    first = chr(_SEPARATOR_RANGES[0][0])
+    if not any(first in line for line in lines):
+        return first
+    used = set().union(*map(set, lines))
+    return next((c for c in _candidates() if c not in used), None)
+
+
+def tokenize_joined(lines: Sequence[str], name: str, perl: bool = False) -> tuple[list[str], str]:
     """Tokenize preprocessed ``lines``; returns all tokens with a separator token between lines.
 
     The result is ``tokens_of_line_0 + [sep] + tokens_of_line_1 + [sep] + …`` (no trailing
-    separator) and the separator, a character that occurs in no input line.
+    separator) and the separator, a string that is no token of any line. ``perl``: words are
+    split as mteval-v13a splits them (:func:`split_words`).
     """
-    probe = "".join(lines)
-    sep = _pick_separator(probe)
-    if sep is None:  # pathological input: every candidate separator occurs in the text
-        sep = _SEPARATORS[0]
-        tok = sacrebleu_tokenizer(name)
-        out: list[str] = []
-        for k, line in enumerate(lines):
-            if k:
-                out.append(sep)
-            out.extend(t.replace(sep, "\x00") for t in tok(line).split())
-        return out, sep
-    glue = f" {sep} "
-    if name == "none":
-        return glue.join(lines).split(), sep
-    if name == "13a":
-        tok13a = _uncached_13a()
-        chunks = [
-            tok13a(glue.join(lines[k : k + _CHUNK_LINES]))
-            for k in range(0, len(lines), _CHUNK_LINES)
-        ]
-        return glue.join(chunks).split(), sep
-    tok = sacrebleu_tokenizer(name)  # intl looks past line ends, char is cheap: one call a line
-    return glue.join([tok(line) for line in lines]).split(), sep
+    if name in ("none", "13a"):
+        sep = _pick_separator(lines)
+        if sep is not None:
+            text = f" {sep} ".join(lines)
+            return split_words(_rules_13a(text) if name == "13a" else text, perl), sep
+    tok = _unsqueezed(name)  # intl looks past line ends, char is cheap: one call a line
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        if k:
+            out.append(LINE_BREAK)
+        out.extend(split_words(tok(line), perl))
+    return out, LINE_BREAK
 
 
 @dataclass
@@ -189,6 +253,7 @@ def encode(
     *,
     rstrip: bool = True,
     extend: bool = False,
+    cache: bool = True,
 ) -> tuple[Segments, dict[str, int]]:
     """Tokenize ``lines`` (each distinct string once) and map tokens to integer ids.
 
@@ -198,7 +263,9 @@ def encode(
     first occurrence, so encoding consecutive parts of a list, each extending the vocabulary of
     the parts before, gives the ids of encoding the whole list at once.
     ``name`` is one of :data:`ALL_TOKENIZERS` (``mteval`` folds ASCII A–Z, then 13a);
-    ``rstrip`` is passed to :func:`preprocess`.
+    ``cache=False`` keeps the result out of the token cache (a caller that streams a corpus
+    part by part). ``rstrip`` is passed to :func:`preprocess`; without it (NIST's reading,
+    :func:`encode_nist`) words are also split as mteval-v13a splits them (:func:`split_words`).
     """
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
@@ -216,7 +283,7 @@ def encode(
         # once, and caching its blocks would only hold the last ones in memory.
         tokens, sep = (
             _JOINED.get((name, lowercase, rstrip, tuple(block)), compute)
-            if len(distinct) <= ENCODE_LINES
+            if cache and len(distinct) <= ENCODE_LINES
             else compute()
         )
         blocks.append(_block_ids(tokens, sep, len(block), lookup, grow))
@@ -232,7 +299,8 @@ def encode(
 ENCODE_LINES = 50_000
 
 
-# NIST, 4-GRR and AMBER read text as :func:`make_tokenizer` does: trailing whitespace kept.
+# NIST, 4-GRR and AMBER read text as :func:`make_tokenizer` does: trailing whitespace kept,
+# words split on Perl's whitespace.
 encode_nist = functools.partial(encode, rstrip=False)
 
 
@@ -240,7 +308,8 @@ def _tokenize_block(
     block: list[str], name: str, lowercase: bool, rstrip: bool
 ) -> tuple[list[str], str]:
     base, fold = _resolve(name)
-    return tokenize_joined(preprocess(block, lowercase, rstrip=rstrip, fold_ascii=fold), base)
+    lines = preprocess(block, lowercase, rstrip=rstrip, fold_ascii=fold)
+    return tokenize_joined(lines, base, perl=not rstrip)
 
 
 def _block_ids(
@@ -282,12 +351,12 @@ class _TokenCache:
 
     def __init__(self, limit: int):
         self.limit = limit
-        self.entries: OrderedDict[tuple, tuple[list[str], str]] = OrderedDict()
+        self.entries: OrderedDict[tuple[object, ...], tuple[list[str], str]] = OrderedDict()
         self.tokens = 0
         self.lock = threading.Lock()
 
     def get(
-        self, key: tuple, compute: Callable[[], tuple[list[str], str]]
+        self, key: tuple[object, ...], compute: Callable[[], tuple[list[str], str]]
     ) -> tuple[list[str], str]:
         with self.lock:
             if key in self.entries:

@@ -51,7 +51,10 @@ class NIST(Metric):
         ),
         OptionSpec("lowercase", bool, False, "lowercase before scoring"),
         OptionSpec(
-            "mteval_compat", bool, False, "reproduce mteval's 0-prefix quirk (see the docstring)"
+            "mteval_compat",
+            bool,
+            True,
+            "the score mteval-v13a prints (its 0-prefix quirk); --no-mteval-compat: textbook",
         ),
     )
 
@@ -150,7 +153,8 @@ class NIST(Metric):
     @staticmethod
     def _matched(table: OrderTable, entry: np.ndarray, count: np.ndarray) -> np.ndarray:
         """NIST's clipped count min(c, max_j #g(r_j)) of each entry's hypothesis count c."""
-        return np.minimum(count, table.max_count[entry]).astype(np.float64)
+        out: np.ndarray = np.minimum(count, table.max_count[entry]).astype(np.float64)
+        return out
 
     # -- scores -------------------------------------------------------------------------------
     def scores_from_stats(self, summed: np.ndarray) -> np.ndarray:
@@ -161,7 +165,8 @@ class NIST(Metric):
         den = summed[..., order : 2 * order]
         safe = np.where(den > 0, den, 1.0)
         gain = np.where(den > 0, num / safe, 0.0).sum(axis=-1)
-        return gain * self._brevity(summed[..., 2 * order], summed[..., 2 * order + 1])
+        out: np.ndarray = gain * self._brevity(summed[..., 2 * order], summed[..., 2 * order + 1])
+        return out
 
     @staticmethod
     def _brevity(hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:

@@ -101,7 +101,8 @@ def _pad(segs: Segments, batch: np.ndarray, fill: int) -> np.ndarray:
 
 def _state_max(row: np.ndarray) -> np.ndarray:
     """max over the four states m of a DP row of shape ``(4, pairs, |r| + 1)``."""
-    return np.maximum(np.maximum(row[0], row[1]), np.maximum(row[2], row[3]))
+    out: np.ndarray = np.maximum(np.maximum(row[0], row[1]), np.maximum(row[2], row[3]))
+    return out
 
 
 def _close_deletions(row: np.ndarray, beta: float, idx: np.ndarray) -> None:

@@ -200,7 +200,8 @@ def _fill_counts(lay: _Layout, out: np.ndarray) -> None:
 def _gapped_totals(size: np.ndarray, n: int, flexible: bool) -> np.ndarray:
     """``amber._gapped_total`` for an array of sentence sizes."""
     free = np.maximum(size - n, 0)
-    return (n - 1) * (free * (free + 1) // 2 if flexible else free)
+    out: np.ndarray = (n - 1) * (free * (free + 1) // 2 if flexible else free)
+    return out
 
 
 def _gram_ids(lay: _Layout) -> dict[int, np.ndarray]:
@@ -295,7 +296,8 @@ def _gapped_positions(
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Concatenated ``arange(start, start + count)`` for each (start, count)."""
     offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    return np.repeat(starts, counts) + offsets
+    out: np.ndarray = np.repeat(starts, counts) + offsets
+    return out
 
 
 def _rank_correlations(lay: _Layout, word_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -31,11 +31,12 @@ from .api import as_metric, build_index
 from .arrayfile import ArrayWriter, pack_strings
 from .base import Metric, RefItem
 from .bleu import BleuFamily
-from .index import BleuIndex, RefSet, index_header, index_segments, save_index
+from .index import BleuIndex, index_header, index_segments, save_index
 from .ngrams import check_key_range
 from .nist import NIST, DeltaNIST
 from .nist.counts import TestSetCounts
 from .nist.tables import check_delta_weights
+from .refset import RefSet, item_ids
 from .tokenizers import Segments, encode, encode_nist
 
 log = logging.getLogger(__name__)
@@ -202,7 +203,7 @@ class _RangedBuild:
             counts = self.refs_per_item
             prepared["nrefs"] = int(next(iter(counts))) if len(counts) == 1 else "var"
             prepared["mteval_compat"] = p.nist.mteval_compat
-        return index_header(metric.name, dict(metric.opts), [it.id for it in items], prepared)
+        return index_header(metric.name, dict(metric.opts), item_ids(items), prepared)
 
     def start(self, out: ArrayWriter) -> None:
         """What precedes the ranges' pieces: the vocabulary (known after pass 1) and the

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import MetricInputError
-from .index import BleuIndex, RefSet
+from .index import BleuIndex
 from .ngrams import Positions, build_tables, lookup, ref_counts
+from .refset import RefSet
 from .tokenizers import Segments, encode, split_segments
 
 DEFINITIONS = ("paper", "author-2019", "counts")
@@ -64,7 +65,8 @@ def _hyp_totals(hyp_len: np.ndarray, max_order: int) -> np.ndarray:
 def _earned(definition: str, c: np.ndarray, m: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Earned amount for hypothesis count ``c`` given M and W (``counts``/``author-2019``)."""
     clipped = np.minimum(c, m).astype(np.float64)
-    return clipped if definition == "counts" else w * clipped
+    out: np.ndarray = clipped if definition == "counts" else w * clipped
+    return out
 
 
 def _check(n_hyps: int, n_items: int, definition: str) -> None:
@@ -139,11 +141,13 @@ def match_direct(
     max_order: int,
     definition: str,
     ref_length: str,
+    cache: bool = True,
 ) -> MatchCounts:
-    """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers)."""
+    """Per-item counts of ``hyps`` against ``refs`` without a prebuilt index (same numbers);
+    ``cache``: keep the tokens in the token cache (see :func:`.tokenizers.encode`)."""
     _check(len(hyps), refs.n_items, definition)
     n = refs.n_items
-    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase)
+    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase, cache=cache)
     hsegs, rsegs = split_segments(segs, n)
     vocab_size = max(vocab.values(), default=0) + 1
     # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.

@@ -19,11 +19,13 @@ normalization, i.e. the v11b/v13a rules after folding ASCII A–Z to a–z, exac
 without ``-c``; "intl", "char", "zh", "none" = sacrebleu's tokenizers), ``lowercase`` (Python
 ``str.lower()`` before tokenizing, as sacrebleu), ``order`` (5) and ``mteval_compat``.
 
-``mteval_compat`` (off by default) reproduces a Perl truthiness quirk of mteval: the
+``mteval_compat`` (on by default, so that the default score is the one mteval-v13a prints;
+``--no-mteval-compat`` gives the textbook value) reproduces a Perl truthiness quirk of mteval: the
 information weight is computed as ``-log2(count(g) / total ref tokens)`` whenever the (n-1)-gram
 prefix *string* is ``"0"``, i.e. for every bigram whose first token is ``0`` (a trigram
 ``0 x y`` has the prefix ``"0 x"``, which Perl treats as true, so only bigrams are affected).
-With it on, scores equal mteval's printed scores; with it off, they are the textbook values.
+With it on, scores equal mteval's printed scores; with it off, they are the textbook values
+(they differ only when a reference has a bigram starting with the token ``0``).
 
 ΔNIST (``DeltaNIST``, registry name ``dnist``) weights matched information like ΔBLEU's paper
 definition (``DESIGN.md``; Galley et al. 2015, eq. 1): per item and order n,

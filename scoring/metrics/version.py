@@ -1,3 +1,0 @@
-"""The library version, part of every signature."""
-
-__version__ = "0.1.0"
