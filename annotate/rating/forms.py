@@ -8,7 +8,7 @@ from django import forms
 
 from annotate.datasets.models import Dataset, Split
 from annotate.judgments.models import EvalSystem
-from annotate.rating.models import Campaign, Mode, Subject
+from annotate.rating.models import DEFAULT_ANCHORS, Campaign, Mode, Subject
 
 
 class CampaignForm(forms.ModelForm):
@@ -30,6 +30,15 @@ class CampaignForm(forms.ModelForm):
         queryset=EvalSystem.objects.none(),
         required=False,
         help_text="Outputs: the systems to evaluate (two or more for pairwise).",
+    )
+    # Once offered by the API only: what raters read beside each point of the scale.
+    anchors = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+        initial="\n".join(DEFAULT_ANCHORS),
+        label="Scale labels",
+        help_text="One per line, lowest score first: one for each point of the dataset's scale "
+        "(pairwise campaigns use their own A/B labels).",
     )
 
     class Meta:
@@ -57,6 +66,12 @@ class CampaignForm(forms.ModelForm):
 
     def clean_mode(self) -> str:
         return self.cleaned_data.get("mode") or Mode.LIKERT
+
+    def clean_anchors(self) -> list[str]:
+        labels = [line.strip() for line in self.cleaned_data.get("anchors", "").splitlines()]
+        if any(len(label) > 100 for label in labels):
+            raise forms.ValidationError("A label has at most 100 characters.")
+        return [label for label in labels if label]
 
     def __init__(self, *args, dataset: Dataset, **kwargs):
         super().__init__(*args, **kwargs)

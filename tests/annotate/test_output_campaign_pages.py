@@ -168,3 +168,18 @@ def test_the_dataset_page_lists_every_campaign_for_the_owner(likert, owner, clie
     assert f'href="/campaigns/{likert.pk}/"' in page and "outputs · Absolute" in page
     assert 'href="/datasets/he/campaigns/new/"' in page
     assert 'href="/datasets/he/judgments/import/"' in page
+
+
+def test_the_form_sets_the_scale_labels_that_only_the_api_offered(
+    dataset_systems, owner, client_for
+):
+    dataset, systems = dataset_systems
+    labels = "Awful\nWeak\nFine\nGood\nGreat"
+    form = _form(dataset, systems, mode="likert", name="Labelled", anchors=labels)
+    response = client_for(owner).post("/datasets/he/campaigns/new/", form)
+    assert response.status_code == 302, response.content.decode()[:500]
+    assert Campaign.objects.get().anchors == labels.split("\n")
+    short = _form(dataset, systems, mode="likert", name="Short", anchors="Bad\nGood")
+    refused = client_for(owner).post("/datasets/he/campaigns/new/", short)
+    assert refused.status_code == 200 and "one label for each point" in refused.content.decode()
+    assert Campaign.objects.count() == 1

@@ -41,6 +41,8 @@ def campaign_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         fields = dict(form.cleaned_data)
         fields["systems"] = list(fields["systems"])
+        if not fields["anchors"]:  # none given: the campaign's default labels
+            del fields["anchors"]
         campaign = form_call(form, campaign_create, owner=request.user, dataset=dataset, **fields)
         if campaign is not None:
             messages.success(request, f"Campaign {campaign.name} started: share its link.")
