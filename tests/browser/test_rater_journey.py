@@ -89,6 +89,7 @@ def test_a_new_rater_follows_an_invitation_to_a_completion_code(
     code = page.locator("#completion-code").inner_text()
     assert len(code) == 10
     expect(page.locator("#account-done")).to_contain_text("done with this campaign")
+    page.bring_to_front()  # the clipboard is written only by a focused document
     page.get_by_role("button", name="Copy").click()
     expect(page.get_by_role("button", name="Copied")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == code

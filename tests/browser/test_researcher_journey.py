@@ -126,7 +126,13 @@ def publish(page: Page, base: str, shots: Path, campaign: Campaign) -> None:
 
 
 def open_leaderboard(page: Page, base: str, shots: Path) -> Leaderboard:
+    # The release page reloads itself once its archive is built; a click before that reload
+    # can be lost to it, so wait for the archive (shown only after the reload).
+    archive = page.get_by_role("link", name=re.compile("Download all"))
+    expect(archive).to_be_visible(timeout=90_000)
+    page.wait_for_load_state("load")
     page.get_by_role("link", name="Open a leaderboard").click()
+    page.wait_for_url(re.compile(r"/leaderboards/new/"))
     expect(page.get_by_text("its address is /leaderboards/your-slug/")).to_be_visible()
     page.get_by_label("Split").select_option("dev")
     page.get_by_label("Name").fill("Match chat dev")
