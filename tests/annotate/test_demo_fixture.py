@@ -193,12 +193,14 @@ def loaded(story, settings, tmp_path):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 def test_the_story_loads_well_under_a_minute(loaded):
     assert loaded["built"]
     assert loaded["seconds"] < LOAD_SECONDS, f"the demo took {loaded['seconds']:.1f} s"
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 def test_the_story_gives_the_same_numbers_every_time(loaded):
     first, second = loaded["first"], loaded["second"]
     assert first["weights"] and first["scores"] and first["output_ratings"] and first["study"]
@@ -206,6 +208,7 @@ def test_the_story_gives_the_same_numbers_every_time(loaded):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 def test_the_story_is_finished_where_it_should_be_and_open_where_you_try_it(loaded):
     from annotate.rating.models import Campaign, CampaignRater, Weight
     from annotate.releases.models import Release
@@ -236,6 +239,7 @@ def test_the_story_is_finished_where_it_should_be_and_open_where_you_try_it(load
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 def test_a_second_load_changes_nothing(loaded):
     from annotate.rating.models import Rating
     from core.runs.models import Run
@@ -272,6 +276,7 @@ TOUR_PAGES = [
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 def test_the_home_page_offers_the_tour_and_the_studies(loaded, client):
     from django.contrib.auth.models import User
 
@@ -286,6 +291,7 @@ def test_the_home_page_offers_the_tour_and_the_studies(loaded, client):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 @pytest.mark.parametrize("title, who, expected", TOUR_PAGES, ids=[t for t, _, _ in TOUR_PAGES])
 def test_every_stop_of_the_tour_answers_its_user(loaded, client, title, who, expected):
     from django.contrib.auth.models import User
@@ -300,6 +306,7 @@ def test_every_stop_of_the_tour_answers_its_user(loaded, client, title, who, exp
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # the story loads twice (about 20 s): in `make test`, not test-fast
 def test_the_participant_can_submit_to_the_dev_board_at_once(
     loaded, django_capture_on_commit_callbacks
 ):
