@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.metrics import tokenizers
-from scoring.metrics.tokenizers import TOKENIZERS, _TokenCache, encode
+from scoring.metrics.token_cache import TokenCache
+from scoring.metrics.tokenizers import TOKENIZERS, encode
 from tests.examples import examples
 
 from .helpers import tokens_per_line
@@ -47,7 +48,7 @@ def test_repeated_lines_and_a_cache_hit_give_the_same_segments():
 
 
 def test_token_cache_drops_the_least_recently_used_past_its_limit():
-    cache = _TokenCache(limit=5)
+    cache = TokenCache(limit=5)
     calls = []
 
     def tokens(key, n):
@@ -67,7 +68,7 @@ def test_token_cache_drops_the_least_recently_used_past_its_limit():
 
 
 def test_encode_keeps_the_cache_within_its_limit(monkeypatch):
-    monkeypatch.setattr(tokenizers, "_JOINED", _TokenCache(limit=10))
+    monkeypatch.setattr(tokenizers, "_JOINED", TokenCache(limit=10))
     encode(["one two three four five six"], "13a", False)
     encode(["seven eight nine ten eleven"], "13a", False)
     assert 0 < tokenizers._JOINED.tokens <= 10
@@ -75,7 +76,7 @@ def test_encode_keeps_the_cache_within_its_limit(monkeypatch):
 
 
 def test_clear_token_cache_forgets_everything(monkeypatch):
-    monkeypatch.setattr(tokenizers, "_JOINED", _TokenCache(limit=100))
+    monkeypatch.setattr(tokenizers, "_JOINED", TokenCache(limit=100))
     encode(["a b c"], "13a", False)
     tokenizers.clear_token_cache()
     assert tokenizers._JOINED.tokens == 0 and not tokenizers._JOINED.entries
