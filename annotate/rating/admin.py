@@ -17,14 +17,17 @@ class CampaignRaterInline(admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ["name", "dataset", "split", "subject", "mode", "owner", "status"]
+    list_display = ["name", "dataset", "split", "subject", "mode", "assignment", "owner", "status"]
     # split is nullable (the default select_related() skips it) and names its dataset.
     list_select_related = ["dataset", "split__dataset", "owner"]
-    list_filter = ["subject", "mode", "status", "dataset"]
+    list_filter = ["subject", "mode", "assignment", "status", "dataset"]
     search_fields = ["name", "dataset__slug", "owner__username", "token"]
     raw_id_fields = ["owner", "dataset", "split"]
     # Status moves through the lifecycle service (the actions below), never by editing it.
-    readonly_fields = ["subject", "mode", "token", "status", "status_changed_at", "created_at"]
+    readonly_fields = [
+        *("subject", "mode", "token", "status", "status_changed_at", "created_at"),
+        *("adaptive_a", "priorities_refreshed_at", "priorities_summary"),
+    ]
     filter_horizontal = ["systems"]
     inlines = [CampaignRaterInline]
     actions = ["open_campaigns", "close_campaigns"]
@@ -55,7 +58,10 @@ class CampaignRaterAdmin(admin.ModelAdmin):
 
 @admin.register(Slot)
 class SlotAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "item", "reference", "system_a", "system_b", "active", "wanted"]
+    list_display = [
+        *("campaign", "item", "reference", "system_a", "system_b"),
+        *("active", "wanted", "sensitivity"),
+    ]
     # reference and the systems are nullable, which the default select_related() leaves out.
     list_select_related = ["campaign", "item", "reference", "system_a", "system_b"]
     list_filter = ["campaign"]

@@ -58,8 +58,29 @@ class CampaignForm(forms.ModelForm):
             "qc_alpha",
             "qc_min_controls",
             "qc_max_repeat_difference",
+            "assignment",
+            "uniform_share",
+            "rating_budget",
         ]
         help_texts = {"split": "Empty: every split (a campaign on outputs needs one)."}
+
+    # Settings a form may leave out (a script posting the older form): the model's defaults.
+    OPTIONAL_WITH_DEFAULT = ("assignment", "uniform_share", "rating_budget")
+
+    def _clean_optional(self, name: str) -> Any:
+        value = self.cleaned_data.get(name)
+        if value in (None, ""):
+            return Campaign._meta.get_field(name).get_default()
+        return value
+
+    def clean_assignment(self) -> str:
+        return self._clean_optional("assignment")
+
+    def clean_uniform_share(self) -> float:
+        return self._clean_optional("uniform_share")
+
+    def clean_rating_budget(self) -> int:
+        return self._clean_optional("rating_budget")
 
     def clean_subject(self) -> str:
         return self.cleaned_data.get("subject") or Subject.REFERENCES
@@ -78,5 +99,22 @@ class CampaignForm(forms.ModelForm):
         self.fields["split"].queryset = Split.objects.filter(dataset=dataset)  # type: ignore[attr-defined]
         systems: Any = self.fields["systems"]
         systems.queryset = EvalSystem.objects.filter(dataset=dataset)
+        for name in self.OPTIONAL_WITH_DEFAULT:
+            self.fields[name].required = False
         order = ["name", "subject", "mode", "systems"]
         self.order_fields(order + [name for name in self.fields if name not in order])
+
+
+class CampaignAssignmentForm(forms.ModelForm):
+    """The owner's change of a running campaign's assignment and budget (its dashboard)."""
+
+    class Meta:
+        model = Campaign
+        fields = ["assignment", "uniform_share", "rating_budget"]
+
+    def errors_named(self) -> str:
+        """Each error after its field's label, for a message on the page it redirects to."""
+        return " ".join(
+            f"{self.fields[name].label if name in self.fields else 'Form'}: {' '.join(errors)}"
+            for name, errors in self.errors.items()
+        )

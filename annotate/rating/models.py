@@ -17,8 +17,18 @@ from django.db import models
 
 from annotate.datasets.models import Dataset, Item, Reference, Split
 from annotate.judgments.models import EvalSystem
-
-DEFAULT_ANCHORS = ["Very poor", "Poor", "Acceptable", "Good", "Very good"]
+from annotate.rating.choices import (
+    DEFAULT_ANCHORS,
+    PAIRWISE_ANCHORS,
+    Assignment,
+    CampaignStatus,
+    Flag,
+    Mode,
+    QCStatus,
+    RatingKind,
+    RatingStatus,
+    Subject,
+)
 
 
 def _campaign_token() -> str:
@@ -27,29 +37,6 @@ def _campaign_token() -> str:
 
 def _default_anchors() -> list[str]:
     return list(DEFAULT_ANCHORS)
-
-
-class CampaignStatus(models.TextChoices):
-    """draft → open ⇄ complete → closed → open. Open and complete follow the ratings (see
-    services/lifecycle.py); the owner opens, closes and reopens."""
-
-    DRAFT = "draft", "Draft"
-    OPEN = "open", "Open"
-    COMPLETE = "complete", "Complete"
-    CLOSED = "closed", "Closed"
-
-
-class Subject(models.TextChoices):
-    REFERENCES = "references", "Candidate references (their ratings become weights)"
-    OUTPUTS = "outputs", "System outputs (human evaluation)"
-
-
-class Mode(models.TextChoices):
-    LIKERT = "likert", "Absolute (Likert) rating of one text"
-    PAIRWISE = "pairwise", "Pairwise comparison of two outputs"
-
-
-PAIRWISE_ANCHORS = ["A much better", "A better", "About the same", "B better", "B much better"]
 
 
 class Campaign(models.Model):
@@ -120,6 +107,26 @@ class Campaign(models.Model):
     qc_max_repeat_difference = models.FloatField(
         default=1.0, help_text="Largest mean absolute difference between a rating and its repeat."
     )
+    # How the next reference is chosen (services/assignment.py; the math in adaptive_math.py).
+    assignment = models.CharField(
+        max_length=10, choices=Assignment.choices, default=Assignment.UNIFORM
+    )
+    uniform_share = models.FloatField(
+        default=0.25,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+        help_text="Adaptive: share of assignments still made uniformly (unbiased estimates of "
+        "every reference, including those no leaderboard needs yet).",
+    )
+    rating_budget = models.PositiveIntegerField(
+        default=0,
+        help_text="Counted ratings after which the campaign is complete (0: no budget; each "
+        "unit still gets at most its wanted ratings).",
+    )
+    # Adaptive: a = σ²/τ² of the rating model, and when and from what the slots' sensitivities
+    # were last worked out (services/adaptive.py).
+    adaptive_a = models.FloatField(default=1.0, editable=False)
+    priorities_refreshed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    priorities_summary = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -132,6 +139,10 @@ class Campaign(models.Model):
             models.CheckConstraint(
                 condition=models.Q(subject="outputs") | models.Q(mode="likert"),
                 name="campaign_pairwise_rates_outputs",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(subject="references") | models.Q(assignment="uniform"),
+                name="campaign_adaptive_rates_references",
             ),
         ]
 
@@ -162,18 +173,16 @@ class Campaign(models.Model):
         return self.mode == Mode.PAIRWISE
 
     @property
+    def adaptive(self) -> bool:
+        return self.assignment == Assignment.ADAPTIVE
+
+    @property
     def labels(self) -> list[str]:
         """One label per point of the scale ("" where none is given)."""
         if self.pairwise:
             return list(PAIRWISE_ANCHORS)
         anchors = list(self.anchors or [])
         return anchors if len(anchors) == len(self.scale) else [""] * len(self.scale)
-
-
-class QCStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    PASSED = "passed", "Passed"
-    FAILED = "failed", "Failed"
 
 
 class CampaignRater(models.Model):
@@ -217,6 +226,9 @@ class Slot(models.Model):
     )
     wanted = models.PositiveSmallIntegerField()
     active = models.PositiveSmallIntegerField(default=0)
+    # Adaptive assignment: how much the leaderboards' close pairs depend on this reference's
+    # weight (adaptive_math.py); the next rating's value divides it by (a + n)(a + n + 1).
+    sensitivity = models.FloatField(default=0.0)
 
     class Meta:
         # Partial constraints, since NULLs are distinct in a plain one: a Likert output slot
@@ -250,25 +262,6 @@ class Slot(models.Model):
     def __str__(self) -> str:
         unit = self.reference_id or f"{self.system_a_id}/{self.system_b_id or '-'}"
         return f"{self.item_id} {unit}: {self.active}/{self.wanted}"
-
-
-class RatingKind(models.TextChoices):
-    NORMAL = "normal", "Normal"
-    REPEAT = "repeat", "Repeat (control)"
-    BAD_REFERENCE = "bad_reference", "Degraded text (control)"
-
-
-class RatingStatus(models.TextChoices):
-    LEASED = "leased", "Leased"
-    DONE = "done", "Done"
-    SKIPPED = "skipped", "Skipped"
-    FLAGGED = "flagged", "Flagged"
-
-
-class Flag(models.TextChoices):
-    OFFENSIVE = "offensive", "Offensive"
-    NOT_ENGLISH = "not_english", "Not in the dataset's language"
-    BROKEN = "broken", "Broken or unreadable"
 
 
 class Rating(models.Model):

@@ -5,6 +5,11 @@ from __future__ import annotations
 from celery import shared_task
 
 from annotate.rating.models import CampaignRater
+from annotate.rating.services.adaptive import (
+    PRIORITIES_TASK,
+    campaign_priorities_refresh,
+    priorities_refresh_stale,
+)
 from annotate.rating.services.assignment import leases_reclaim
 from annotate.rating.services.qc import campaign_qc_evaluate, rater_qc_evaluate
 from annotate.rating.services.ratings import RATER_QC_TASK, WEIGHTS_TASK
@@ -36,3 +41,13 @@ def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
 @shared_task(name="annotate.rating.tasks.campaign_qc")
 def campaign_qc_task(campaign_id: int) -> int:
     return campaign_qc_evaluate(campaign_id=campaign_id)
+
+
+@shared_task(name=PRIORITIES_TASK)
+def campaign_priorities_task(campaign_id: int) -> int:
+    return campaign_priorities_refresh(campaign_id=campaign_id)
+
+
+@shared_task(name="annotate.rating.tasks.priorities_sweep")
+def priorities_sweep_task() -> int:
+    return priorities_refresh_stale()

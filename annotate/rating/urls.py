@@ -27,6 +27,11 @@ urlpatterns = [
         name="campaign-transition",
     ),
     path(
+        "campaigns/<id:campaign_id>/assignment/",
+        lifecycle.campaign_assignment_view,
+        name="campaign-assignment",
+    ),
+    path(
         "campaigns/<id:campaign_id>/delete/",
         lifecycle.campaign_delete_view,
         name="campaign-delete",

@@ -7,6 +7,7 @@ so the scale's lowest point is -1, its middle 0 and its top +1 (Galley et al. 20
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
@@ -62,3 +63,24 @@ def z_rescaled(scores: np.ndarray, raters: np.ndarray, lo: int, hi: int) -> np.n
         z = (scores[mine] - scores[mine].mean()) / sd if sd > 0 else np.zeros(mine.sum())
         out[mine] = pooled_mean + z * pooled_sd
     return np.clip(out, lo, hi)
+
+
+def values_by_reference(
+    rows: Sequence[tuple[int, int, int]], lo: int, hi: int
+) -> tuple[dict[int, list[int]], dict[int, list[float]]]:
+    """Each reference's scores in the order of ``rows`` (reference, rater, score), and the same
+    scores z-normalised per rater over all the rows and put back on the scale (`z_rescaled`).
+
+    A reference's raw weight is ``weight_of(mean(raw))`` and its z-weight
+    ``weight_of(mean(z))``: these lists are what a rater-level bootstrap resamples.
+    """
+    raw: dict[int, list[int]] = defaultdict(list)
+    z_values: dict[int, list[float]] = defaultdict(list)
+    if not rows:
+        return raw, z_values
+    data = np.array(rows, dtype=float)
+    rescaled = z_rescaled(data[:, 2], data[:, 1], lo, hi)
+    for (reference_id, _, score), value in zip(rows, rescaled, strict=True):
+        raw[reference_id].append(score)
+        z_values[reference_id].append(float(value))
+    return raw, z_values

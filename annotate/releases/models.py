@@ -170,6 +170,14 @@ class ReleaseReference(models.Model):
     z_weight = models.FloatField(null=True, blank=True)
     ci_low = models.FloatField(null=True, blank=True)
     ci_high = models.FloatField(null=True, blank=True)
+    # The numbers whose mean is the weight's mean rating (the counted scores, or their per-rater
+    # z-rescaled values for the z variant), in rating order: a leaderboard resamples them to
+    # show how much its ranking depends on the raters. Internal: files and the API publish
+    # ratings only when the release includes them.
+    rating_values = models.JSONField(default=list, blank=True)
+    # The live reference it was copied from (no foreign key: the live one may be deleted while
+    # the release stays): adaptive rating maps a board's sensitivities back to it.
+    source_reference_id = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["item", "position"]

@@ -80,6 +80,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Adaptive campaigns whose priorities are stale (a lost debounced task, a board's score).
+    "adaptive-priorities-sweep": {
+        "task": "annotate.rating.tasks.priorities_sweep",
+        "schedule": 120.0,
+        "options": {"expires": 110},
+    },
     # The run engine's sweep: sends what waits in the outbox (the broker was down), retries
     # attempts whose heartbeat went silent, fails them after their last attempt.
     "runs-sweep": {

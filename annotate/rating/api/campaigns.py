@@ -37,7 +37,11 @@ from annotate.rating.selectors.lifecycle import (
 )
 from annotate.rating.selectors.results import rating_display
 from annotate.rating.services.assignment import rating_next
-from annotate.rating.services.campaigns import campaign_create, campaign_join
+from annotate.rating.services.campaigns import (
+    campaign_assignment_update,
+    campaign_create,
+    campaign_join,
+)
 from annotate.rating.services.lifecycle import campaign_actions
 from annotate.rating.services.ratings import rating_pass, rating_submit
 
@@ -66,8 +70,10 @@ class CampaignSerializer(serializers.ModelSerializer):
             "extra_ratings_on_disagreement",
             "disagreement_sd", "lease_minutes", "control_rate", "ratings_per_rater",
             "qc_min_seconds", "qc_max_straightline", "qc_alpha", "qc_min_controls",
-            "qc_max_repeat_difference", "join_url", "created_at",
+            "qc_max_repeat_difference", "assignment", "uniform_share", "rating_budget",
+            "priorities_refreshed_at", "priorities_summary", "join_url", "created_at",
         ]  # fmt: skip
+        read_only_fields = ["priorities_refreshed_at", "priorities_summary"]
 
     def get_join_url(self, campaign: Campaign) -> str | None:
         request = self.context.get("request")
@@ -113,8 +119,18 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
             "ratings_per_unit",
             "extra_ratings_on_disagreement", "disagreement_sd", "lease_minutes", "control_rate",
             "ratings_per_rater", "qc_min_seconds", "qc_max_straightline", "qc_alpha",
-            "qc_min_controls", "qc_max_repeat_difference",
+            "qc_min_controls", "qc_max_repeat_difference", "assignment", "uniform_share",
+            "rating_budget",
         ]  # fmt: skip
+
+
+class CampaignAssignmentSerializer(serializers.ModelSerializer):
+    """What the owner may change while the campaign runs: how work is handed out, how much."""
+
+    class Meta:
+        model = Campaign
+        fields = ["assignment", "uniform_share", "rating_budget"]
+        extra_kwargs = {name: {"required": False} for name in fields}
 
 
 class CampaignListApi(APIView):
@@ -265,6 +281,20 @@ class CampaignDetailApi(APIView):
         body = CampaignSerializer(campaign, context={"request": request}).data
         body["progress"] = CampaignOverviewSerializer(campaign_progress(campaign=campaign)).data
         return Response(body)
+
+    @extend_schema(
+        request=CampaignAssignmentSerializer,
+        responses=CampaignSerializer,
+        summary="Change a running campaign's assignment (uniform or adaptive) or rating budget",
+    )
+    def patch(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+        data = CampaignAssignmentSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        campaign = campaign_assignment_update(
+            campaign=campaign, user=cast(User, request.user), **data.validated_data
+        )
+        return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
 
 class AnswerSerializer(serializers.Serializer):

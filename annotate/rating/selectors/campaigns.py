@@ -17,6 +17,7 @@ from annotate.rating.models import (
     RatingStatus,
     Slot,
 )
+from annotate.rating.weights_math import values_by_reference
 from core.errors import NotFound
 
 # A rater's answers that use up their share: a skip or a flag is an answer too.
@@ -130,6 +131,33 @@ def counted_ratings(*, campaign: Campaign):
     return Rating.objects.filter(
         campaign=campaign, kind=RatingKind.NORMAL, status=RatingStatus.DONE, counted=True
     )
+
+
+def in_rating_order(ratings):
+    """Ratings in the order they were given: a bootstrap interval depends on the order of the
+    scores, so every reader of a reference's scores uses this one."""
+    return ratings.order_by("started_at", "pk")
+
+
+def counted_rating_rows(*, campaign: Campaign) -> list[tuple[int, int, int]]:
+    """(reference id, rater id, score) of the counted ratings of a campaign on references, in
+    rating order: what weights and their z-variant are computed from."""
+    return list(
+        in_rating_order(counted_ratings(campaign=campaign)).values_list(
+            "slot__reference_id", "rater_id", "score"
+        )
+    )
+
+
+def campaign_rating_values(*, campaign: Campaign, variant: str) -> dict[int, list[float]]:
+    """Per reference, the numbers whose mean is its weight's mean rating: its counted scores
+    ("raw") or their per-rater z-rescaled values ("z"), in rating order."""
+    raw, z_values = values_by_reference(
+        counted_rating_rows(campaign=campaign), campaign.scale_min, campaign.scale_max
+    )
+    if variant == "z":
+        return dict(z_values)
+    return {ref: [float(score) for score in scores] for ref, scores in raw.items()}
 
 
 def campaign_progress(*, campaign: Campaign) -> CampaignProgress:

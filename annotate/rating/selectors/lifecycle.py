@@ -11,7 +11,8 @@ The rules, in one place:
 - A campaign is *complete* when it has slots, no normal lease is live, and every slot short of
   its wanted counted ratings has been answered by every able rater (which includes "every slot
   has its ratings"). A short slot with nobody able to rate it keeps the campaign open only while
-  there is no able rater at all: it waits for raters.
+  there is no able rater at all: it waits for raters. A campaign with a rating budget is also
+  complete once its counted ratings reach the budget.
 """
 
 from __future__ import annotations
@@ -94,13 +95,33 @@ def _short_slots(campaign: Campaign):
     )
 
 
+def budget_left(*, campaign: Campaign, now: datetime | None = None) -> int | None:
+    """Ratings the campaign's budget still allows (counted ones and live leases use it up), or
+    None without a budget. Controls are quality control, not the budget's."""
+    if not campaign.rating_budget:
+        return None
+    now = now or timezone.now()
+    used = (
+        Rating.objects.filter(campaign=campaign, kind=RatingKind.NORMAL)
+        .filter(
+            Q(status=RatingStatus.DONE, counted=True)
+            | Q(status=RatingStatus.LEASED, lease_expires_at__gt=now)
+        )
+        .count()
+    )
+    return max(campaign.rating_budget - used, 0)
+
+
 def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> bool:
-    """Whether no slot can take another rating (the rule in this module's docstring)."""
+    """Whether no slot can take another rating (the rule in this module's docstring), or the
+    rating budget is spent."""
     now = now or timezone.now()
     if not Slot.objects.filter(campaign=campaign).exists():
         return False  # nothing to rate yet: references may still come
     if _live_leases(campaign, now).exists():
         return False
+    if budget_left(campaign=campaign, now=now) == 0:
+        return True
     if not _short_slots(campaign).exists():
         return True
     raters = able_rater_ids(campaign=campaign)
@@ -121,6 +142,7 @@ class Reason:
     DRAFT = "draft"
     CLOSED = "closed"
     COMPLETE = "complete"
+    BUDGET = "budget_spent"
     EXCLUDED = "excluded"
     SHARE_DONE = "share_done"
     WAITING = "waiting_for_leases"
@@ -168,6 +190,11 @@ def rater_nothing_left(*, campaign: Campaign, rater: User) -> NothingLeft | None
     if found is not None:
         return found
     now = timezone.now()
+    if budget_left(campaign=campaign) == 0:
+        return NothingLeft(
+            Reason.BUDGET,
+            "The campaign's rating budget is spent: its owner chose how many ratings to collect.",
+        )
     if campaign.status == CampaignStatus.COMPLETE or campaign_is_complete(campaign=campaign):
         return NothingLeft(
             Reason.COMPLETE,

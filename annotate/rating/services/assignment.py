@@ -8,12 +8,13 @@ same row or both taking its last place. Pairwise units show system A left or rig
 
 from __future__ import annotations
 
+import random
 import secrets
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from annotate.rating.models import (
@@ -24,7 +25,9 @@ from annotate.rating.models import (
     RatingStatus,
     Slot,
 )
+from annotate.rating.selectors.assignment import slot_value_expression
 from annotate.rating.selectors.campaigns import rater_finished_count
+from annotate.rating.selectors.lifecycle import budget_left
 from annotate.rating.services.controls import control_create, control_kind_due
 from annotate.rating.services.status import campaign_status_refresh
 
@@ -54,15 +57,24 @@ def lease_drop(*, rating: Rating) -> None:
     rating.delete()
 
 
+def _in_order(campaign: Campaign, slots: QuerySet[Slot]) -> QuerySet[Slot]:
+    """Fewest ratings first; an adaptive campaign, except for its uniform share, first takes
+    the slot whose next rating is worth most to the leaderboards (adaptive_math.py), its value
+    following the slot's count at once."""
+    if campaign.adaptive and random.random() >= campaign.uniform_share:
+        value = slot_value_expression(campaign.adaptive_a)
+        return slots.annotate(value=value).order_by("-value", "active", "pk")
+    return slots.order_by("active", "pk")
+
+
 def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | None:
     rated = Rating.objects.filter(slot_id=OuterRef("pk"), rater=rater, kind=RatingKind.NORMAL)
-    slot = (
+    open_slots = (
         Slot.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(campaign=campaign, active__lt=F("wanted"))
         .filter(~Exists(rated))
-        .order_by("active", "pk")
-        .first()
     )
+    slot = _in_order(campaign, open_slots).first()
     if slot is None:
         return None
     Slot.objects.filter(pk=slot.pk).update(active=F("active") + 1)
@@ -107,6 +119,9 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
     if quota and finished >= quota:
         # A crowd participant's share is done (the completion page follows); it may have been
         # the last anyone could give.
+        campaign_status_refresh(campaign=campaign)
+        return None
+    if budget_left(campaign=campaign, now=now) == 0:  # no controls either: the work is over
         campaign_status_refresh(campaign=campaign)
         return None
     kind = control_kind_due(campaign=campaign, rater=rater, finished=finished)

@@ -21,6 +21,7 @@ from annotate.accounts.services import profile_ensure
 from annotate.datasets.models import Dataset, Reference
 from annotate.judgments.models import EvalSystem, SystemOutput
 from annotate.rating.models import Campaign, CampaignRater, CampaignStatus, Mode, Slot, Subject
+from annotate.rating.services.adaptive import campaign_priorities_follow
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import campaign_top_ups_refresh
 
@@ -79,13 +80,55 @@ def campaign_create(
     anchors = campaign.anchors or []
     if anchors and len(anchors) != campaign.scale_max - campaign.scale_min + 1:
         raise ValidationError({"anchors": "Give one label for each point of the scale."})
+    _check_assignment(campaign)
     campaign.full_clean()
     campaign.save()
     campaign.systems.set(systems)
     added = campaign_sync_slots(campaign=campaign)
     if subject == Subject.OUTPUTS and not added:
         raise ValidationError({"systems": "No item has outputs of the chosen systems here."})
+    campaign_priorities_follow(campaign=campaign)
     return campaign
+
+
+def _check_assignment(campaign: Campaign) -> None:
+    if campaign.adaptive and not campaign.rates_references:
+        raise ValidationError(
+            {
+                "assignment": "Adaptive assignment steers reference weights by the leaderboards: "
+                "a campaign on outputs is uniform."
+            }
+        )
+
+
+@transaction.atomic
+def campaign_assignment_update(
+    *,
+    campaign: Campaign,
+    user: User,
+    assignment: str | None = None,
+    uniform_share: float | None = None,
+    rating_budget: int | None = None,
+) -> Campaign:
+    """Change how the campaign hands out work and how much it collects, while it runs; a
+    budget reached (or raised) completes (or reopens) it at once."""
+    if campaign.owner_id != user.pk and not user.is_staff:
+        raise PermissionDenied("Only the campaign's owner changes its assignment.")
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    changes = {
+        "assignment": assignment,
+        "uniform_share": uniform_share,
+        "rating_budget": rating_budget,
+    }
+    for name, value in changes.items():
+        if value is not None:
+            setattr(locked, name, value)
+    _check_assignment(locked)
+    locked.full_clean()
+    locked.save(update_fields=[name for name, value in changes.items() if value is not None])
+    campaign_status_refresh(campaign=locked)
+    campaign_priorities_follow(campaign=locked)
+    return locked
 
 
 def _reference_slots(campaign: Campaign) -> list[Slot]:

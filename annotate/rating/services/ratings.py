@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotate.rating.models import Flag, Rating, RatingKind, RatingStatus, Slot
+from annotate.rating.services.adaptive import campaign_priorities_follow
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import slot_top_up
 from annotate.rating.services.weights import weight_recompute
@@ -45,8 +46,8 @@ RATER_QC_TASK = "annotate.rating.tasks.rater_qc"
 
 
 def rating_checks_follow(*, rating: Rating) -> None:
-    """After the transaction commits, queue the campaign's z-weights and the rater's quality
-    control (debounced)."""
+    """After the transaction commits, queue the campaign's z-weights, the rater's quality
+    control and an adaptive campaign's priorities (debounced)."""
     rates_references = rating.campaign.rates_references
 
     def send() -> None:
@@ -60,6 +61,7 @@ def rating_checks_follow(*, rating: Rating) -> None:
         )
 
     transaction.on_commit(send)
+    campaign_priorities_follow(campaign=rating.campaign)
 
 
 def preference_for_a(score: int, a_on_left: bool) -> float:

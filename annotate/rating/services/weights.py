@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -10,8 +9,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotate.rating.models import Campaign, Weight
-from annotate.rating.selectors.campaigns import counted_ratings
-from annotate.rating.weights_math import summarise, weight_of, z_rescaled
+from annotate.rating.selectors.campaigns import (
+    counted_rating_rows,
+    counted_ratings,
+    in_rating_order,
+)
+from annotate.rating.weights_math import summarise, values_by_reference, weight_of
 from core.bulk import update_by_pk
 
 RAW_FIELDS = ["n", "mean", "sd", "weight", "ci_low", "ci_high", "scores_seen"]
@@ -19,11 +22,6 @@ RAW_FIELDS = ["n", "mean", "sd", "weight", "ci_low", "ci_high", "scores_seen"]
 # Rows per INSERT/UPDATE of a recompute: longer statements save nothing more (SQLite caps the
 # parameters of one statement lower still).
 WRITE_BATCH = 500
-
-
-def _in_rating_order(ratings):
-    # The bootstrap interval depends on the order of the scores: one order everywhere.
-    return ratings.order_by("started_at", "pk")
 
 
 def scores_key(scores: Iterable[int]) -> str:
@@ -40,7 +38,7 @@ def _raw_fields(scores: Sequence[int], campaign: Campaign) -> dict[str, object]:
 def weight_recompute(*, campaign: Campaign, reference_id: int) -> Weight:
     """The raw weight of one reference, written in the caller's transaction."""
     ratings = counted_ratings(campaign=campaign).filter(slot__reference_id=reference_id)
-    scores = list(_in_rating_order(ratings).values_list("score", flat=True))
+    scores = list(in_rating_order(ratings).values_list("score", flat=True))
     weight, _ = Weight.objects.update_or_create(
         campaign=campaign, reference_id=reference_id, defaults=_raw_fields(scores, campaign)
     )
@@ -51,18 +49,9 @@ def _per_reference(
     rows: list[tuple[int, int, int]], campaign: Campaign
 ) -> tuple[dict[int, list[int]], dict[int, float]]:
     """Each reference's scores in rating order, and its z-weight (from every rater's scores)."""
-    scores: dict[int, list[int]] = defaultdict(list)
-    for reference_id, _, score in rows:
-        scores[reference_id].append(score)
-    if not rows:
-        return scores, {}
-    data = np.array(rows, dtype=float)
-    rescaled = z_rescaled(data[:, 2], data[:, 1], campaign.scale_min, campaign.scale_max)
-    z_scores: dict[int, list[float]] = defaultdict(list)
-    for reference_id, value in zip(data[:, 0].astype(int), rescaled, strict=True):
-        z_scores[int(reference_id)].append(float(value))
     lo, hi = campaign.scale_min, campaign.scale_max
-    return scores, {ref: weight_of(float(np.mean(z)), lo, hi) for ref, z in z_scores.items()}
+    scores, z_values = values_by_reference(rows, lo, hi)
+    return scores, {ref: weight_of(float(np.mean(z)), lo, hi) for ref, z in z_values.items()}
 
 
 @transaction.atomic
@@ -84,11 +73,7 @@ def weights_recompute_campaign(*, campaign_id: int, full: bool = False) -> int:
             "pk", "reference_id", "scores_seen", "z_weight"
         )
     }
-    rows = list(
-        _in_rating_order(counted_ratings(campaign=campaign)).values_list(
-            "slot__reference_id", "rater_id", "score"
-        )
-    )
+    rows = counted_rating_rows(campaign=campaign)
     scores, z_weights = _per_reference(rows, campaign)
     now = timezone.now()
     new, changed, z_only = [], [], []

@@ -11,8 +11,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from annotate.rating.forms import CampaignAssignmentForm
 from annotate.rating.models import Campaign
 from annotate.rating.selectors.agreement import campaign_agreement
+from annotate.rating.selectors.assignment import assignment_overview
 from annotate.rating.selectors.campaigns import campaign_get_managed, campaign_progress
 from annotate.rating.selectors.dashboard import (
     flagged_units,
@@ -48,9 +50,13 @@ def _charts(campaign: Campaign) -> dict[str, Spec]:
 
 
 def _findings(campaign: Campaign) -> dict[str, object]:
-    """Weights for a campaign on references; results for one on outputs."""
+    """Weights and assignment for a campaign on references; results for one on outputs."""
     if campaign.rates_references:
-        return {"widest": widest_disagreement(campaign=campaign)}
+        return {
+            "widest": widest_disagreement(campaign=campaign),
+            "assignment": assignment_overview(campaign=campaign),
+            "assignment_form": CampaignAssignmentForm(instance=campaign),
+        }
     return {"results": campaign_results(campaign=campaign)}
 
 

@@ -11,9 +11,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from annotate.rating.forms import CampaignAssignmentForm
 from annotate.rating.models import Campaign
 from annotate.rating.selectors.campaigns import campaign_get_managed
 from annotate.rating.selectors.lifecycle import campaign_footprint
+from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
 from core.refusals import succeeded
@@ -28,6 +30,21 @@ def campaign_transition_view(request: AuthenticatedRequest, campaign_id: int) ->
     action = request.POST.get("action", "")
     if succeeded(request, campaign_transition, campaign=campaign, action=action):
         messages.success(request, f"{campaign.name} {DONE[action]}.")
+    return redirect("campaign-dashboard", campaign_id=campaign.pk)
+
+
+@login_required
+@require_POST
+def campaign_assignment_view(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    form = CampaignAssignmentForm(request.POST, instance=campaign)
+    if not form.is_valid():
+        messages.error(request, form.errors_named())
+    elif succeeded(
+        request, campaign_assignment_update, campaign=campaign, user=request.user,
+        **form.cleaned_data,
+    ):  # fmt: skip
+        messages.success(request, f"{campaign.name}: assignment and budget saved.")
     return redirect("campaign-dashboard", campaign_id=campaign.pk)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -9,6 +11,7 @@ from django.db.models import Prefetch
 
 from annotate.datasets.models import Dataset, Item, Reference, SplitName
 from annotate.rating.models import Campaign, Rating, RatingKind, RatingStatus, Weight
+from annotate.rating.selectors.campaigns import campaign_rating_values
 from annotate.releases.models import (
     Release,
     ReleaseItem,
@@ -54,11 +57,24 @@ def _check_choices(
         raise ValidationError("The dataset has no items to release.")
 
 
+@dataclass(frozen=True)
+class _Ratings:
+    """What a campaign gives each reference copy: its weight row and its rating values."""
+
+    weights: dict[int, Weight]
+    values: dict[int, list[float]]
+
+    @classmethod
+    def of(cls, campaign: Campaign | None, variant: str) -> _Ratings:
+        if campaign is None:
+            return cls({}, {})
+        weights = {w.reference_id: w for w in Weight.objects.filter(campaign=campaign)}
+        return cls(weights, campaign_rating_values(campaign=campaign, variant=variant))
+
+
 def _copy_snapshot(release: Release, campaign: Campaign | None) -> dict[int, ReleaseReference]:
     """Copy items and references batch by batch; returns live reference id → its copy."""
-    weights = {}
-    if campaign is not None:
-        weights = {w.reference_id: w for w in Weight.objects.filter(campaign=campaign)}
+    ratings = _Ratings.of(campaign, release.weight_variant)
     items = (
         Item.objects.filter(split__dataset=release.dataset)
         .select_related("split")
@@ -70,14 +86,14 @@ def _copy_snapshot(release: Release, campaign: Campaign | None) -> dict[int, Rel
     for item in items.iterator(chunk_size=BATCH):
         batch.append(item)
         if len(batch) == BATCH:
-            _copy_batch(release, batch, weights, copies)
+            _copy_batch(release, batch, ratings, copies)
             batch = []
-    _copy_batch(release, batch, weights, copies)
+    _copy_batch(release, batch, ratings, copies)
     return copies
 
 
 def _copy_batch(
-    release: Release, batch: list[Item], weights: dict, copies: dict[int, ReleaseReference]
+    release: Release, batch: list[Item], ratings: _Ratings, copies: dict[int, ReleaseReference]
 ) -> None:
     start = ReleaseItem.objects.filter(release=release).count()
     frozen = ReleaseItem.objects.bulk_create(
@@ -96,22 +112,30 @@ def _copy_batch(
     refs = []
     for item, copy in zip(batch, frozen, strict=True):
         for ref in item.references.all():
-            copies[ref.pk] = _reference_copy(release, copy, ref, weights.get(ref.pk))
+            copies[ref.pk] = _reference_copy(release, copy, ref, ratings)
             refs.append(copies[ref.pk])
     ReleaseReference.objects.bulk_create(refs, batch_size=BATCH)
 
 
 def _reference_copy(
-    release: Release, item: ReleaseItem, ref: Reference, weight: Weight | None
+    release: Release, item: ReleaseItem, ref: Reference, ratings: _Ratings
 ) -> ReleaseReference:
     stats = {}
+    weight = ratings.weights.get(ref.pk)
     if weight is not None:
         stats = {
             f: getattr(weight, f)
             for f in ("n", "mean", "sd", "weight", "z_weight", "ci_low", "ci_high")
         }
     return ReleaseReference(
-        release=release, item=item, position=ref.position, text=ref.text, origin=ref.origin, **stats
+        release=release,
+        item=item,
+        position=ref.position,
+        text=ref.text,
+        origin=ref.origin,
+        rating_values=ratings.values.get(ref.pk, []),
+        source_reference_id=ref.pk,
+        **stats,
     )
 
 

@@ -25,6 +25,7 @@ from annotate.releases.models import (
     ReleaseRating,
     ReleaseReference,
     ReleaseStatus,
+    WeightVariant,
 )
 from annotate.releases.selectors.content import REFERENCE_FIELDS, sha256
 from annotate.releases.services.archive_reading import archive_read
@@ -84,10 +85,15 @@ def _create_rows(release: Release, content: list[dict[str, Any]], ratings: Ratin
             refs[(entry["id"], entry["split"], k)] = ReleaseReference(
                 release=release, item=item, position=k, **{f: ref[f] for f in REFERENCE_FIELDS}
             )
-    ReleaseReference.objects.bulk_create(list(refs.values()))
     missing = {(i, s, p) for i, s, p, _, _ in ratings or []} - set(refs)
     if missing:
         raise ValidationError(f"ratings.tsv rates {len(missing)} references items.jsonl lacks.")
+    if release.weight_variant == WeightVariant.RAW:
+        # The raw weights' means are these scores: a leaderboard can resample them. The z
+        # variant's values need the campaign's other ratings, which an archive does not carry.
+        for i, s, p, _, score in ratings or []:
+            refs[(i, s, p)].rating_values.append(float(score))
+    ReleaseReference.objects.bulk_create(list(refs.values()))
     ReleaseRating.objects.bulk_create(
         ReleaseRating(release=release, reference=refs[(i, s, p)], rater=rater, score=score)
         for i, s, p, rater, score in ratings or []

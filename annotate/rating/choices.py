@@ -1,0 +1,61 @@
+"""The choices of the rating engine's models (kept apart so that models.py stays one screen
+per model)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+DEFAULT_ANCHORS = ["Very poor", "Poor", "Acceptable", "Good", "Very good"]
+
+
+class CampaignStatus(models.TextChoices):
+    """draft → open ⇄ complete → closed → open. Open and complete follow the ratings (see
+    services/lifecycle.py); the owner opens, closes and reopens."""
+
+    DRAFT = "draft", "Draft"
+    OPEN = "open", "Open"
+    COMPLETE = "complete", "Complete"
+    CLOSED = "closed", "Closed"
+
+
+class Subject(models.TextChoices):
+    REFERENCES = "references", "Candidate references (their ratings become weights)"
+    OUTPUTS = "outputs", "System outputs (human evaluation)"
+
+
+class Mode(models.TextChoices):
+    LIKERT = "likert", "Absolute (Likert) rating of one text"
+    PAIRWISE = "pairwise", "Pairwise comparison of two outputs"
+
+
+PAIRWISE_ANCHORS = ["A much better", "A better", "About the same", "B better", "B much better"]
+
+
+class Assignment(models.TextChoices):
+    UNIFORM = "uniform", "Uniform: the reference with the fewest ratings next"
+    ADAPTIVE = "adaptive", "Adaptive: where the leaderboards' close pairs need it most"
+
+
+class QCStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    PASSED = "passed", "Passed"
+    FAILED = "failed", "Failed"
+
+
+class RatingKind(models.TextChoices):
+    NORMAL = "normal", "Normal"
+    REPEAT = "repeat", "Repeat (control)"
+    BAD_REFERENCE = "bad_reference", "Degraded text (control)"
+
+
+class RatingStatus(models.TextChoices):
+    LEASED = "leased", "Leased"
+    DONE = "done", "Done"
+    SKIPPED = "skipped", "Skipped"
+    FLAGGED = "flagged", "Flagged"
+
+
+class Flag(models.TextChoices):
+    OFFENSIVE = "offensive", "Offensive"
+    NOT_ENGLISH = "not_english", "Not in the dataset's language"
+    BROKEN = "broken", "Broken or unreadable"

@@ -1,0 +1,162 @@
+"""Adaptive assignment: each slot's sensitivity, from the leaderboards that use the dataset.
+
+The boards live on a higher floor (scoring), so they report here through sources registered at
+start-up (`sensitivity_source_register`, called by the leaderboards app): a source takes a
+dataset id and returns, per live reference id, Σ_pairs closeness · (∂Δ/∂w)² over the close
+pairs of its boards. This service combines that with the campaign's own ratings (each
+reference's rating variance, the rating model's a = σ²/τ²) into `Slot.sensitivity` and
+`Campaign.adaptive_a`, from which the assignment query ranks slots as ratings land
+(adaptive_math.py). Without any board to learn from every sensitivity is 0 and the order is the
+uniform one: the fewest ratings first.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from django.db import transaction
+from django.utils import timezone
+
+from annotate.rating.adaptive_math import (
+    rating_model,
+    reference_variances,
+    sensitivities,
+)
+from annotate.rating.models import Campaign, CampaignStatus, Slot
+from annotate.rating.selectors.campaigns import campaign_rating_values
+from core.bulk import update_by_pk
+from core.dispatch import dispatch_debounced
+
+log = logging.getLogger(__name__)
+
+PRIORITIES_TASK = "annotate.rating.tasks.campaign_priorities"
+# Sensitivities change with the boards and, slowly, with each reference's variance: a burst of
+# ratings shares one refresh (the value of the next rating follows each count at once anyway).
+PRIORITIES_DEBOUNCE_SECONDS = 10
+WRITE_BATCH = 500
+# The sweep refreshes a campaign at least this often: a board's new score reaches it even if
+# the task its landing sent was lost.
+MAX_AGE_SECONDS = 15 * 60
+
+
+@dataclass
+class SensitivityReport:
+    """What the boards of a dataset say: per live reference id, Σ closeness · (∂Δ/∂w)², and a
+    line per board for the campaign's dashboard (name, pairs used, closest pair)."""
+
+    terms: dict[int, float] = field(default_factory=dict)
+    boards: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, other: SensitivityReport) -> None:
+        for reference_id, value in other.terms.items():
+            self.terms[reference_id] = self.terms.get(reference_id, 0.0) + value
+        self.boards.extend(other.boards)
+
+
+SensitivitySource = Callable[[int], SensitivityReport]
+_SOURCES: list[SensitivitySource] = []
+
+
+def sensitivity_source_register(source: SensitivitySource) -> None:
+    """Let `source(dataset_id)` report its boards' sensitivities (once per source)."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
+
+
+def dataset_sensitivity_report(*, dataset_id: int) -> SensitivityReport:
+    report = SensitivityReport()
+    for source in _SOURCES:
+        report.add(source(dataset_id))
+    return report
+
+
+def campaign_priorities_refresh(*, campaign_id: int) -> int:
+    """Work out every slot's sensitivity of an adaptive campaign; returns how many changed."""
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None or not campaign.adaptive:
+        return 0  # deleted, or switched back to uniform meanwhile
+    report = dataset_sensitivity_report(dataset_id=campaign.dataset_id)
+    values = campaign_rating_values(campaign=campaign, variant="raw")
+    slots = list(Slot.objects.filter(campaign=campaign).values_list("pk", "reference_id"))
+    pools = [values.get(reference_id or 0, []) for _, reference_id in slots]
+    model = rating_model(pools)
+    terms = np.array([report.terms.get(reference_id or 0, 0.0) for _, reference_id in slots])
+    new = sensitivities(
+        terms, reference_variances(pools, model), campaign.scale_min, campaign.scale_max
+    )
+    stored = dict(Slot.objects.filter(campaign=campaign).values_list("pk", "sensitivity"))
+    changed = [
+        Slot(pk=pk, sensitivity=float(value))
+        for (pk, _), value in zip(slots, new, strict=True)
+        if stored.get(pk) != float(value)
+    ]
+    with transaction.atomic():
+        update_by_pk(Slot, changed, ["sensitivity"], WRITE_BATCH)
+        summary = {
+            "boards": report.boards,
+            "references_that_matter": int(np.count_nonzero(new)),
+            "sigma2": model.sigma2,
+            "tau2": model.tau2,
+        }
+        Campaign.objects.filter(pk=campaign.pk).update(
+            adaptive_a=model.a, priorities_refreshed_at=timezone.now(), priorities_summary=summary
+        )
+    log.info("campaign %s: %d slot sensitivities changed", campaign.pk, len(changed))
+    return len(changed)
+
+
+def campaign_priorities_follow(*, campaign: Campaign) -> None:
+    """After the transaction commits, refresh an adaptive campaign's priorities (debounced)."""
+    if not campaign.adaptive:
+        return
+    campaign_id = campaign.pk
+    transaction.on_commit(
+        lambda: dispatch_debounced(
+            f"campaign-priorities-{campaign_id}",
+            PRIORITIES_DEBOUNCE_SECONDS,
+            PRIORITIES_TASK,
+            campaign_id,
+        )
+    )
+
+
+def dataset_priorities_follow(*, dataset_id: int) -> int:
+    """A board of the dataset changed (a score landed): refresh its adaptive campaigns."""
+    campaigns = Campaign.objects.filter(
+        dataset_id=dataset_id,
+        assignment="adaptive",
+        status__in=(CampaignStatus.OPEN, CampaignStatus.COMPLETE, CampaignStatus.DRAFT),
+    )
+    count = 0
+    for campaign in campaigns:
+        campaign_priorities_follow(campaign=campaign)
+        count += 1
+    return count
+
+
+def _stale(campaign: Campaign, now: datetime) -> bool:
+    refreshed = campaign.priorities_refreshed_at
+    if refreshed is None or (now - refreshed).total_seconds() > MAX_AGE_SECONDS:
+        return True
+    last = campaign.ratings.filter(status="done").order_by("-finished_at").first()
+    return last is not None and last.finished_at is not None and last.finished_at > refreshed
+
+
+def priorities_refresh_stale() -> int:
+    """The sweep: adaptive campaigns that take ratings and were never refreshed, not since
+    their last rating, or not for MAX_AGE_SECONDS (a debounced task lost with a worker or the
+    broker, or a board's score whose landing sent nothing)."""
+    refreshed = 0
+    now = timezone.now()
+    for campaign in Campaign.objects.filter(
+        assignment="adaptive", status__in=(CampaignStatus.OPEN, CampaignStatus.COMPLETE)
+    ):
+        if _stale(campaign, now):
+            campaign_priorities_refresh(campaign_id=campaign.pk)
+            refreshed += 1
+    return refreshed
