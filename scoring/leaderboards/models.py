@@ -183,6 +183,14 @@ class Score(models.Model):
     # Per-item sufficient statistics (numpy .npy), so intervals and comparisons never
     # tokenize again.
     stats_file = models.CharField(max_length=300, blank=True)
+    # A weighted metric's statistics as a function of the weights (the library's WeightProfile)
+    # and the scores of the two-level bootstrap (items, and each reference's ratings) drawn from
+    # it: the interval with rater uncertainty, and, stacked with the board's other entries
+    # (their draws are the same), each entry's rank distribution.
+    profile_file = models.CharField(max_length=300, blank=True)
+    replicates_file = models.CharField(max_length=300, blank=True)
+    rater_ci_low = models.FloatField(null=True, blank=True)
+    rater_ci_high = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -18,6 +18,7 @@ from core.plots import (
     hourly_counts,
     intervals,
     lines,
+    rank_distribution,
     scatter,
 )
 
@@ -170,7 +171,36 @@ ALL = [
         title="Intervals",
         x_title="BLEU",
     ),
+    intervals(
+        [IntervalPoint("t: m", 0.4, 0.3, 0.5, wide_low=0.25, wide_high=0.55)],
+        title="Two intervals",
+        x_title="ΔBLEU",
+        wide_title="with raters",
+    ),
+    rank_distribution(["x", "y"], [[0.75, 0.25], [0.25, 0.75]], title="Ranks"),
 ]
+
+
+def test_the_wide_interval_is_drawn_behind_with_its_own_tooltip():
+    spec = ALL[5]
+    assert values(spec)[0]["wide_low"] == 0.25 and values(spec)[0]["wide_high"] == 0.55
+    assert spec["layer"][0]["mark"]["strokeWidth"] > spec["layer"][1]["mark"]["strokeWidth"]
+    titles, rows = chart_table(spec)
+    assert titles[-2:] == ["with raters, low", "with raters, high"]
+    assert rows == [["t: m", "0.40", "0.30", "0.50", "0.25", "0.55"]]
+    assert len(ALL[4]["layer"]) == 2  # without a wide interval: the rule and the dot only
+
+
+def test_the_rank_distribution_has_a_cell_per_entry_and_rank():
+    spec = rank_distribution(
+        ["a", "b", "a"], [[0.9, 0.1, 0], [0.1, 0.6, 0.3], [0, 0.3, 0.7]], title="t"
+    )
+    cells = values(spec)
+    assert len(cells) == 9 and [c["label"] for c in cells[::3]] == ["a", "b", "a (2)"]
+    assert [c["text"] for c in cells[:3]] == ["90%", "10%", ""]
+    assert spec["encoding"]["y"]["sort"] == ["a", "b", "a (2)"]
+    titles, rows = chart_table(spec)
+    assert titles == ["Entry", "Rank", "P"] and rows[0] == ["a", "1", "90.0%"]
 
 
 def test_every_spec_is_plain_json():
@@ -203,9 +233,11 @@ def test_the_vendored_vega_lite_draws_every_spec_with_values_on_its_axes():
         check=True,
     )
     texts = [re.findall(r"<text[^>]*>([^<]*)</text>", svg) for svg in json.loads(done.stdout)]
-    weights, hourly, sweep, scatter_, interval = texts
+    weights, hourly, sweep, scatter_, interval, two_intervals, ranks = texts
     assert {"−1.0", "0.0", "1.0", "Weight", "Count", "Weights"} <= set(weights)
     assert {"00:00", "04:00", "Hour (UTC), 31 Dec to 01 Jan"} <= set(hourly)
     assert {"θ", "ρ", "0.0", "0.8", "a", "b"} <= set(sweep)
     assert {"human", "metric", "s1", "s&lt;2&gt;"} <= set(scatter_)
     assert {"BLEU", "t: m", "baseline", "0.30"} <= set(interval)
+    assert {"ΔBLEU", "t: m"} <= set(two_intervals)
+    assert {"Rank", "1", "2", "x", "y", "75%", "25%"} <= set(ranks)
