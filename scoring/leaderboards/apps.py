@@ -4,4 +4,8 @@ import core.appconfig
 class LeaderboardsConfig(core.appconfig.ProductAppConfig):
     name = "scoring.leaderboards"
     verbose_name = "Leaderboards, submissions and scores"
-    work_modules = ("scoring.leaderboards.run_kinds", "scoring.leaderboards.tasks")
+    work_modules = (
+        "scoring.leaderboards.run_kinds",
+        "scoring.leaderboards.tasks",
+        "scoring.leaderboards.hooks",
+    )

@@ -7,10 +7,11 @@ from typing import Any
 from core.tabular import csv_text
 from scoring.leaderboards.api.serializers import LeaderboardDetailSerializer
 from scoring.leaderboards.selectors.leaderboard_table import LeaderboardTable
+from scoring.leaderboards.selectors.raters import METHOD as STABILITY_METHOD
 
 CSV_FIELDS = [
     "position", "group", "submission", "team", "method", "is_baseline", "is_public",
-    "submitted_at", "finished_at", "url",
+    "submitted_at", "finished_at", "url", "expected_rank", "order_holds_with_next",
 ]  # fmt: skip
 
 
@@ -22,23 +23,31 @@ def table_payload(table: LeaderboardTable, *, references_visible: bool) -> dict[
             "signature": table.signature,
             "references_visible": references_visible,
             "rank_groups": {"test": table.test, "correction": table.correction},
+            "rank_stability": {
+                "available": table.has_stability,
+                "with_raters": table.stability_with_raters,
+                "method": STABILITY_METHOD,
+            },
             "rows": table.rows,
         }
     ).data
 
 
 def payload_csv(payload: dict[str, Any]) -> str:
-    """One line per row; each metric gives three columns: score, CI low and CI high."""
+    """One line per row; each metric gives five columns: score, CI low and high, and the CI
+    with rater uncertainty."""
     board = payload["leaderboard"]
     metrics = [board["primary_metric"]] + [
         m for m in board["companion_metrics"] if m != board["primary_metric"]
     ]
-    header = CSV_FIELDS + [f"{m}{part}" for m in metrics for part in ("", "_ci_low", "_ci_high")]
+    parts = ("", "_ci_low", "_ci_high", "_rater_ci_low", "_rater_ci_high")
+    header = CSV_FIELDS + [f"{m}{part}" for m in metrics for part in parts]
     rows = []
     for row in payload["rows"]:
         cells = [row[name] for name in CSV_FIELDS]
         for m in metrics:
             score = row["scores"].get(m) or {}
-            cells += [score.get("score"), score.get("ci_low"), score.get("ci_high")]
+            cells += [score.get(name) for name in ("score", "ci_low", "ci_high")]
+            cells += [score.get("rater_ci_low"), score.get("rater_ci_high")]
         rows.append(cells)
     return csv_text(header, rows)

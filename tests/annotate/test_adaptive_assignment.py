@@ -8,15 +8,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from annotate.rating import adaptive_math
+from annotate.rating import adaptive_math, sensitivity_sources
 from annotate.rating.models import Campaign, Rating, Slot
 from annotate.rating.selectors.lifecycle import Reason, budget_left, rater_nothing_left
-from annotate.rating.services import adaptive
-from annotate.rating.services.adaptive import (
-    SensitivityReport,
-    campaign_priorities_refresh,
-    priorities_refresh_stale,
-)
+from annotate.rating.sensitivity_sources import SensitivityReport
+from annotate.rating.services.adaptive import campaign_priorities_refresh, priorities_refresh_stale
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.ratings import rating_submit
@@ -33,7 +29,7 @@ def boards_say(monkeypatch):
     def source(dataset_id: int) -> SensitivityReport:
         return SensitivityReport(dict(said), [{"name": "board", "pairs": 1}])
 
-    monkeypatch.setattr(adaptive, "_SOURCES", [source])
+    monkeypatch.setattr(sensitivity_sources, "_SOURCES", [source])
     return said
 
 

@@ -1,10 +1,10 @@
 """Adaptive assignment: each slot's sensitivity, from the leaderboards that use the dataset.
 
-The boards live on a higher floor (scoring), so they report here through sources registered at
-start-up (`sensitivity_source_register`, called by the leaderboards app): a source takes a
-dataset id and returns, per live reference id, Σ_pairs closeness · (∂Δ/∂w)² over the close
-pairs of its boards. This service combines that with the campaign's own ratings (each
-reference's rating variance, the rating model's a = σ²/τ²) into `Slot.sensitivity` and
+The boards live on a higher floor (scoring), so they report through sources registered at
+start-up (sensitivity_sources.py): a source takes a dataset id and returns, per live reference
+id, Σ_pairs closeness · (∂Δ/∂w)² over the close pairs of its boards. This service combines
+that with the campaign's own ratings (each reference's rating variance, the rating model's
+a = σ²/τ²) into `Slot.sensitivity` and
 `Campaign.adaptive_a`, from which the assignment query ranks slots as ratings land
 (adaptive_math.py). Without any board to learn from every sensitivity is 0 and the order is the
 uniform one: the fewest ratings first.
@@ -13,10 +13,7 @@ uniform one: the fewest ratings first.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 from django.db import transaction
@@ -29,6 +26,7 @@ from annotate.rating.adaptive_math import (
 )
 from annotate.rating.models import Campaign, CampaignStatus, Slot
 from annotate.rating.selectors.campaigns import campaign_rating_values
+from annotate.rating.sensitivity_sources import dataset_sensitivity_report
 from core.bulk import update_by_pk
 from core.dispatch import dispatch_debounced
 
@@ -42,37 +40,6 @@ WRITE_BATCH = 500
 # The sweep refreshes a campaign at least this often: a board's new score reaches it even if
 # the task its landing sent was lost.
 MAX_AGE_SECONDS = 15 * 60
-
-
-@dataclass
-class SensitivityReport:
-    """What the boards of a dataset say: per live reference id, Σ closeness · (∂Δ/∂w)², and a
-    line per board for the campaign's dashboard (name, pairs used, closest pair)."""
-
-    terms: dict[int, float] = field(default_factory=dict)
-    boards: list[dict[str, Any]] = field(default_factory=list)
-
-    def add(self, other: SensitivityReport) -> None:
-        for reference_id, value in other.terms.items():
-            self.terms[reference_id] = self.terms.get(reference_id, 0.0) + value
-        self.boards.extend(other.boards)
-
-
-SensitivitySource = Callable[[int], SensitivityReport]
-_SOURCES: list[SensitivitySource] = []
-
-
-def sensitivity_source_register(source: SensitivitySource) -> None:
-    """Let `source(dataset_id)` report its boards' sensitivities (once per source)."""
-    if source not in _SOURCES:
-        _SOURCES.append(source)
-
-
-def dataset_sensitivity_report(*, dataset_id: int) -> SensitivityReport:
-    report = SensitivityReport()
-    for source in _SOURCES:
-        report.add(source(dataset_id))
-    return report
 
 
 def campaign_priorities_refresh(*, campaign_id: int) -> int:

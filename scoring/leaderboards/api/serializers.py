@@ -17,11 +17,18 @@ from scoring.leaderboards.selectors.leaderboard_table import TableRow
 from scoring.leaderboards.selectors.significance import ALPHA
 from scoring.metrics import get_entry
 
+RATER_CI_HELP = (
+    "95% interval of the two-level bootstrap (items, and each reference's ratings); null for "
+    "a metric without weights or a release without individual ratings."
+)
+
 
 class MetricScoreSerializer(serializers.Serializer):
     score = serializers.FloatField()
     ci_low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval.")
     ci_high = serializers.FloatField(allow_null=True)
+    rater_ci_low = serializers.FloatField(allow_null=True, help_text=RATER_CI_HELP)
+    rater_ci_high = serializers.FloatField(allow_null=True)
     signature = serializers.CharField()
 
 
@@ -45,6 +52,26 @@ class LeaderboardRowSerializer(serializers.Serializer):
     score = serializers.FloatField(source="primary.score", allow_null=True, default=None)
     ci_low = serializers.FloatField(source="primary.ci_low", allow_null=True, default=None)
     ci_high = serializers.FloatField(source="primary.ci_high", allow_null=True, default=None)
+    rater_ci_low = serializers.FloatField(
+        source="primary.rater_ci_low", allow_null=True, default=None, help_text=RATER_CI_HELP
+    )
+    rater_ci_high = serializers.FloatField(
+        source="primary.rater_ci_high", allow_null=True, default=None
+    )
+    rank_probabilities = serializers.ListField(
+        source="rank_probs",
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="P(rank 1), P(rank 2), … of this entry over the bootstrap replicates of the "
+        "entries ranked in this view (null without replicates).",
+    )
+    expected_rank = serializers.FloatField(allow_null=True)
+    order_holds_with_next = serializers.FloatField(
+        source="order_holds",
+        allow_null=True,
+        help_text="Share of replicates in which this entry stays ahead of the next ranked one "
+        "(null for the last).",
+    )
     scores = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.DictField(child=MetricScoreSerializer()))
@@ -87,6 +114,17 @@ class RankGroupsMethodSerializer(serializers.Serializer):
     )
 
 
+class RankStabilityMethodSerializer(serializers.Serializer):
+    available = serializers.BooleanField(
+        help_text="Every ranked entry has replicates (two or more entries)."
+    )
+    with_raters = serializers.BooleanField(
+        help_text="The replicates resample each reference's ratings too (a weighted primary "
+        "metric on a release with individual ratings)."
+    )
+    method = serializers.CharField()
+
+
 class LeaderboardDetailSerializer(serializers.Serializer):
     leaderboard = LeaderboardSummarySerializer()
     signature = serializers.CharField(help_text="The primary metric's signature.")
@@ -95,6 +133,9 @@ class LeaderboardDetailSerializer(serializers.Serializer):
     )
     rank_groups = RankGroupsMethodSerializer(
         help_text="How the groups were drawn; the compare answer uses the same test."
+    )
+    rank_stability = RankStabilityMethodSerializer(
+        help_text="How the rank distributions and P(ahead of next) were drawn."
     )
     rows = LeaderboardRowSerializer(many=True)
 

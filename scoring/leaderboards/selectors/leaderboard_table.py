@@ -20,6 +20,7 @@ from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_metric,
     release_scoring_items,
 )
+from scoring.leaderboards.selectors.raters import BoardStability, view_rank_stability
 from scoring.leaderboards.selectors.significance import (
     TEST,
     BoardSignificance,
@@ -43,6 +44,12 @@ class TableRow:
     group: int | None
     primary: Score | None
     scores: dict[str, Score | None] = field(default_factory=dict)
+    # Over the bootstrap replicates (selectors/raters.py): the probability of each rank (1 is
+    # best), the expected rank, and the probability that this entry stays ahead of the next
+    # ranked one (None for the last, and where the board has no replicates).
+    rank_probs: list[float] | None = None
+    expected_rank: float | None = None
+    order_holds: float | None = None
 
     @property
     def companions(self) -> list[Score | None]:
@@ -57,6 +64,10 @@ class LeaderboardTable:
     rows: list[TableRow]
     # Pairs of ranked entries: the family the significance correction is over.
     pairs: int = 0
+    # Whether the rank distributions resample the raters too (a weighted primary metric on a
+    # release with ratings), and whether there are any (every ranked entry has replicates).
+    stability_with_raters: bool = False
+    has_stability: bool = False
 
     @property
     def test(self) -> str:
@@ -69,6 +80,11 @@ class LeaderboardTable:
     @property
     def metrics(self) -> list[str]:
         return self.leaderboard.metrics
+
+    @property
+    def ranks(self) -> list[int]:
+        """1 … the number of entries with a rank distribution."""
+        return list(range(1, sum(1 for row in self.rows if row.rank_probs is not None) + 1))
 
     @property
     def companion_metrics(self) -> list[str]:
@@ -209,4 +225,20 @@ def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -
         for position, (s, score) in enumerate(pairs, start=1)
     ]
     signature = leaderboard_signature(leaderboard=leaderboard)
-    return LeaderboardTable(leaderboard, signature, rows, significance.pairs)
+    table = LeaderboardTable(leaderboard, signature, rows, significance.pairs)
+    _add_stability(table, view_rank_stability(leaderboard=leaderboard, ranked=ranked))
+    return table
+
+
+def _add_stability(table: LeaderboardTable, found: BoardStability | None) -> None:
+    if found is None:
+        return
+    ranked_rows = [row for row in table.rows if row.primary is not None and row.primary.stats_file]
+    stability = found.stability
+    for k, row in enumerate(ranked_rows):
+        row.rank_probs = [float(p) for p in stability.rank_probs[k]]
+        row.expected_rank = float(stability.expected_rank[k])
+        if k < len(stability.neighbour_order):
+            row.order_holds = float(stability.neighbour_order[k])
+    table.has_stability = True
+    table.stability_with_raters = found.with_raters

@@ -30,13 +30,17 @@ from scoring.metrics import (
     IndexFile,
     Metric,
     MetricInputError,
+    WeightProfile,
+    concat_profiles,
     load_index,
     prepared_for,
     stats_slice,
+    weight_profile,
     write_index,
 )
 from scoring.metrics.api import index_nrefs
 from scoring.metrics.index import INDEX_FORMAT_VERSION
+from scoring.metrics.refset import RefSet
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +50,14 @@ _INDEX_CACHE_SIZE = 8
 
 @dataclass(frozen=True)
 class PreparedReferences:
-    """A metric with a leaderboard's references prepared for it, and the items' ids in order."""
+    """A metric with a leaderboard's references prepared for it, the items' ids in order and
+    the references themselves (a weighted metric's chunk profiles its statistics from them)."""
 
     metric: Metric
     prepared: Any
     nrefs: int | str
     item_ids: list[str]
+    refs: RefSet
 
 
 def _index_name(leaderboard: Leaderboard, metric: Metric) -> str:
@@ -130,7 +136,9 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
         # case and order allow: tokenizing a million references once, not four times.
         primary = reference_index(leaderboard, leaderboard.primary_metric)
         if metric.accepts_prepared(primary.prepared):
-            shared = PreparedReferences(metric, primary.prepared, primary.nrefs, primary.item_ids)
+            shared = PreparedReferences(
+                metric, primary.prepared, primary.nrefs, primary.item_ids, primary.refs
+            )
             return _remember(storage_name, shared)
     local = _cache_path(storage_name)
     index = _load_cached(local)
@@ -140,7 +148,7 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
     if index is None:  # a damaged stored file is replaced, a missing one written
         index = _build(leaderboard, metric, storage_name, local, damaged=stored)
     entry = PreparedReferences(
-        metric, prepared_for(metric, index), index_nrefs(index), list(index.item_ids)
+        metric, prepared_for(metric, index), index_nrefs(index), list(index.item_ids), index.refs
     )
     return _remember(storage_name, entry)
 
@@ -165,24 +173,49 @@ def leaderboard_prepare(*, leaderboard_id: int) -> list[str]:
 STREAM_ITEMS = 5_000
 
 
-def submission_chunk_stats(
+@dataclass(frozen=True)
+class Chunk:
+    """A chunk's statistics rows and, for a weighted metric, their weight profile."""
+
+    stats: np.ndarray
+    profile: WeightProfile | None
+
+
+def submission_chunk(
     submission: Submission, references: PreparedReferences, start: int, stop: int
-) -> np.ndarray:
-    """Rows start:stop of the submission's statistics, reading only those lines of its file
-    and preparing only those items' references: a chunk's cost, whatever the board's size."""
+) -> Chunk:
+    """Rows start:stop of the submission's statistics (and a weighted metric's weight profile),
+    reading only those lines of its file and preparing only those items' references: a
+    chunk's cost, whatever the board's size."""
     with submission.file.open("rb") as handle:
         hyps = submission_slice(
             handle, references.item_ids, start, stop, submission.format or "text"
         )
     n_items, metric, prepared = len(references.item_ids), references.metric, references.prepared
     # Streamed: a slice of items at a time, so tokenized references never grow with the chunk.
+    bounds = [(a, min(a + STREAM_ITEMS, stop)) for a in range(start, stop, STREAM_ITEMS)]
     parts = [
-        stats_slice(metric, hyps[a - start : b - start], prepared, a, b, n_items)
-        for a, b in ((a, min(a + STREAM_ITEMS, stop)) for a in range(start, stop, STREAM_ITEMS))
+        stats_slice(metric, hyps[a - start : b - start], prepared, a, b, n_items) for a, b in bounds
     ]
-    return (
+    stats = (
         np.concatenate(parts) if parts else stats_slice(metric, [], prepared, start, stop, n_items)
     )
+    profile = None
+    if metric.uses_weights and bounds:
+        # The same slices, profiled against their own references and the board's index (for
+        # ΔNIST, its information weights are the whole test set's).
+        profile = concat_profiles(
+            [
+                weight_profile(
+                    metric,
+                    hyps[a - start : b - start],
+                    references.refs.part(a, b),
+                    metric.prepared_slice(prepared, a, b),
+                )
+                for a, b in bounds
+            ]
+        )
+    return Chunk(stats, profile)
 
 
 def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]:
@@ -198,3 +231,14 @@ def save_matrix(name: str, matrix: np.ndarray) -> str:
     if default_storage.exists(name):
         default_storage.delete(name)
     return default_storage.save(name, ContentFile(buffer.getvalue()))
+
+
+def save_profile(name: str, profile: WeightProfile) -> str:
+    """Store a weight profile (the library's array file: no pickle, with a checksum)."""
+    with tempfile.TemporaryDirectory(dir=settings.RUNS_TMP_DIR) as folder:
+        local = Path(folder) / "profile"
+        profile.save(local)
+        if default_storage.exists(name):
+            default_storage.delete(name)
+        with local.open("rb") as handle:
+            return default_storage.save(name, File(handle))

@@ -22,14 +22,18 @@ from core.runs.context import RunContext
 from core.runs.engine import run_succeed
 from core.runs.tempfiles import run_storage_folder
 from scoring.leaderboards.models import Score, Submission
-from scoring.leaderboards.selectors.stored import load_matrix
+from scoring.leaderboards.selectors.raters import board_rating_pools
+from scoring.leaderboards.selectors.stored import load_matrix, load_profile
 from scoring.leaderboards.services.references import (
+    Chunk,
     chunk_bounds,
     reference_index,
     save_matrix,
-    submission_chunk_stats,
+    save_profile,
+    submission_chunk,
 )
-from scoring.metrics import bootstrap_ci, result_with_nrefs
+from scoring.leaderboards.services.uncertainty import Replicates, score_replicates
+from scoring.metrics import bootstrap_ci, concat_profiles, get_entry, result_with_nrefs
 
 log = logging.getLogger(__name__)
 
@@ -89,48 +93,71 @@ def scoring_run(run: RunContext) -> object:
         ]
         finish = signature(FINISH_TASK, args=(run.run_id, run.attempt), immutable=True)
         return run_chord(run, parts, finish, lease=settings.SCORING_CHORD_LEASE_SECONDS)
-    stats: dict[str, np.ndarray] = {}
+    chunks: dict[str, Chunk] = {}
     with run.stage("statistics"):
         for done, metric_name in enumerate(plan.metrics, start=1):
-            stats[metric_name] = _chunk_stats(plan, metric_name, *plan.bounds[0])
+            chunks[metric_name] = _chunk(plan, metric_name, *plan.bounds[0])
             run.progress(done, plan.steps)
-    return submission_finish(run, plan, stats)
+    return submission_finish(run, plan, chunks)
 
 
-def _chunk_stats(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> np.ndarray:
+def _chunk(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> Chunk:
     submission = Submission.objects.select_related("leaderboard__release").get(
         pk=plan.submission_id
     )
     references = reference_index(submission.leaderboard, metric_name)
-    return submission_chunk_stats(submission, references, start, stop)
+    return submission_chunk(submission, references, start, stop)
+
+
+def _profile_name(plan: ChunkPlan, metric: str, start: int) -> str:
+    return chunk_name(plan, metric, start).removesuffix(".npy") + ".profile"
 
 
 def score_chunk(run: RunContext, metric_name: str, start: int, stop: int) -> str:
-    """A chord part: compute and store one chunk's statistics; return its storage name."""
+    """A chord part: compute and store one chunk's statistics (and a weighted metric's weight
+    profile); return the statistics' storage name."""
     plan = submission_plan(run)
     with run.stage(f"statistics {metric_name}"):
-        stats = _chunk_stats(plan, metric_name, start, stop)
+        chunk = _chunk(plan, metric_name, start, stop)
     run.check()  # a superseded attempt stops before it writes
-    name = save_matrix(chunk_name(plan, metric_name, start), stats)
+    name = save_matrix(chunk_name(plan, metric_name, start), chunk.stats)
+    if chunk.profile is not None:
+        save_profile(_profile_name(plan, metric_name, start), chunk.profile)
     run.advance()
     return name
 
 
+def _gathered(plan: ChunkPlan, metric: str) -> Chunk:
+    stats = np.concatenate([load_matrix(chunk_name(plan, metric, s)) for s, _ in plan.bounds])
+    if not get_entry(metric).uses_weights:
+        return Chunk(stats, None)
+    parts = [load_profile(_profile_name(plan, metric, s)) for s, _ in plan.bounds]
+    return Chunk(stats, concat_profiles(parts))
+
+
 def finish_chunks(run: RunContext) -> object:
-    """The chord's last step: gather the parts' rows and store the scores."""
+    """The chord's last step: gather the parts' rows (and profiles) and store the scores."""
     plan = submission_plan(run)
-    stats = {
-        metric: np.concatenate([load_matrix(chunk_name(plan, metric, s)) for s, _ in plan.bounds])
-        for metric in plan.metrics
-    }
-    return submission_finish(run, plan, stats)
+    return submission_finish(
+        run, plan, {metric: _gathered(plan, metric) for metric in plan.metrics}
+    )
 
 
-def _score_values(metric_name: str, board: Any, stats: np.ndarray) -> tuple[Any, Any]:
+@dataclass(frozen=True)
+class ScoreValues:
+    result: Any
+    interval: Any
+    replicates: Replicates
+
+
+def _score_values(metric_name: str, board: Any, chunk: Chunk) -> ScoreValues:
     references = reference_index(board, metric_name)
-    result = result_with_nrefs(references.metric, stats.sum(axis=0), references.nrefs)
-    interval = bootstrap_ci(references.metric, stats, n_samples=BOOTSTRAP_RESAMPLES)
-    return result, interval
+    result = result_with_nrefs(references.metric, chunk.stats.sum(axis=0), references.nrefs)
+    interval = bootstrap_ci(references.metric, chunk.stats, n_samples=BOOTSTRAP_RESAMPLES)
+    replicates = score_replicates(
+        references.metric, chunk, board_rating_pools(leaderboard=board), BOOTSTRAP_RESAMPLES
+    )
+    return ScoreValues(result, interval, replicates)
 
 
 def _jsonable(value: Any) -> Any:
@@ -143,28 +170,44 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def submission_finish(run: RunContext, plan: ChunkPlan, stats: dict[str, np.ndarray]) -> object:
+def _save_files(submission_id: int, metric: str, chunk: Chunk, values: ScoreValues) -> dict:
+    folder = f"stats/{submission_id}/{metric}"
+    files = {
+        "stats_file": save_matrix(f"{folder}.npy", chunk.stats),
+        "replicates_file": save_matrix(f"{folder}.replicates.npy", values.replicates.scores),
+        "profile_file": "",
+    }
+    if chunk.profile is not None:
+        files["profile_file"] = save_profile(f"{folder}.profile", chunk.profile)
+    return files
+
+
+def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]) -> object:
     """Store the statistics and the scores, and end the run, in one transaction under the run's
     row lock: a cancelled or superseded attempt writes nothing."""
     submission = Submission.objects.select_related("leaderboard__release").get(
         pk=plan.submission_id
     )
     with run.stage("scores"):
-        values = {m: _score_values(m, submission.leaderboard, stats[m]) for m in plan.metrics}
-        files = {m: save_matrix(f"stats/{submission.pk}/{m}.npy", stats[m]) for m in plan.metrics}
+        values = {m: _score_values(m, submission.leaderboard, chunks[m]) for m in plan.metrics}
+    with run.stage("files"):
+        files = {m: _save_files(submission.pk, m, chunks[m], values[m]) for m in plan.metrics}
 
     def write_scores() -> None:
-        for metric_name, (result, interval) in values.items():
+        for metric_name, v in values.items():
+            rater = v.replicates.rater_interval
             Score.objects.update_or_create(
                 submission=submission,
-                signature=result.signature,
+                signature=v.result.signature,
                 defaults={
                     "metric": metric_name,
-                    "score": float(result.score),
-                    "ci_low": float(interval.low),
-                    "ci_high": float(interval.high),
-                    "extras": _jsonable(result.extras),
-                    "stats_file": files[metric_name],
+                    "score": float(v.result.score),
+                    "ci_low": float(v.interval.low),
+                    "ci_high": float(v.interval.high),
+                    "rater_ci_low": None if rater is None else rater[0],
+                    "rater_ci_high": None if rater is None else rater[1],
+                    "extras": _jsonable(v.result.extras),
+                    **files[metric_name],
                 },
             )
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from annotate.rating.services.adaptive import dataset_priorities_follow
 from core.lines import LineProblem
 from core.runs.engine import run_cancel, run_create
 from core.runs.models import Run, RunState
@@ -148,6 +149,12 @@ def submission_run_ended(run: Run) -> None:
         submissions.update(status=SubmissionStatus.FINISHED, finished_at=now, error="")
         for leaderboard_id in boards:  # in the run's final transaction, with the scores
             leaderboard_rank_groups_store(leaderboard_id=leaderboard_id)
+        # The boards' close pairs may have moved: adaptive campaigns on their datasets follow.
+        datasets = Leaderboard.objects.filter(pk__in=boards).values_list(
+            "release__dataset_id", flat=True
+        )
+        for dataset_id in set(datasets):
+            dataset_priorities_follow(dataset_id=dataset_id)
     elif run.state == RunState.FAILED:
         message = (
             run.reason

@@ -14,11 +14,15 @@ from django.views.decorators.http import require_http_methods
 from annotate.accounts.selectors import user_is_researcher
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
-from core.plots import IntervalPoint, Spec, intervals
+from core.plots import IntervalPoint, Spec, intervals, rank_distribution
 from scoring.leaderboards.exports import payload_csv, table_payload
 from scoring.leaderboards.leaderboard_forms import LeaderboardForm
 from scoring.leaderboards.models import Leaderboard, Submission
-from scoring.leaderboards.selectors.leaderboard_table import LeaderboardTable, leaderboard_table
+from scoring.leaderboards.selectors.leaderboard_table import (
+    LeaderboardTable,
+    TableRow,
+    leaderboard_table,
+)
 from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_can_manage,
     leaderboard_get_visible,
@@ -45,20 +49,45 @@ def leaderboard_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _label(row: TableRow) -> str:
+    return f"{row.submission.team.name}: {row.submission.method}"
+
+
 def table_plot(table: LeaderboardTable) -> Spec:
     points = [
         IntervalPoint(
-            f"{row.submission.team.name}: {row.submission.method}",
+            _label(row),
             row.primary.score,
             row.primary.ci_low,
             row.primary.ci_high,
             row.submission.is_baseline,
+            row.primary.rater_ci_low,
+            row.primary.rater_ci_high,
         )
         for row in table.rows
         if row.primary is not None
     ]
     metric = table.leaderboard.primary_metric
-    return intervals(points, title=f"{metric} with 95% intervals", x_title=metric)
+    with_raters = any(p.wide_low is not None for p in points)
+    return intervals(
+        points,
+        title=f"{metric} with 95% intervals",
+        x_title=metric,
+        wide_title="with rater uncertainty" if with_raters else "",
+    )
+
+
+def rank_plot(table: LeaderboardTable) -> Spec | None:
+    """Each ranked entry's rank over the bootstrap, when the board has the replicates."""
+    rows = [row for row in table.rows if row.rank_probs is not None]
+    if not rows:
+        return None
+    return rank_distribution(
+        [_label(row) for row in rows],
+        [row.rank_probs or [] for row in rows],
+        title="Rank over the bootstrap"
+        + (" (items and raters)" if table.stability_with_raters else ""),
+    )
 
 
 def _live_submissions(request: HttpRequest, board: Leaderboard) -> list[Submission]:
@@ -85,6 +114,7 @@ def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "board": board,
         "table": table,
         "plot": table_plot(table),
+        "rank_plot": rank_plot(table),
         "live": _live_submissions(request, board),
         "can_manage": leaderboard_can_manage(user=request.user, leaderboard=board),
         "can_submit": board.is_open and user_is_researcher(request.user),

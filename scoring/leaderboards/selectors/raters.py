@@ -1,0 +1,119 @@
+"""How much a board depends on who rated its references: the ratings behind its weights, and
+each entry's rank over the bootstrap (services/uncertainty.py explains the replicates)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+from django.core.cache import cache
+
+from scoring.leaderboards.models import Leaderboard, Score, Submission
+from scoring.leaderboards.selectors.leaderboards import release_scoring_items
+from scoring.leaderboards.selectors.stored import load_matrix
+from scoring.metrics import RankStability, RatingPools, get_entry, rank_stability
+
+_BOARDS: dict[str, BoardReferences] = {}
+_BOARDS_SIZE = 8
+CACHE_SECONDS = 7 * 24 * 3600
+METHOD = (
+    "two-level bootstrap (1,000 replicates): items resampled as for the interval, and within "
+    "each reference its ratings, the weight recomputed from their mean"
+)
+
+
+@dataclass(frozen=True)
+class BoardReferences:
+    """A board's references in the order it scores them (that of its reference index): their
+    weights, the ratings behind them, and the live references they were frozen from."""
+
+    weights: np.ndarray
+    ratings: list[list[float]]
+    source_ids: list[int | None]
+    scale: tuple[int, int]
+
+    @property
+    def pools(self) -> RatingPools | None:
+        """The ratings as the library resamples them; None when the release carries none (its
+        weights are fixed)."""
+        if not any(self.ratings):
+            return None
+        return RatingPools.of(self.ratings, self.weights, *self.scale)
+
+
+def _board_key(leaderboard: Leaderboard) -> str:
+    release = leaderboard.release
+    published = release.published_at.isoformat() if release.published_at else "draft"
+    return f"{release.pk}:{published}:{release.snapshot_checksum}:{leaderboard.split}"
+
+
+def _scale(leaderboard: Leaderboard) -> tuple[int, int]:
+    info = leaderboard.release.build_info or {}
+    source = info.get("campaign") or info.get("dataset") or {}
+    return int(source.get("scale_min", 1)), int(source.get("scale_max", 5))
+
+
+def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
+    """The board's references (kept per process: a published release never changes)."""
+    key = _board_key(leaderboard)
+    if key in _BOARDS:
+        return _BOARDS[key]
+    variant = leaderboard.release.weight_variant
+    ratings: list[list[float]] = []
+    weights: list[float] = []
+    sources: list[int | None] = []
+    for item, _ in release_scoring_items(release=leaderboard.release, split=leaderboard.split):
+        for ref in item.references.all():
+            weight = ref.weight_for(variant)
+            if weight is not None:  # the references the index holds, in its order
+                ratings.append([float(v) for v in ref.rating_values])
+                weights.append(float(weight))
+                sources.append(ref.source_reference_id)
+    found = BoardReferences(np.array(weights), ratings, sources, _scale(leaderboard))
+    if len(_BOARDS) >= _BOARDS_SIZE:
+        _BOARDS.pop(next(iter(_BOARDS)))
+    _BOARDS[key] = found
+    return found
+
+
+def board_rating_pools(*, leaderboard: Leaderboard) -> RatingPools | None:
+    """The ratings behind each reference's weight, in the board's order (None: fixed)."""
+    return board_references(leaderboard=leaderboard).pools
+
+
+@dataclass(frozen=True)
+class BoardStability:
+    """The ranked entries' rank distributions (rows in board order) and whether their
+    replicates include the raters."""
+
+    stability: RankStability
+    with_raters: bool
+
+
+def _cache_key(leaderboard: Leaderboard, scores: list[Score]) -> str:
+    state = ",".join(f"{s.pk}:{s.replicates_file}" for s in scores)
+    return f"board-stability:{leaderboard.pk}:{hashlib.sha256(state.encode()).hexdigest()[:32]}"
+
+
+def view_rank_stability(
+    *, leaderboard: Leaderboard, ranked: list[tuple[Submission, Score]]
+) -> BoardStability | None:
+    """Each ranked entry's rank over the paired replicates of this view of the board (read
+    from the stored replicates: nothing is resampled here); None when an entry has none (it
+    was scored before replicates were kept, or the view has fewer than two entries)."""
+    scores = [score for _, score in ranked]
+    if len(scores) < 2 or any(not s.replicates_file for s in scores):
+        return None
+    key = _cache_key(leaderboard, scores)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    replicates = np.stack([load_matrix(s.replicates_file) for s in scores])
+    higher = get_entry(leaderboard.primary_metric).higher_is_better
+    result = BoardStability(
+        rank_stability(replicates, higher_is_better=higher),
+        with_raters=all(s.rater_ci_low is not None for s in scores),
+    )
+    cache.set(key, result, CACHE_SECONDS)
+    return result
