@@ -187,3 +187,17 @@ def test_bad_inputs_are_refused_with_a_message():
     nist = weight_profile(get_metric("dnist"), hyps, items)
     with pytest.raises(MetricInputError, match="cannot be joined"):
         concat_profiles([profile, nist])
+
+
+@pytest.mark.parametrize("name", ["dbleu", "dnist"])
+def test_an_item_without_a_positive_weight_gets_a_zero_denominator(name):
+    hyps, items = random_corpus(12, n=8)
+    profile = weight_profile(get_metric(name), hyps, items)
+    refs = RefSet.of(items)
+    w = refs.weights.copy()
+    w[refs.ptr[5] : refs.ptr[6]] = -0.5
+    rows = profile.rows(w)
+    assert (rows[5, profile.den_cols] == 0).all() and (rows[5, profile.num_cols] <= 0).all()
+    assert (rows[4, profile.den_cols] > 0).any()
+    summed = profile.summed(w[None, :], np.eye(8)[5][None, :])
+    np.testing.assert_array_equal(summed[0, profile.den_cols], 0)
