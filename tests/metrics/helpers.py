@@ -2,7 +2,59 @@
 
 from __future__ import annotations
 
+import random
+
 from scoring.metrics import RefItem, WeightedRef
+
+WORDS = [
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "0",
+    "dog",
+    "Barked",
+    "loudly",
+    ".",
+    "!",
+    "gangster",
+    "quick",
+    "brown",
+    "fox",
+]
+
+
+def sentence(rng: random.Random, shortest: int = 0) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(shortest, 9)))
+
+
+def random_corpus(seed: int, n: int = 23) -> tuple[list[str], list[RefItem]]:
+    """``n`` items of 2–5 references (the last weighted 1, the others in [-1, 1]) over a small
+    vocabulary, and one hypothesis each (item 3's empty)."""
+    rng = random.Random(seed)
+    items = []
+    for i in range(n):
+        refs = [
+            WeightedRef(sentence(rng), round(rng.uniform(-1, 1), 2))
+            for _ in range(rng.randint(1, 4))
+        ]
+        refs.append(WeightedRef(sentence(rng, 1), 1.0))  # ΔBLEU and ΔNIST need one w > 0
+        items.append(RefItem(f"i{i}", tuple(refs)))
+    hyps = [sentence(rng) for _ in range(n)]
+    hyps[3] = ""  # an empty hypothesis among them
+    return hyps, items
+
+
+def reweighted(items, weights) -> list[RefItem]:
+    """``items`` with their references' weights replaced by ``weights`` (flat, in order)."""
+    out, k = [], 0
+    for item in items:
+        refs = tuple(WeightedRef(r.text, float(weights[k + j])) for j, r in enumerate(item.refs))
+        out.append(RefItem(item.id, refs))
+        k += len(refs)
+    return out
 
 
 def items_from_streams(streams, weights=None) -> list[RefItem]:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
 from scoring.metrics import (
     MetricInputError,
-    RefItem,
-    WeightedRef,
     build_index,
     entries,
     get_metric,
@@ -19,44 +15,7 @@ from scoring.metrics import (
     stats_slice,
 )
 from scoring.metrics.api import prepared_for
-
-WORDS = [
-    "the",
-    "cat",
-    "sat",
-    "on",
-    "a",
-    "mat",
-    "0",
-    "dog",
-    "Barked",
-    "loudly",
-    ".",
-    "!",
-    "gangster",
-    "quick",
-    "brown",
-    "fox",
-]
-
-
-def sentence(rng: random.Random, shortest: int = 0) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(shortest, 9)))
-
-
-def random_corpus(seed: int, n: int = 23) -> tuple[list[str], list[RefItem]]:
-    rng = random.Random(seed)
-    items = []
-    for i in range(n):
-        refs = [
-            WeightedRef(sentence(rng), round(rng.uniform(-1, 1), 2))
-            for _ in range(rng.randint(1, 4))
-        ]
-        refs.append(WeightedRef(sentence(rng, 1), 1.0))  # ΔBLEU and ΔNIST need one w > 0
-        items.append(RefItem(f"i{i}", tuple(refs)))
-    hyps = [sentence(rng) for _ in range(n)]
-    hyps[3] = ""  # an empty hypothesis among them
-    return hyps, items
+from tests.metrics.helpers import random_corpus
 
 
 def sliced(metric, hyps, prepared, size):

@@ -57,7 +57,8 @@ def effective_ref_len(
     return np.minimum.reduceat(diff * big + ref_lens, starts) % big
 
 
-def _hyp_totals(hyp_len: np.ndarray, max_order: int) -> np.ndarray:
+def hyp_totals(hyp_len: np.ndarray, max_order: int) -> np.ndarray:
+    """|n-grams_n(h_i)| = max(len − n + 1, 0) for n = 1..``max_order`` (float64)."""
     orders = np.arange(1, max_order + 1)
     return np.maximum(hyp_len[:, None] - orders[None, :] + 1, 0).astype(np.float64)
 
@@ -100,37 +101,96 @@ def match_index(
         hyp_len,
         effective_ref_len(hyp_len, index.ref_lens, index.ref_ptr, ref_length),
         correct,
-        _hyp_totals(hyp_len, max_order),
+        hyp_totals(hyp_len, max_order),
         np.maximum.reduceat(index.ref_weights, index.ref_ptr[:-1]),
     )
 
 
-def _direct_order(
-    hpos: Positions,
-    h_entry: np.ndarray,
-    r_entry: np.ndarray,
+@dataclass
+class EntryPositions:
+    """Hypotheses and references of a range of items looked up in one set of n-gram tables:
+    per order, each position's entry (-1 where none) on both sides."""
+
+    hyp_lens: np.ndarray  # (n_items,) hypothesis lengths in tokens
+    ref_lens: np.ndarray  # (n_refs,) reference lengths in tokens
+    hpos: Positions  # the hypotheses' positions (segment k = item k)
+    h_entries: list[np.ndarray]  # per order, each hypothesis position's entry
+    r_entries: list[np.ndarray]  # per order, each reference position's entry
+    ref_of_pos: np.ndarray  # the reference of each reference position
+
+
+def direct_entries(
+    hyps: Sequence[str],
     refs: RefSet,
-    ref_of_pos: np.ndarray,
-    definition: str,
-) -> np.ndarray:
-    """Per-item earned amounts of one order (direct route)."""
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+    cache: bool = True,
+) -> EntryPositions:
+    """The direct route's lookup (Galley et al. 2015, sec. 3: only hypothesis n-grams found in
+    a reference of the same item count): the hypotheses' n-grams form the tables, and each
+    reference position is looked up in them (reference n-grams absent from their item's
+    hypothesis get -1 at once). ``cache``: keep the tokens in the token cache."""
     n = refs.n_items
+    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase, cache=cache)
+    hsegs, rsegs = split_segments(segs, n)
+    vocab_size = max(vocab.values(), default=0) + 1
+    # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.
+    rsegs.ids[rsegs.ids > hsegs.ids.max(initial=-1)] = -1
+    hpos = Positions.of(hsegs, np.arange(n, dtype=np.int64))
+    tables, h_entries = build_tables(hpos, max_order, vocab_size, n)
+    rpos = Positions.of(rsegs, refs.item_of_ref)
+    r_entries = lookup(rpos, tables, vocab_size)
+    ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), rsegs.lens)
+    return EntryPositions(hsegs.lens, rsegs.lens, hpos, h_entries, r_entries, ref_of_pos)
+
+
+@dataclass
+class OrderGroups:
+    """One order's *groups*: the distinct hypothesis n-grams g of an item found in one of its
+    references, sorted by entry, each with its *rows*: the references r_ij containing g."""
+
+    item: np.ndarray  # (n_groups,) the group's item
+    entry: np.ndarray  # (n_groups,) the group's entry
+    hyp_count: np.ndarray  # (n_groups,) c = #g(h_i)
+    starts: np.ndarray  # (n_groups,) the group's first row
+    ref: np.ndarray  # (n_rows,) the row's reference (index in the RefSet)
+    count: np.ndarray  # (n_rows,) #g(r_ij)
+    clipped: np.ndarray  # (n_rows,) min(c, #g(r_ij)): what the paper definition weighs
+
+    def max_count(self) -> np.ndarray:
+        """M = max_j #g(r_ij) of each group (plain BLEU's clip)."""
+        return np.maximum.reduceat(self.count, self.starts)
+
+
+def order_groups(
+    hpos: Positions, h_entry: np.ndarray, r_entry: np.ndarray, ref_of_pos: np.ndarray, n_refs: int
+) -> OrderGroups:
+    """The groups of one order (see :class:`OrderGroups`); every entry of ``r_entry`` (≥ 0)
+    must occur in ``h_entry``."""
     hyp_found = np.flatnonzero(h_entry >= 0)
     n_entries = int(h_entry.max(initial=-1)) + 1
     c_e = np.bincount(h_entry[hyp_found], minlength=n_entries)
     item_e = np.zeros(n_entries, dtype=np.int64)
     item_e[h_entry[hyp_found]] = hpos.item_of_pos[hyp_found]
-    rc = ref_counts(r_entry, ref_of_pos, len(refs.texts))
-    if not len(rc.group_starts):
+    rc = ref_counts(r_entry, ref_of_pos, n_refs)
+    ge = rc.group_entry
+    clipped = np.minimum(c_e[rc.entry], rc.count)
+    return OrderGroups(item_e[ge], ge, c_e[ge], rc.group_starts, rc.ref, rc.count, clipped)
+
+
+def _direct_order(groups: OrderGroups, weights: np.ndarray, definition: str, n: int) -> np.ndarray:
+    """Per-item earned amounts of one order (direct route)."""
+    if not len(groups.starts):
         return np.zeros(n)
-    ge, gs = rc.group_entry, rc.group_starts
-    w_rows = refs.weights[rc.ref]
+    gs = groups.starts
+    w_rows = weights[groups.ref]
     if definition == "paper":
-        value = np.maximum.reduceat(w_rows * np.minimum(c_e[rc.entry], rc.count), gs)
+        value = np.maximum.reduceat(w_rows * groups.clipped, gs)
     else:
-        m = np.maximum.reduceat(rc.count, gs)
-        value = _earned(definition, c_e[ge], m, np.maximum.reduceat(w_rows, gs))
-    return np.bincount(item_e[ge], weights=value, minlength=n)
+        m = groups.max_count()
+        value = _earned(definition, groups.hyp_count, m, np.maximum.reduceat(w_rows, gs))
+    return np.bincount(groups.item, weights=value, minlength=n)
 
 
 def match_direct(
@@ -147,28 +207,23 @@ def match_direct(
     ``cache``: keep the tokens in the token cache (see :func:`.tokenizers.encode`)."""
     _check(len(hyps), refs.n_items, definition)
     n = refs.n_items
-    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase, cache=cache)
-    hsegs, rsegs = split_segments(segs, n)
-    vocab_size = max(vocab.values(), default=0) + 1
-    # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.
-    rsegs.ids[rsegs.ids > hsegs.ids.max(initial=-1)] = -1
-    hpos = Positions.of(hsegs, np.arange(n, dtype=np.int64))
-    tables, h_entries = build_tables(hpos, max_order, vocab_size, n)
-    rpos = Positions.of(rsegs, refs.item_of_ref)
-    r_entries = lookup(rpos, tables, vocab_size)
-    ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), rsegs.lens)
+    ep = direct_entries(hyps, refs, tokenize, lowercase, max_order, cache)
     correct = np.zeros((n, max_order))
     for k in range(max_order):
-        correct[:, k] = _direct_order(
-            hpos, h_entries[k], r_entries[k], refs, ref_of_pos, definition
+        groups = order_groups(
+            ep.hpos, ep.h_entries[k], ep.r_entries[k], ep.ref_of_pos, len(refs.texts)
         )
+        correct[:, k] = _direct_order(groups, refs.weights, definition, n)
     return MatchCounts(
-        hsegs.lens,
-        effective_ref_len(hsegs.lens, rsegs.lens, refs.ptr, ref_length),
+        ep.hyp_lens,
+        effective_ref_len(ep.hyp_lens, ep.ref_lens, refs.ptr, ref_length),
         correct,
-        _hyp_totals(hsegs.lens, max_order),
+        hyp_totals(ep.hyp_lens, max_order),
         np.maximum.reduceat(refs.weights, refs.ptr[:-1]),
     )
 
 
-__all__ = ["MatchCounts", "Segments", "effective_ref_len", "match_direct", "match_index"]
+__all__ = [
+    "EntryPositions", "MatchCounts", "OrderGroups", "Segments", "direct_entries",
+    "effective_ref_len", "hyp_totals", "match_direct", "match_index", "order_groups",
+]  # fmt: skip

@@ -11,6 +11,7 @@ big draw, so results equal sacrebleu's up to its float32 rounding of statistics.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,19 +47,32 @@ def _block_rows(n_items: int, multiple: int = 1) -> int:
     return max(rows // multiple, 1) * multiple
 
 
-def _resampled_sums(stats: list[np.ndarray], n_samples: int, seed: int | None) -> list[np.ndarray]:
-    """Column sums of ``n_samples`` bootstrap resamples of rows, one array per matrix."""
-    n = len(stats[0])
+def item_count_blocks(
+    n_items: int, n_samples: int, seed: int | None, block_rows: int | None = None
+) -> Iterator[tuple[int, np.ndarray]]:
+    """The bootstrap's resamples of items (Koehn 2004), a block of rows at a time.
+
+    Yields ``(start, counts)``: ``counts[r, i]`` (float64) is how many times resample
+    ``start + r`` drew item i. The draws are ``default_rng(seed)``'s ``rng.choice(n_items,
+    size=(rows, n_items))``, one call per block (sacrebleu's draw); the blocks consume the same
+    random stream as one call for every resample, so ``block_rows`` (default: some 4 million
+    cells a block) never changes a count. Every bootstrap of this library draws items here."""
     rng = np.random.default_rng(seed)
-    out = [np.empty((n_samples, s.shape[1])) for s in stats]
-    block = _block_rows(n)
+    block = block_rows or _block_rows(n_items)
     for start in range(0, n_samples, block):
         rows = min(block, n_samples - start)
-        idx = rng.choice(n, size=(rows, n), replace=True)
-        flat = (idx + (np.arange(rows) * n)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+        idx = rng.choice(n_items, size=(rows, n_items), replace=True)
+        flat = (idx + (np.arange(rows) * n_items)[:, None]).ravel()
+        counts = np.bincount(flat, minlength=rows * n_items).reshape(rows, n_items)
+        yield start, counts.astype(np.float64)
+
+
+def _resampled_sums(stats: list[np.ndarray], n_samples: int, seed: int | None) -> list[np.ndarray]:
+    """Column sums of ``n_samples`` bootstrap resamples of rows, one array per matrix."""
+    out = [np.empty((n_samples, s.shape[1])) for s in stats]
+    for start, counts in item_count_blocks(len(stats[0]), n_samples, seed):
         for s, o in zip(stats, out, strict=True):
-            o[start : start + rows] = counts @ s
+            o[start : start + len(counts)] = counts @ s
     return out
 
 

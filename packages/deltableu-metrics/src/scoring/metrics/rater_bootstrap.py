@@ -1,0 +1,279 @@
+"""How much a score, and a ranking, depend on the raters: a two-level bootstrap.
+
+ΔBLEU's weights come from a few ratings per reference (Galley et al. 2015, sec. 4: the mean
+rating m on the scale [lo, hi] gives w = 2(m − lo)/(hi − lo) − 1). Koehn's (2004) bootstrap
+resamples the items; the two-level bootstrap also resamples, within each reference, its ratings
+with replacement, so that its weight varies as it would have with other raters (a hierarchical
+bootstrap: items, then the ratings nested in them), and scores each replicate from a
+:class:`~.weight_profile.WeightProfile` without tokenizing anything.
+
+**Random streams** (all of it is fixed by ``seed``, ``n_samples``, the number of items and the
+pools' shape, never by the hypotheses: two systems scored separately against the same
+references get the same draws, so their replicates are paired):
+
+* items: exactly :func:`~.significance.bootstrap_ci`'s draws, ``default_rng(seed)`` and
+  ``rng.choice(n_items, size=(rows, n_items))`` per block (:func:`.significance.item_count_blocks`;
+  the blocks consume the stream as one call for all replicates does);
+* ratings: ``default_rng([seed, 1])`` (:data:`RATING_STREAM`), ``rng.random((rows,
+  n_values))`` per block, so replicate r uses the doubles ``r · n_values … (r + 1) · n_values − 1``
+  of the stream, whatever the blocks. Double ``u`` of value slot s, which belongs to reference
+  j (``ptr[j] ≤ s < ptr[j + 1]``, k_j = ``ptr[j + 1] − ptr[j]`` ratings), picks the rating
+  ``values[ptr[j] + min(⌊u · k_j⌋, k_j − 1)]``; the reference's weight is ``weight_of`` the mean
+  of its k_j picks. A reference without ratings keeps its base weight and takes no double.
+
+An item whose resampled weights are all ≤ 0 (the metric itself would refuse it) gets the
+denominator base · max(max_j w_j, 0) = 0: its numerators, ≤ 0, still count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import Metric, MetricInputError
+from .significance import DEFAULT_SEED, item_count_blocks, percentile_bounds
+from .weight_profile import WeightProfile
+
+RATING_STREAM = 1  # the rating draws' generator is default_rng([seed, RATING_STREAM])
+# Cells (replicates × the widest of items, references and ratings) drawn at once by the
+# two-level bootstrap: a handful of arrays of that many 8-byte numbers (8 MB each).
+DRAW_CELLS = 1_000_000
+# Options that act on scores_from_stats only: a profile serves a metric that differs in them.
+SCORE_ONLY_OPTIONS = ("smooth", "smooth_value", "effective_order")
+FD_STEP = 1e-5  # relative step of the central differences of scores_from_stats
+
+
+def weight_of(mean: np.ndarray, scale_min: float, scale_max: float) -> np.ndarray:
+    """w = 2(m − lo)/(hi − lo) − 1 of mean ratings m on the scale [lo, hi] (Galley et al. 2015,
+    sec. 4; the web app's ``weight_of``, the same float operations)."""
+    out: np.ndarray = 2.0 * (mean - scale_min) / (scale_max - scale_min) - 1.0
+    return out
+
+
+@dataclass(frozen=True)
+class RatingPools:
+    """The ratings of every reference, flat: reference j's are ``values[ptr[j]:ptr[j + 1]]``.
+
+    ``base_weights[j]`` is the weight of a reference without ratings (e.g. an unrated original
+    reference with weight 1); ``scale_min``/``scale_max`` the rating scale [lo, hi]."""
+
+    values: np.ndarray  # (n_values,) float64
+    ptr: np.ndarray  # (n_refs + 1,) int64
+    base_weights: np.ndarray  # (n_refs,) float64
+    scale_min: float = 1.0
+    scale_max: float = 5.0
+
+    def __post_init__(self) -> None:
+        """Check shapes, scale and values (:class:`MetricInputError` names what is wrong)."""
+        v, ptr, base = self.values, self.ptr, self.base_weights
+        if not self.scale_min < self.scale_max:
+            raise MetricInputError(f"scale [{self.scale_min}, {self.scale_max}] is empty")
+        if ptr.ndim != 1 or len(ptr) < 1 or ptr[0] != 0 or ptr[-1] != len(v):
+            raise MetricInputError("rating pointers must run from 0 to the number of ratings")
+        if (np.diff(ptr) < 0).any() or base.shape != (len(ptr) - 1,):
+            raise MetricInputError("one base weight per reference and non-decreasing pointers")
+        outside = np.flatnonzero(~((v >= self.scale_min) & (v <= self.scale_max)))
+        if len(outside):
+            ref = int(np.searchsorted(ptr, outside[0], side="right")) - 1
+            raise MetricInputError(
+                f"reference {ref}: rating {v[outside[0]]} outside the scale "
+                f"[{self.scale_min}, {self.scale_max}]"
+            )
+        if not np.isfinite(base).all():
+            raise MetricInputError("base weights must be finite")
+
+    @classmethod
+    def of(
+        cls,
+        ratings: Sequence[Sequence[float]],
+        base_weights: Sequence[float] | np.ndarray | None = None,
+        scale_min: float = 1.0,
+        scale_max: float = 5.0,
+    ) -> RatingPools:
+        """Pools from one list of ratings per reference (in the profile's reference order);
+        ``base_weights`` default to 1 (the weight of an unrated reference)."""
+        sizes = [len(r) for r in ratings]
+        ptr = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+        values = np.array([x for r in ratings for x in r], dtype=np.float64)
+        base = np.ones(len(sizes)) if base_weights is None else base_weights
+        return cls(values, ptr, np.asarray(base, dtype=np.float64), scale_min, scale_max)
+
+    @property
+    def n_refs(self) -> int:
+        """Number of references."""
+        return len(self.ptr) - 1
+
+    def _weights(self, picked: np.ndarray) -> np.ndarray:
+        """Weights from ratings laid out as ``values`` (last axis): the base weight where a
+        reference has none, else ``weight_of`` the mean."""
+        sizes = np.diff(self.ptr)
+        rated = np.flatnonzero(sizes)
+        out = np.broadcast_to(self.base_weights, (*picked.shape[:-1], self.n_refs)).copy()
+        if len(rated):
+            sums = np.add.reduceat(picked, self.ptr[rated], axis=-1)
+            out[..., rated] = weight_of(sums / sizes[rated], self.scale_min, self.scale_max)
+        return out
+
+    def weights(self) -> np.ndarray:
+        """The observed weights (n_refs,): ``weight_of`` the mean rating, or the base weight."""
+        return self._weights(self.values)
+
+    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` resampled weight vectors (n, n_refs): each reference's ratings drawn with
+        replacement (as many as it has), averaged and rescaled. Consumes ``n · n_values``
+        doubles of ``rng.random`` (the contract is in the module docstring)."""
+        sizes = np.diff(self.ptr)
+        slot_size = np.repeat(sizes, sizes)
+        u = rng.random((n, len(self.values)))
+        pick = np.minimum((u * slot_size).astype(np.int64), slot_size - 1)
+        pick += np.repeat(self.ptr[:-1], sizes)
+        return self._weights(self.values[pick])
+
+
+def _check_profile(metric: Metric, profile: WeightProfile) -> None:
+    """The profile must be the metric's: same name, same options but the score-only ones."""
+    mine = {k: v for k, v in metric.opts.items() if k not in SCORE_ONLY_OPTIONS}
+    theirs = {k: v for k, v in profile.options.items() if k not in SCORE_ONLY_OPTIONS}
+    if profile.metric != metric.name or mine != theirs:
+        raise MetricInputError(
+            f"the profile was built for {profile.metric} {theirs}, not {metric.name} {mine}"
+        )
+
+
+def two_level_bootstrap(
+    metric: Metric,
+    profile: WeightProfile,
+    pools: RatingPools,
+    n_samples: int = 1000,
+    seed: int = DEFAULT_SEED,
+) -> np.ndarray:
+    """Scores of ``n_samples`` replicates that resample the items and each reference's
+    ratings (the two-level bootstrap; random streams in the module docstring).
+
+    Args:
+        metric: the metric the profile was built for (options that act on the score only,
+            such as smoothing, may differ).
+        profile: one system's :class:`WeightProfile`.
+        pools: the ratings of the profile's references, in its reference order.
+        n_samples: replicates (≥ 1).
+        seed: a non-negative seed; the item draws are ``bootstrap_ci``'s for the same seed.
+
+    Returns:
+        The replicate scores, shape (n_samples,); ``percentile_bounds`` gives the interval.
+        With every reference's ratings all equal, these are ``bootstrap_ci``'s replicates.
+    """
+    _check_profile(metric, profile)
+    if pools.n_refs != profile.n_refs:
+        raise MetricInputError(f"{pools.n_refs} rating pools for {profile.n_refs} references")
+    if n_samples < 1 or seed < 0:
+        raise MetricInputError("n_samples must be ≥ 1 and seed ≥ 0")
+    rng = np.random.default_rng([seed, RATING_STREAM])
+    widest = max(profile.n_items, profile.n_refs, len(pools.values), 1)
+    sums = np.empty((n_samples, profile.n_stats))
+    for start, counts in item_count_blocks(
+        profile.n_items, n_samples, seed, max(DRAW_CELLS // widest, 1)
+    ):
+        weights = pools.draw(rng, len(counts))
+        sums[start : start + len(counts)] = profile.summed(weights, counts)
+    out: np.ndarray = metric.scores_from_stats(sums)
+    return out
+
+
+@dataclass(frozen=True)
+class RankStability:
+    """How stable a ranking of S systems is over B bootstrap replicates (rank 1 = best)."""
+
+    rank_probs: np.ndarray  # (S, S): [s, r] = P(system s has rank r + 1)
+    expected_rank: np.ndarray  # (S,)
+    neighbour_order: np.ndarray  # (S - 1,): P(system k stays ahead of system k + 1)
+    rank_bounds: np.ndarray  # (S, 2): 95% interval of each system's rank
+    score_bounds: np.ndarray  # (S, 2): 95% interval of each system's score
+
+
+def rank_stability(replicates: np.ndarray, higher_is_better: bool = True) -> RankStability:
+    """The distribution of every system's rank over paired replicates.
+
+    Args:
+        replicates: (S, B) scores, row s the replicates of system s (paired: column b of every
+            row drawn alike, as :func:`two_level_bootstrap` draws them for one seed).
+        higher_is_better: the metric's direction.
+
+    Returns:
+        A :class:`RankStability`. In each replicate systems are ranked by score, ties broken
+        by system order (the earlier ranks better); ``neighbour_order[k]`` is the share of
+        replicates in which system k ranks above system k + 1 (in the order given); the 95%
+        intervals are :func:`~.significance.percentile_bounds` (sacrebleu's).
+    """
+    scores = np.asarray(replicates, dtype=np.float64)
+    if scores.ndim != 2 or 0 in scores.shape:
+        raise MetricInputError("replicates must be a non-empty (systems, replicates) matrix")
+    n_sys, n_rep = scores.shape
+    order = np.argsort(-scores if higher_is_better else scores, axis=0, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(n_sys)[:, None].repeat(n_rep, axis=1), axis=0)
+    flat = (ranks + n_sys * np.arange(n_sys)[:, None]).ravel()
+    probs = np.bincount(flat, minlength=n_sys * n_sys).reshape(n_sys, n_sys) / n_rep
+    return RankStability(
+        probs,
+        (ranks + 1).mean(axis=1),
+        (ranks[:-1] < ranks[1:]).mean(axis=1),
+        np.array([percentile_bounds(r + 1) for r in ranks]),
+        np.array([percentile_bounds(s) for s in scores]),
+    )
+
+
+def _first_max(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The index of the first largest value of each segment ``starts[k]:starts[k + 1]``."""
+    best = np.maximum.reduceat(values, starts)
+    segment = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(values))))
+    hit = np.flatnonzero(values == best[segment])
+    first = np.ones(len(hit), dtype=bool)
+    first[1:] = segment[hit[1:]] != segment[hit[:-1]]
+    return hit[first]
+
+
+def stat_derivatives(metric: Metric, summed: np.ndarray, cols: Sequence[int]) -> np.ndarray:
+    """∂ score / ∂ summed[c] for the columns ``cols`` (0 elsewhere): central differences of
+    ``metric.scores_from_stats`` with the step :data:`FD_STEP` · max(|summed[c]|, 1)."""
+    cols = list(cols)
+    k = np.arange(len(cols))
+    step = FD_STEP * np.maximum(np.abs(summed[cols]), 1.0)
+    points = np.tile(summed, (2 * len(cols), 1))
+    points[k, cols] += step
+    points[len(cols) + k, cols] -= step
+    scores = metric.scores_from_stats(points)
+    out = np.zeros(len(summed))
+    out[cols] = (scores[: len(cols)] - scores[len(cols) :]) / (2 * step)
+    return out
+
+
+def score_gradient(metric: Metric, profile: WeightProfile, weights: np.ndarray) -> np.ndarray:
+    """∂ corpus score / ∂ w_j of every reference at ``weights`` (n_refs,): where another
+    rating would move the score most (adaptive rating).
+
+    Chain rule: ∂ score / ∂ summed statistics by central differences (:func:`stat_derivatives`)
+    times the sparse ∂ summed statistics / ∂ w_j of the profile: a group's numerator term
+    m_g · max_j (w_j · a_gj) moves with its arg-max reference (m_g · a_gj), an item's
+    denominator base_n · max(max_j w_j, 0) with its arg-max reference (base_n, 0 when
+    max_j w_j ≤ 0); on ties the first reference gets the derivative (a one-sided choice at a
+    kink, where the score has no derivative)."""
+    _check_profile(metric, profile)
+    w = profile.checked_weights(weights)
+    if not np.isfinite(w).all():
+        raise MetricInputError("weights must be finite")
+    d = stat_derivatives(metric, profile.rows(w).sum(axis=0), profile.num_cols + profile.den_cols)
+    grad = np.zeros(profile.n_refs)
+    for col, order in zip(profile.num_cols, profile.orders, strict=True):
+        if d[col] == 0 or not len(order.starts):
+            continue
+        row = _first_max(w[order.ref] * order.amount, order.starts)
+        gain = d[col] * (order.mult * order.amount[row])
+        grad += np.bincount(order.ref[row], weights=gain, minlength=profile.n_refs)
+    if profile.n_items:
+        best = _first_max(w, profile.ref_ptr[:-1])
+        live = w[best] > 0
+        gain = np.asarray(profile.den_base, dtype=np.float64) @ d[profile.den_cols]
+        grad += np.bincount(best[live], weights=gain[live], minlength=profile.n_refs)
+    return grad
