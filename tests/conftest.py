@@ -180,6 +180,18 @@ DEFAULT_RELEASE_ITEMS = [
 ]
 
 
+# The same references with the ratings behind their weights (mean m gives w = (m − 3) / 2).
+RATED_RELEASE_ITEMS = [
+    ("dev", "d1", [("the cat sat on the mat", 1.0, [5, 5, 5]), ("a cat was on the mat", 0.5, [3, 4, 5]), ("no", -1.0, [1, 1, 1])]),
+    ("dev", "d2", [("it was a great match", 1.0, [5, 5, 5]), ("what a game", 0.4, [3, 4, 4, 4, 4])]),
+    ("dev", "d3", [("see you tomorrow then", 0.8, [4, 5, 5, 5, 4]), ("bye", -0.4, [1, 2, 3, 2, 3]), ("unrated", None, [])]),
+    ("dev", "d4", [("only bad ones here", -0.5, [2, 2, 2])]),
+    ("dev", "d5", [("i love pizza with cheese", 1.0, [5, 5, 5]), ("pizza is fine", 0.0, [2, 3, 4])]),
+    ("test", "t1", [("the hidden answer is here", 1.0, [5, 5, 5]), ("secret text", 0.2, [3, 3, 4, 3, 4])]),
+    ("test", "t2", [("another hidden reference", 0.9, [5, 5, 5, 5, 4])]),
+]  # fmt: skip
+
+
 @pytest.fixture
 def make_release(owner, make_dataset):
     """A published release built row by row (no campaign needed)."""
@@ -201,7 +213,7 @@ def make_release(owner, make_dataset):
                 message=f"message {external_id}",
                 position=position,
             )
-            for index, (text, weight) in enumerate(refs):
+            for index, (text, weight, *ratings) in enumerate(refs):
                 ReleaseReference.objects.create(
                     release=release,
                     item=item,
@@ -209,7 +221,8 @@ def make_release(owner, make_dataset):
                     text=text,
                     weight=weight,
                     z_weight=weight,
-                    n=0 if weight is None else 3,
+                    n=0 if weight is None else len(ratings[0]) if ratings else 3,
+                    rating_values=ratings[0] if ratings else [],
                 )
         Release.objects.filter(pk=release.pk).update(
             status="published", published_at=timezone.now()

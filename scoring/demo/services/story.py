@@ -8,7 +8,8 @@
    rank groups, and an open dev leaderboard with two of them;
 5. a human evaluation of the four baselines (an output campaign the same raters finish) and a
    correlation study of the metrics against it, run in this process;
-6. a second campaign, open, that rita and raj have joined and can rate at once.
+6. a second campaign, open and adaptive (its ratings go where the dev board's close pair needs
+   them, within a budget), that rita and raj have joined and can rate at once.
 
 Deterministic: the raters are seeded (services/raters.py) and their time is simulated
 (services/clock.py), so the numbers are the same on every load.
@@ -30,6 +31,7 @@ from annotate.accounts.models import Role
 from annotate.accounts.services import user_create
 from annotate.datasets.models import Dataset, Item, Reference
 from annotate.rating.models import Campaign, Rating
+from annotate.rating.services.adaptive import campaign_priorities_refresh
 from annotate.rating.services.campaigns import campaign_create, campaign_join
 from annotate.rating.services.qc import campaign_qc_evaluate
 from annotate.rating.services.weights import weights_recompute_campaign
@@ -55,6 +57,8 @@ from scoring.leaderboards.services.leaderboards import leaderboard_create
 from scoring.leaderboards.services.submissions import submission_create
 from scoring.study.models import CorrelationStudy
 from scoring.study.services import study_create
+
+OPEN_CAMPAIGN_BUDGET = 60  # ratings the open campaign collects in all
 
 # The simulated raters of the finished campaigns (they never log in).
 PERSONAS = (("mia", 0.0, (4.0, 11.0)), ("leo", -0.35, (3.0, 8.0)), ("noor", 0.3, (5.0, 14.0)))
@@ -238,11 +242,18 @@ def _open_campaign(owner: User, dataset: Dataset) -> Campaign:
         name=OPEN_CAMPAIGN,
         split=dataset.splits.get(name="dev"),
         instructions="Rate how good each candidate is as the next turn of the conversation.",
-        ratings_per_unit=1,
+        ratings_per_unit=2,
+        # Second opinions where the dev board needs them: its close pair's ΔBLEU difference
+        # moves most with those references' weights (the uniform quarter covers the rest).
+        assignment="adaptive",
+        uniform_share=0.25,
+        rating_budget=OPEN_CAMPAIGN_BUDGET,
     )
     User = get_user_model()
     for username in ("rita", "raj"):
         campaign_join(campaign=campaign, rater=User.objects.get(username=username))
+    campaign_priorities_refresh(campaign_id=campaign.pk)  # as the worker would, in this process
+    campaign.refresh_from_db()
     return campaign
 
 

@@ -190,7 +190,6 @@ def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]
     )
     with run.stage("scores"):
         values = {m: _score_values(m, submission.leaderboard, chunks[m]) for m in plan.metrics}
-    with run.stage("files"):
         files = {m: _save_files(submission.pk, m, chunks[m], values[m]) for m in plan.metrics}
 
     def write_scores() -> None:

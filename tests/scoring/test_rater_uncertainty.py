@@ -1,0 +1,156 @@
+"""Rater-aware intervals and rank stability on a board: a weighted metric's score keeps its
+weight profile and two-level replicates (items, and each reference's ratings), computed when the
+score lands from what scoring stored; a board view stacks its entries' replicates."""
+
+import numpy as np
+import pytest
+from django.urls import reverse
+
+from scoring.leaderboards.models import Score, Team
+from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
+from scoring.leaderboards.selectors.raters import board_rating_pools
+from scoring.leaderboards.selectors.stored import load_matrix, load_profile
+from scoring.metrics import (
+    bootstrap_ci,
+    bootstrap_replicates,
+    get_metric,
+    percentile_bounds,
+    rank_stability,
+    two_level_bootstrap,
+)
+from tests.conftest import RATED_RELEASE_ITEMS
+from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rated_board(make_leaderboard, make_release):
+    return make_leaderboard(
+        release=make_release(items=RATED_RELEASE_ITEMS), companion_metrics=["bleu", "dnist"]
+    )
+
+
+def _scores(submission):
+    return {s.metric: s for s in Score.objects.filter(submission=submission)}
+
+
+@pytest.fixture
+def entry(other, scored):
+    """`entry(board, hyps, name, **fields)`: a finished submission of a team of its own (a dev
+    board shows each team's latest)."""
+
+    def make(board, hyps, name, **fields):
+        team = Team.objects.create(name=f"team-{name}")
+        team.members.add(other)
+        return scored(board, other, hyps, method=name, team_name=team.name, **fields)
+
+    return make
+
+
+def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
+    rated_board, other, scored
+):
+    submission = scored(rated_board, other, GOOD)
+    scores = _scores(submission)
+    dbleu = scores["dbleu"]
+    stats = load_matrix(dbleu.stats_file)
+    profile = load_profile(dbleu.profile_file)
+    pools = board_rating_pools(leaderboard=rated_board)
+    # The profile at the release's weights gives back the stored statistics, bit for bit.
+    assert np.array_equal(profile.rows(pools.base_weights), stats)
+    replicates = load_matrix(dbleu.replicates_file)
+    metric = get_metric("dbleu")
+    expected = two_level_bootstrap(metric, profile, pools, n_samples=1000)
+    assert np.array_equal(replicates, expected)
+    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == percentile_bounds(expected)
+    # Raters add uncertainty: the interval with them is wider than the items' alone.
+    assert dbleu.rater_ci_high - dbleu.rater_ci_low > dbleu.ci_high - dbleu.ci_low
+    # ΔNIST is weighted too; BLEU is not: its replicates are the item bootstrap's.
+    assert scores["dnist"].rater_ci_low is not None and scores["dnist"].profile_file
+    bleu = scores["bleu"]
+    assert bleu.rater_ci_low is None and bleu.profile_file == ""
+    bleu_reps = load_matrix(bleu.replicates_file)
+    interval = bootstrap_ci(get_metric("bleu"), load_matrix(bleu.stats_file))
+    assert percentile_bounds(bleu_reps) == pytest.approx((interval.low, interval.high), abs=1e-9)
+
+
+def test_without_individual_ratings_the_weights_are_fixed(make_leaderboard, other, scored):
+    board = make_leaderboard()  # a release whose references carry weights but no ratings
+    dbleu = _scores(scored(board, other, GOOD))["dbleu"]
+    assert board_rating_pools(leaderboard=board) is None
+    assert dbleu.rater_ci_low is None and dbleu.profile_file  # the profile is kept all the same
+    metric = get_metric("dbleu")
+    stats = load_matrix(dbleu.stats_file)
+    assert np.array_equal(load_matrix(dbleu.replicates_file), bootstrap_replicates(metric, stats))
+
+
+def test_the_chord_stores_what_one_piece_does(rated_board, other, scored, settings):
+    whole = _scores(scored(rated_board, other, GOOD))["dbleu"]
+    settings.SCORING_CHUNK_ITEMS = 1  # four items: four chunks in a chord
+    parts = _scores(scored(rated_board, other, GOOD, method="again"))["dbleu"]
+    assert np.array_equal(load_matrix(parts.replicates_file), load_matrix(whole.replicates_file))
+    pools = board_rating_pools(leaderboard=rated_board)
+    weights = pools.base_weights
+    assert np.array_equal(
+        load_profile(parts.profile_file).rows(weights),
+        load_profile(whole.profile_file).rows(weights),
+    )
+    assert (parts.rater_ci_low, parts.rater_ci_high) == (whole.rater_ci_low, whole.rater_ci_high)
+
+
+def test_the_board_shows_each_entrys_rank_distribution(rated_board, owner, entry):
+    subs = [
+        entry(rated_board, hyps, name)
+        for name, hyps in (("perfect", PERFECT), ("good", GOOD), ("nonsense", NONSENSE))
+    ]
+    table = leaderboard_table(leaderboard=rated_board, user=owner)
+    assert [row.submission.method for row in table.rows] == ["perfect", "good", "nonsense"]
+    stacked = np.stack([load_matrix(row.primary.replicates_file) for row in table.rows])
+    expected = rank_stability(stacked)
+    assert table.has_stability and table.stability_with_raters
+    for k, row in enumerate(table.rows):
+        assert row.rank_probs == pytest.approx(list(expected.rank_probs[k]))
+        assert sum(row.rank_probs) == pytest.approx(1.0)
+    assert [row.order_holds for row in table.rows] == pytest.approx(
+        [*expected.neighbour_order, None]
+    )
+    assert table.rows[0].order_holds > 0.5
+    assert len(subs) == 3
+
+
+def test_the_api_and_the_exports_carry_both_intervals_and_the_ranks(rated_board, entry, client_for):
+    for name, hyps in (("perfect", PERFECT), ("good", GOOD)):
+        entry(rated_board, hyps, name)
+    body = client_for(None).get(f"/api/v1/leaderboards/{rated_board.slug}/").json()
+    assert body["rank_stability"]["available"] and body["rank_stability"]["with_raters"]
+    first, second = body["rows"]
+    assert first["rater_ci_low"] <= first["score"] <= first["rater_ci_high"]
+    assert first["scores"]["dbleu"]["rater_ci_low"] == first["rater_ci_low"]
+    assert first["scores"]["bleu"]["rater_ci_low"] is None
+    assert sum(first["rank_probabilities"]) == pytest.approx(1.0)
+    assert first["order_holds_with_next"] is not None and second["order_holds_with_next"] is None
+    csv = client_for(None).get(reverse("leaderboard-export", args=[rated_board.slug, "csv"]))
+    header = csv.content.decode().splitlines()[0].split(",")
+    assert {"dbleu_rater_ci_low", "expected_rank", "order_holds_with_next"} <= set(header)
+
+
+def test_the_page_shows_both_intervals_and_the_rank_grid(rated_board, entry, client_for):
+    for name, hyps in (("perfect", PERFECT), ("good", GOOD)):
+        entry(rated_board, hyps, name)
+    page = client_for(None).get(reverse("leaderboard-detail", args=[rated_board.slug]))
+    text = page.content.decode()
+    assert '95% CI <span class="small muted">(items + raters)</span>' in text
+    assert "How stable is this ranking?" in text and 'id="rank-table"' in text
+    assert "P(rank 2)" in text and "resample the items <em>and</em>" in text
+
+
+def test_a_view_ranks_only_the_entries_it_may_see(rated_board, owner, entry, client_for):
+    entry(rated_board, PERFECT, "public-one")
+    entry(rated_board, GOOD, "private-one", is_public=False)
+    entry(rated_board, NONSENSE, "public-two")
+    owner_rows = leaderboard_table(leaderboard=rated_board, user=owner).rows
+    anonymous = client_for(None).get(f"/api/v1/leaderboards/{rated_board.slug}/").json()["rows"]
+    assert len(owner_rows[0].rank_probs) == 3
+    assert [len(row["rank_probabilities"]) for row in anonymous] == [2, 2]
+    assert "private-one" not in str(anonymous)
