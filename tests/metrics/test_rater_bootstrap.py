@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from scoring.metrics import MetricInputError, RefItem, WeightedRef, bootstrap_ci, get_metric
+from scoring.metrics import weight_profile as wp_module
 from scoring.metrics.rater_bootstrap import (
     RatingPools,
     rank_stability,
@@ -62,7 +63,7 @@ def slow_two_level(metric, hyps, items, pools: RatingPools, n_samples: int, seed
             if k == 0:
                 weights.append(float(pools.base_weights[j]))
                 continue
-            drawn = [pools.values[a + min(int(u[b, a + t] * k), k - 1)] for t in range(k)]
+            drawn = [pools.values[a + int(u[b, a + t] * k)] for t in range(k)]
             mean = sum(drawn) / k
             weights.append(2.0 * (mean - 1) / (5 - 1) - 1.0)
         rows = metric.stats_direct(hyps, reweighted(items, weights))
@@ -84,14 +85,12 @@ def test_two_level_bootstrap_equals_a_slow_re_implementation(name, opts, seed):
 
 
 def test_small_blocks_draw_the_same_replicates(monkeypatch):
-    from scoring.metrics import rater_bootstrap
-
     hyps, items = random_corpus(5, n=12)
     metric = get_metric("dbleu", max_order=2)
     pools = rated_pools(items, 5)
     profile = weight_profile(metric, hyps, items)
     whole = two_level_bootstrap(metric, profile, pools, n_samples=40, seed=7)
-    monkeypatch.setattr(rater_bootstrap, "DRAW_CELLS", 30)  # a replicate or two a block
+    monkeypatch.setattr(wp_module, "BLOCK_CELLS", 100)  # a replicate or two a block
     # the same draws; matrix products of other shapes may round otherwise
     small = two_level_bootstrap(metric, profile, pools, 40, seed=7)
     np.testing.assert_allclose(small, whole, rtol=1e-12, atol=1e-12)
