@@ -33,10 +33,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "packages/deltableu-metrics/src"))
 
-from scoring.metrics import RefItem, WeightedRef, bootstrap_ci, get_metric
-from scoring.metrics.rater_bootstrap import RatingPools, two_level_bootstrap
+from scoring.metrics import (
+    RatingPools,
+    RefItem,
+    WeightedRef,
+    bootstrap_ci,
+    get_metric,
+    two_level_bootstrap,
+    weight_profile,
+)
 from scoring.metrics.tokenizers import clear_token_cache
-from scoring.metrics.weight_profile_build import weight_profile
 
 MIB = 1024 * 1024
 

@@ -7,17 +7,22 @@ import random
 import numpy as np
 import pytest
 
-from scoring.metrics import MetricInputError, RefItem, WeightedRef, bootstrap_ci, get_metric
-from scoring.metrics import weight_profile as wp_module
-from scoring.metrics.rater_bootstrap import (
+from scoring.metrics import (
+    MetricInputError,
     RatingPools,
+    RefItem,
+    WeightedRef,
+    bootstrap_ci,
+    get_metric,
+    percentile_bounds,
     rank_stability,
     score_gradient,
     two_level_bootstrap,
+    weight_profile,
 )
+from scoring.metrics import weight_profiles as wp_module
 from scoring.metrics.refset import RefSet
-from scoring.metrics.significance import item_count_blocks, percentile_bounds
-from scoring.metrics.weight_profile_build import weight_profile
+from scoring.metrics.significance import item_count_blocks
 from tests.metrics.helpers import random_corpus, reweighted
 
 CASES = [

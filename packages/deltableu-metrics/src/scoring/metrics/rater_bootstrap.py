@@ -5,7 +5,7 @@ rating m on the scale [lo, hi] gives w = 2(m − lo)/(hi − lo) − 1). Koehn's
 resamples the items; the two-level bootstrap also resamples, within each reference, its ratings
 with replacement, so that its weight varies as it would have with other raters (a hierarchical
 bootstrap: items, then the ratings nested in them), and scores each replicate from a
-:class:`~.weight_profile.WeightProfile` without tokenizing anything.
+:class:`~.weight_profiles.WeightProfile` without tokenizing anything.
 
 **Random streams** (all of it is fixed by ``seed``, ``n_samples``, the number of items and the
 pools' shape, never by the hypotheses: two systems scored separately against the same
@@ -36,7 +36,7 @@ import numpy as np
 
 from .base import Metric, MetricInputError
 from .significance import DEFAULT_SEED, item_count_blocks, percentile_bounds
-from .weight_profile import WeightProfile
+from .weight_profiles import WeightProfile
 
 RATING_STREAM = 1  # the rating draws' generator is default_rng([seed, RATING_STREAM])
 # Options that act on scores_from_stats only: a profile serves a metric that differs in them.

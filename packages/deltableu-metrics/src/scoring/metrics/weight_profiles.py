@@ -22,7 +22,7 @@ own float operations in its own order, so they equal the metric's bit for bit. A
 weights are all ≤ 0 (the metrics refuse it; a resampling can make one) gets the denominator
 base_n(i) · max(max_j w_ij, 0) = 0: it adds its (non-positive) numerators and nothing else.
 
-The builder, :func:`weight_profile`, is in :mod:`.weight_profile_build`.
+The builder, :func:`weight_profile`, is in :mod:`.weight_profiles_build`.
 """
 
 from __future__ import annotations

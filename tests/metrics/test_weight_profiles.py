@@ -7,12 +7,16 @@ import itertools
 import numpy as np
 import pytest
 
-from scoring.metrics import MetricInputError, get_metric
+from scoring.metrics import (
+    MetricInputError,
+    WeightProfile,
+    concat_profiles,
+    get_metric,
+    weight_profile,
+)
 from scoring.metrics import bleu as bleu_module
-from scoring.metrics import weight_profile as wp_module
+from scoring.metrics import weight_profiles as wp_module
 from scoring.metrics.refset import RefSet
-from scoring.metrics.weight_profile import WeightProfile, concat_profiles
-from scoring.metrics.weight_profile_build import weight_profile
 from tests.metrics.helpers import random_corpus, reweighted
 
 CASES = [
@@ -201,3 +205,12 @@ def test_an_item_without_a_positive_weight_gets_a_zero_denominator(name):
     assert (rows[4, profile.den_cols] > 0).any()
     summed = profile.summed(w[None, :], np.eye(8)[5][None, :])
     np.testing.assert_array_equal(summed[0, profile.den_cols], 0)
+
+
+def test_the_public_names_are_the_functions_not_their_modules():
+    import scoring.metrics.weight_profiles
+    import scoring.metrics.weight_profiles_build
+
+    assert callable(scoring.metrics.weight_profile)
+    assert scoring.metrics.weight_profile.__module__ == "scoring.metrics.weight_profiles_build"
+    assert scoring.metrics.WeightProfile is wp_module.WeightProfile
