@@ -1,7 +1,7 @@
 """The two-level (items × ratings) bootstrap against today's item bootstrap, in one run.
 
-Synthetic corpus: N items × 16 references, ~15 tokens each (noisy variants of a per-item base
-sentence over a Zipfian vocabulary, as ``bench/metrics.py`` makes them), 3 ratings on 1–5 per
+Synthetic corpus: ``bench/metrics.py``'s, N items × 16 references, ~15 tokens each (noisy
+variants of a per-item base sentence over a Zipfian vocabulary), with 3 ratings on 1–5 per
 reference (the first reference of an item rated 4–5, so that every item has a positive weight).
 For each size, in a child process of its own (so that its peak resident set is its own):
 
@@ -31,8 +31,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "packages/deltableu-metrics/src"))
 
+# bench/metrics.py also puts the metric library's source on the path (for a checkout where it
+# is not installed).
+from bench.metrics import make_corpus as metrics_corpus
 from scoring.metrics import (
     RatingPools,
     RefItem,
@@ -48,36 +50,17 @@ MIB = 1024 * 1024
 
 
 def make_corpus(n_items: int, n_refs: int = 16, n_ratings: int = 3, seed: int = 0):
-    """Hypotheses, reference items and their rating pools (weights = the mean ratings')."""
-    rng = np.random.default_rng(seed)
-    words = [f"w{i}" for i in range(30000)]
-    punct = [",", ".", "!", "?", "'s", "(x)", "-", "n't"]
-
-    def variant(base: list[str]) -> str:
-        out = []
-        for w in base:
-            r = rng.random()
-            if r < 0.35:
-                out.append(words[int(rng.zipf(1.3)) % len(words)])
-            elif r >= 0.42:
-                out.append(w)
-        if rng.random() < 0.5:
-            out.append(punct[int(rng.integers(len(punct)))])
-        return " ".join(out)
-
-    hyps, ratings = [], []
-    texts: list[list[str]] = []
+    """``bench/metrics.py``'s corpus with rating pools: the weights become the mean ratings'."""
+    hyps, items = metrics_corpus(n_items, n_refs, seed)
+    rng = np.random.default_rng(seed + 1)
+    ratings = []
     for _ in range(n_items):
-        base = [words[int(rng.zipf(1.3)) % len(words)] for _ in range(int(rng.integers(8, 22)))]
-        texts.append([variant(base) for _ in range(n_refs)])
-        hyps.append(variant(base))
         ratings.append(rng.integers(4, 6, size=n_ratings).astype(float).tolist())
         ratings += rng.integers(1, 6, size=(n_refs - 1, n_ratings)).astype(float).tolist()
     pools = RatingPools.of(ratings)
-    weights = pools.weights().tolist()
+    weights = iter(pools.weights().tolist())
     items = [
-        RefItem(str(i), tuple(map(WeightedRef, refs, weights[i * n_refs : (i + 1) * n_refs])))
-        for i, refs in enumerate(texts)
+        RefItem(it.id, tuple(WeightedRef(r.text, next(weights)) for r in it.refs)) for it in items
     ]
     return hyps, items, pools
 
