@@ -139,6 +139,9 @@ def test_rating_pools_weights_and_the_documented_stream():
     rng = np.random.default_rng(2)
     parts = np.concatenate([pools.draw(rng, 2), pools.draw(rng, 3), pools.draw(rng, 1)])
     assert np.array_equal(parts, pools.draw(np.random.default_rng(2), 6))
+    # ⌊u · k⌋ < k for the largest double below 1, as the documented stream says
+    k = np.arange(1, 100_001, dtype=np.float64)
+    assert (np.floor(np.nextafter(1.0, 0.0) * k) == k - 1).all()
 
 
 @pytest.mark.parametrize(

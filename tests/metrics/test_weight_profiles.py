@@ -10,8 +10,10 @@ import pytest
 from scoring.metrics import (
     MetricInputError,
     WeightProfile,
+    build_index,
     concat_profiles,
     get_metric,
+    save_index,
     weight_profile,
 )
 from scoring.metrics import bleu as bleu_module
@@ -142,6 +144,9 @@ def test_a_damaged_or_foreign_file_is_refused(tmp_path):
         WeightProfile.load(path)
     path.write_bytes(b"hello")
     with pytest.raises(MetricInputError, match="not a weight profile"):
+        WeightProfile.load(path)
+    save_index(path, build_index("dbleu", items))  # an array file, but an index
+    with pytest.raises(MetricInputError, match=r"p.prof: not a weight profile$"):
         WeightProfile.load(path)
 
 

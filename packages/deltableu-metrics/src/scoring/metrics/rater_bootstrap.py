@@ -14,9 +14,10 @@ references get the same draws, so their replicates are paired):
 * items: exactly :func:`~.significance.bootstrap_ci`'s draws, ``default_rng(seed)`` and
   ``rng.choice(n_items, size=(rows, n_items))`` per block (:func:`.significance.item_count_blocks`;
   the blocks consume the stream as one call for all replicates does);
-* ratings: ``default_rng([seed, 1])`` (:data:`RATING_STREAM`), ``rng.random((rows,
-  n_values))`` per block, so replicate r uses the doubles ``r · n_values … (r + 1) · n_values − 1``
-  of the stream, whatever the blocks. Double ``u`` of value slot s, which belongs to reference
+* ratings: ``default_rng([seed, 1])`` (:data:`RATING_STREAM`), ``rng.random`` with n_values
+  doubles per replicate (the stream of ``rng.random((n_samples, n_values))``, row by row), so
+  replicate r uses the doubles ``r · n_values … (r + 1) · n_values − 1`` of the stream,
+  whatever the blocks. Double ``u`` of value slot s, which belongs to reference
   j (``ptr[j] ≤ s < ptr[j + 1]``, k_j = ``ptr[j + 1] − ptr[j]`` ratings), picks the rating
   ``values[ptr[j] + ⌊u · k_j⌋]`` (u · k_j rounds below k_j for every double u < 1); the
   reference's weight is ``weight_of`` the mean of its k_j picks, summed in slot order then
@@ -193,7 +194,7 @@ def two_level_bootstrap(
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RankStability:
     """How stable a ranking of S systems is over B bootstrap replicates (rank 1 = best)."""
 
