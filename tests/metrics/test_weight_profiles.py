@@ -25,6 +25,7 @@ CASES = [
     ("dbleu", {}),
     ("dbleu", {"definition": "author-2019"}),
     ("dbleu", {"tokenize": "none", "max_order": 3}),
+    ("dbleu", {"definition": "author-2019", "tokenize": "none", "max_order": 3}),
     ("dbleu", {"tokenize": "char", "max_order": 4}),
     ("dbleu", {"definition": "author-2019", "tokenize": "char", "max_order": 2}),
     ("dbleu", {"lowercase": True, "max_order": 1}),
@@ -118,7 +119,7 @@ def test_profiles_of_index_slices_join_into_the_whole(name, opts):
     assert_same_profile(concat_profiles(parts), whole)
 
 
-@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[7]], ids=[IDS[0], IDS[1], IDS[7]])
+@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[8]], ids=[IDS[0], IDS[1], IDS[8]])
 def test_save_and_load_round_trip(tmp_path, name, opts):
     hyps, items = random_corpus(7)
     metric = get_metric(name, **opts)
@@ -151,7 +152,7 @@ def test_a_damaged_or_foreign_file_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("cells", [wp_module.BLOCK_CELLS, 50])
-@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[8]], ids=[IDS[0], IDS[1], IDS[8]])
+@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[9]], ids=[IDS[0], IDS[1], IDS[9]])
 def test_summed_equals_the_loop_over_replicates(monkeypatch, name, opts, cells):
     monkeypatch.setattr(wp_module, "BLOCK_CELLS", cells)
     hyps, items = random_corpus(9, n=31)
