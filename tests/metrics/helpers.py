@@ -7,23 +7,9 @@ import random
 from scoring.metrics import RefItem, WeightedRef
 
 WORDS = [
-    "the",
-    "cat",
-    "sat",
-    "on",
-    "a",
-    "mat",
-    "0",
-    "dog",
-    "Barked",
-    "loudly",
-    ".",
-    "!",
-    "gangster",
-    "quick",
-    "brown",
-    "fox",
-]
+    "the", "cat", "sat", "on", "a", "mat", "0", "dog", "Barked", "loudly", ".", "!", "gangster",
+    "quick", "brown", "fox",
+]  # fmt: skip
 
 
 def sentence(rng: random.Random, shortest: int = 0) -> str:

@@ -7,16 +7,22 @@ import random
 import numpy as np
 import pytest
 
-from scoring.metrics import MetricInputError, RefItem, WeightedRef, bootstrap_ci, get_metric
-from scoring.metrics.rater_bootstrap import (
+from scoring.metrics import (
+    MetricInputError,
     RatingPools,
+    RefItem,
+    WeightedRef,
+    bootstrap_ci,
+    get_metric,
+    percentile_bounds,
     rank_stability,
     score_gradient,
     two_level_bootstrap,
+    weight_profile,
 )
+from scoring.metrics import weight_profiles as wp_module
 from scoring.metrics.refset import RefSet
-from scoring.metrics.significance import item_count_blocks, percentile_bounds
-from scoring.metrics.weight_profile_build import weight_profile
+from scoring.metrics.significance import item_count_blocks
 from tests.metrics.helpers import random_corpus, reweighted
 
 CASES = [
@@ -62,7 +68,7 @@ def slow_two_level(metric, hyps, items, pools: RatingPools, n_samples: int, seed
             if k == 0:
                 weights.append(float(pools.base_weights[j]))
                 continue
-            drawn = [pools.values[a + min(int(u[b, a + t] * k), k - 1)] for t in range(k)]
+            drawn = [pools.values[a + int(u[b, a + t] * k)] for t in range(k)]
             mean = sum(drawn) / k
             weights.append(2.0 * (mean - 1) / (5 - 1) - 1.0)
         rows = metric.stats_direct(hyps, reweighted(items, weights))
@@ -84,14 +90,12 @@ def test_two_level_bootstrap_equals_a_slow_re_implementation(name, opts, seed):
 
 
 def test_small_blocks_draw_the_same_replicates(monkeypatch):
-    from scoring.metrics import rater_bootstrap
-
     hyps, items = random_corpus(5, n=12)
     metric = get_metric("dbleu", max_order=2)
     pools = rated_pools(items, 5)
     profile = weight_profile(metric, hyps, items)
     whole = two_level_bootstrap(metric, profile, pools, n_samples=40, seed=7)
-    monkeypatch.setattr(rater_bootstrap, "DRAW_CELLS", 30)  # a replicate or two a block
+    monkeypatch.setattr(wp_module, "BLOCK_CELLS", 100)  # a replicate or two a block
     # the same draws; matrix products of other shapes may round otherwise
     small = two_level_bootstrap(metric, profile, pools, 40, seed=7)
     np.testing.assert_allclose(small, whole, rtol=1e-12, atol=1e-12)
@@ -135,6 +139,9 @@ def test_rating_pools_weights_and_the_documented_stream():
     rng = np.random.default_rng(2)
     parts = np.concatenate([pools.draw(rng, 2), pools.draw(rng, 3), pools.draw(rng, 1)])
     assert np.array_equal(parts, pools.draw(np.random.default_rng(2), 6))
+    # ⌊u · k⌋ < k for the largest double below 1, as the documented stream says
+    k = np.arange(1, 100_001, dtype=np.float64)
+    assert (np.floor(np.nextafter(1.0, 0.0) * k) == k - 1).all()
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,14 @@ Public API (import from ``scoring.metrics``):
   ``read_hyps(path_or_binary_file, item_ids) -> list[str]``; ``parse_ref_item(obj, where)``:
   validating readers whose :class:`MetricInputError` messages name the line and item.
 * ``result_with_nrefs(metric, summed, nrefs)``: a result whose signature carries ``nrefs``.
+* Rankings that say how much they depend on the raters (``dbleu`` and ``dnist``):
+  ``weight_profile(metric, hyps, refs, prepared=None) -> WeightProfile``, one system's
+  statistics as a function of the reference weights (``.rows(weights)``,
+  ``.summed(weights, item_counts)``, ``.save(path)`` / ``WeightProfile.load(path)``),
+  ``concat_profiles(parts)``; ``RatingPools`` (each reference's ratings);
+  ``two_level_bootstrap(metric, profile, pools, n_samples=1000, seed=12345)`` replicate
+  scores that resample items and ratings, paired across systems; ``rank_stability(replicates)
+  -> RankStability``; ``score_gradient(metric, profile, weights)``; ``percentile_bounds``.
 
 Command line: ``dbleu score|index|list …`` or ``python -m scoring.metrics …`` (see :mod:`.cli`).
 
@@ -76,6 +84,13 @@ if TYPE_CHECKING:
         read_hyps,
         read_refs_jsonl,
     )
+    from .rater_bootstrap import (
+        RankStability,
+        RatingPools,
+        rank_stability,
+        score_gradient,
+        two_level_bootstrap,
+    )
     from .refset import (
         RefItems,
     )
@@ -91,6 +106,14 @@ if TYPE_CHECKING:
         bootstrap_ci,
         paired_approximate_randomization,
         paired_bootstrap,
+        percentile_bounds,
+    )
+    from .weight_profiles import (
+        WeightProfile,
+        concat_profiles,
+    )
+    from .weight_profiles_build import (
+        weight_profile,
     )
 
 _WHERE = {
@@ -115,6 +138,11 @@ _WHERE = {
     "parse_ref_item": "io",
     "read_hyps": "io",
     "read_refs_jsonl": "io",
+    "RankStability": "rater_bootstrap",
+    "RatingPools": "rater_bootstrap",
+    "rank_stability": "rater_bootstrap",
+    "score_gradient": "rater_bootstrap",
+    "two_level_bootstrap": "rater_bootstrap",
     "RefItems": "refset",
     "entries": "registry",
     "get_entry": "registry",
@@ -127,6 +155,10 @@ _WHERE = {
     "paired_approximate_randomization": "significance",
     "paired_bootstrap": "significance",
     "paired_bootstrap_matrix": "significance",
+    "percentile_bounds": "significance",
+    "WeightProfile": "weight_profiles",
+    "concat_profiles": "weight_profiles",
+    "weight_profile": "weight_profiles_build",
 }
 
 
@@ -150,14 +182,18 @@ __all__ = [
     "MetricInputError",
     "OptionSpec",
     "PairedResult",
+    "RankStability",
+    "RatingPools",
     "RefItem",
     "RefItems",
     "ScoreResult",
+    "WeightProfile",
     "WeightedRef",
     "__version__",
     "bootstrap_ci",
     "build_index",
     "compute_stats",
+    "concat_profiles",
     "entries",
     "get_entry",
     "get_metric",
@@ -169,13 +205,18 @@ __all__ = [
     "paired_bootstrap",
     "paired_bootstrap_matrix",
     "parse_ref_item",
+    "percentile_bounds",
     "prepared_for",
+    "rank_stability",
     "read_hyps",
     "read_refs_jsonl",
     "register",
     "result_with_nrefs",
     "save_index",
     "score_corpus",
+    "score_gradient",
     "stats_slice",
+    "two_level_bootstrap",
+    "weight_profile",
     "write_index",
 ]

@@ -5,7 +5,7 @@ rating m on the scale [lo, hi] gives w = 2(m − lo)/(hi − lo) − 1). Koehn's
 resamples the items; the two-level bootstrap also resamples, within each reference, its ratings
 with replacement, so that its weight varies as it would have with other raters (a hierarchical
 bootstrap: items, then the ratings nested in them), and scores each replicate from a
-:class:`~.weight_profile.WeightProfile` without tokenizing anything.
+:class:`~.weight_profiles.WeightProfile` without tokenizing anything.
 
 **Random streams** (all of it is fixed by ``seed``, ``n_samples``, the number of items and the
 pools' shape, never by the hypotheses: two systems scored separately against the same
@@ -14,12 +14,14 @@ references get the same draws, so their replicates are paired):
 * items: exactly :func:`~.significance.bootstrap_ci`'s draws, ``default_rng(seed)`` and
   ``rng.choice(n_items, size=(rows, n_items))`` per block (:func:`.significance.item_count_blocks`;
   the blocks consume the stream as one call for all replicates does);
-* ratings: ``default_rng([seed, 1])`` (:data:`RATING_STREAM`), ``rng.random((rows,
-  n_values))`` per block, so replicate r uses the doubles ``r · n_values … (r + 1) · n_values − 1``
-  of the stream, whatever the blocks. Double ``u`` of value slot s, which belongs to reference
+* ratings: ``default_rng([seed, 1])`` (:data:`RATING_STREAM`), ``rng.random`` with n_values
+  doubles per replicate (the stream of ``rng.random((n_samples, n_values))``, row by row), so
+  replicate r uses the doubles ``r · n_values … (r + 1) · n_values − 1`` of the stream,
+  whatever the blocks. Double ``u`` of value slot s, which belongs to reference
   j (``ptr[j] ≤ s < ptr[j + 1]``, k_j = ``ptr[j + 1] − ptr[j]`` ratings), picks the rating
-  ``values[ptr[j] + min(⌊u · k_j⌋, k_j − 1)]``; the reference's weight is ``weight_of`` the mean
-  of its k_j picks. A reference without ratings keeps its base weight and takes no double.
+  ``values[ptr[j] + ⌊u · k_j⌋]`` (u · k_j rounds below k_j for every double u < 1); the
+  reference's weight is ``weight_of`` the mean of its k_j picks, summed in slot order then
+  divided by k_j. A reference without ratings keeps its base weight and takes no double.
 
 An item whose resampled weights are all ≤ 0 (the metric itself would refuse it) gets the
 denominator base · max(max_j w_j, 0) = 0: its numerators, ≤ 0, still count.
@@ -27,19 +29,17 @@ denominator base · max(max_j w_j, 0) = 0: its numerators, ≤ 0, still count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .base import Metric, MetricInputError
 from .significance import DEFAULT_SEED, item_count_blocks, percentile_bounds
-from .weight_profile import WeightProfile
+from .weight_profiles import WeightProfile
 
 RATING_STREAM = 1  # the rating draws' generator is default_rng([seed, RATING_STREAM])
-# Cells (replicates × the widest of items, references and ratings) drawn at once by the
-# two-level bootstrap: a handful of arrays of that many 8-byte numbers (8 MB each).
-DRAW_CELLS = 1_000_000
 # Options that act on scores_from_stats only: a profile serves a metric that differs in them.
 SCORE_ONLY_OPTIONS = ("smooth", "smooth_value", "effective_order")
 FD_STEP = 1e-5  # relative step of the central differences of scores_from_stats
@@ -52,7 +52,7 @@ def weight_of(mean: np.ndarray, scale_min: float, scale_max: float) -> np.ndarra
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RatingPools:
     """The ratings of every reference, flat: reference j's are ``values[ptr[j]:ptr[j + 1]]``.
 
@@ -105,31 +105,47 @@ class RatingPools:
         """Number of references."""
         return len(self.ptr) - 1
 
-    def _weights(self, picked: np.ndarray) -> np.ndarray:
-        """Weights from ratings laid out as ``values`` (last axis): the base weight where a
-        reference has none, else ``weight_of`` the mean."""
+    @cached_property
+    def _by_size(self) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """(k, the references with k ratings, their first slots) for every k > 0 present."""
         sizes = np.diff(self.ptr)
-        rated = np.flatnonzero(sizes)
-        out = np.broadcast_to(self.base_weights, (*picked.shape[:-1], self.n_refs)).copy()
-        if len(rated):
-            sums = np.add.reduceat(picked, self.ptr[rated], axis=-1)
-            out[..., rated] = weight_of(sums / sizes[rated], self.scale_min, self.scale_max)
+        out = []
+        for k in np.unique(sizes[sizes > 0]).tolist():
+            refs = np.flatnonzero(sizes == k)
+            out.append((k, refs, self.ptr[refs].astype(np.intp)))
+        return out
+
+    def _weights(self, pick: Callable[[np.ndarray, int, int], np.ndarray]) -> np.ndarray:
+        """(n_refs,) weights: the base weight of a reference without ratings, else
+        ``weight_of`` the mean of ``pick(first_slots, t, k)`` over t = 0..k-1 (summed in that
+        order), for the references with k ratings whose first slots are ``first_slots``."""
+        out = self.base_weights.copy()
+        for k, refs, first in self._by_size:
+            total = pick(first, 0, k)
+            for t in range(1, k):
+                total += pick(first, t, k)
+            out[refs] = weight_of(total / k, self.scale_min, self.scale_max)
         return out
 
     def weights(self) -> np.ndarray:
         """The observed weights (n_refs,): ``weight_of`` the mean rating, or the base weight."""
-        return self._weights(self.values)
+        return self._weights(lambda first, t, k: self.values[first + t])
 
     def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """``n`` resampled weight vectors (n, n_refs): each reference's ratings drawn with
         replacement (as many as it has), averaged and rescaled. Consumes ``n · n_values``
         doubles of ``rng.random`` (the contract is in the module docstring)."""
-        sizes = np.diff(self.ptr)
-        slot_size = np.repeat(sizes, sizes)
-        u = rng.random((n, len(self.values)))
-        pick = np.minimum((u * slot_size).astype(np.int64), slot_size - 1)
-        pick += np.repeat(self.ptr[:-1], sizes)
-        return self._weights(self.values[pick])
+        out = np.empty((n, self.n_refs))
+        u = np.empty(len(self.values))
+
+        def pick(first: np.ndarray, t: int, k: int) -> np.ndarray:
+            picked: np.ndarray = self.values[first + (u[first + t] * k).astype(np.intp)]
+            return picked
+
+        for r in range(n):  # a replicate at a time: 1-D gathers are the fast ones
+            rng.random(out=u)
+            out[r] = self._weights(pick)
+        return out
 
 
 def _check_profile(metric: Metric, profile: WeightProfile) -> None:
@@ -170,18 +186,15 @@ def two_level_bootstrap(
     if n_samples < 1 or seed < 0:
         raise MetricInputError("n_samples must be ≥ 1 and seed ≥ 0")
     rng = np.random.default_rng([seed, RATING_STREAM])
-    widest = max(profile.n_items, profile.n_refs, len(pools.values), 1)
     sums = np.empty((n_samples, profile.n_stats))
-    for start, counts in item_count_blocks(
-        profile.n_items, n_samples, seed, max(DRAW_CELLS // widest, 1)
-    ):
+    for start, counts in item_count_blocks(profile.n_items, n_samples, seed, profile.block_rows()):
         weights = pools.draw(rng, len(counts))
         sums[start : start + len(counts)] = profile.summed(weights, counts)
     out: np.ndarray = metric.scores_from_stats(sums)
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RankStability:
     """How stable a ranking of S systems is over B bootstrap replicates (rank 1 = best)."""
 

@@ -7,18 +7,25 @@ import itertools
 import numpy as np
 import pytest
 
-from scoring.metrics import MetricInputError, get_metric
+from scoring.metrics import (
+    MetricInputError,
+    WeightProfile,
+    build_index,
+    concat_profiles,
+    get_metric,
+    save_index,
+    weight_profile,
+)
 from scoring.metrics import bleu as bleu_module
-from scoring.metrics import weight_profile as wp_module
+from scoring.metrics import weight_profiles as wp_module
 from scoring.metrics.refset import RefSet
-from scoring.metrics.weight_profile import WeightProfile, concat_profiles
-from scoring.metrics.weight_profile_build import weight_profile
 from tests.metrics.helpers import random_corpus, reweighted
 
 CASES = [
     ("dbleu", {}),
     ("dbleu", {"definition": "author-2019"}),
     ("dbleu", {"tokenize": "none", "max_order": 3}),
+    ("dbleu", {"definition": "author-2019", "tokenize": "none", "max_order": 3}),
     ("dbleu", {"tokenize": "char", "max_order": 4}),
     ("dbleu", {"definition": "author-2019", "tokenize": "char", "max_order": 2}),
     ("dbleu", {"lowercase": True, "max_order": 1}),
@@ -112,7 +119,7 @@ def test_profiles_of_index_slices_join_into_the_whole(name, opts):
     assert_same_profile(concat_profiles(parts), whole)
 
 
-@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[7]], ids=[IDS[0], IDS[1], IDS[7]])
+@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[8]], ids=[IDS[0], IDS[1], IDS[8]])
 def test_save_and_load_round_trip(tmp_path, name, opts):
     hyps, items = random_corpus(7)
     metric = get_metric(name, **opts)
@@ -139,10 +146,13 @@ def test_a_damaged_or_foreign_file_is_refused(tmp_path):
     path.write_bytes(b"hello")
     with pytest.raises(MetricInputError, match="not a weight profile"):
         WeightProfile.load(path)
+    save_index(path, build_index("dbleu", items))  # an array file, but an index
+    with pytest.raises(MetricInputError, match=r"p.prof: not a weight profile$"):
+        WeightProfile.load(path)
 
 
 @pytest.mark.parametrize("cells", [wp_module.BLOCK_CELLS, 50])
-@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[8]], ids=[IDS[0], IDS[1], IDS[8]])
+@pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[9]], ids=[IDS[0], IDS[1], IDS[9]])
 def test_summed_equals_the_loop_over_replicates(monkeypatch, name, opts, cells):
     monkeypatch.setattr(wp_module, "BLOCK_CELLS", cells)
     hyps, items = random_corpus(9, n=31)
@@ -201,3 +211,12 @@ def test_an_item_without_a_positive_weight_gets_a_zero_denominator(name):
     assert (rows[4, profile.den_cols] > 0).any()
     summed = profile.summed(w[None, :], np.eye(8)[5][None, :])
     np.testing.assert_array_equal(summed[0, profile.den_cols], 0)
+
+
+def test_the_public_names_are_the_functions_not_their_modules():
+    import scoring.metrics.weight_profiles
+    import scoring.metrics.weight_profiles_build
+
+    assert callable(scoring.metrics.weight_profile)
+    assert scoring.metrics.weight_profile.__module__ == "scoring.metrics.weight_profiles_build"
+    assert scoring.metrics.WeightProfile is wp_module.WeightProfile

@@ -1,4 +1,4 @@
-"""Building a :class:`~.weight_profile.WeightProfile` with the metric's own n-gram lookups.
+"""Building a :class:`~.weight_profiles.WeightProfile` with the metric's own n-gram lookups.
 
 Three routes, each the route the metric itself takes, so that the profile's rows equal the
 metric's bit for bit (same groups, same float operations, same order of summation):
@@ -41,7 +41,7 @@ from .nist.metric import DeltaNIST
 from .nist.tables import NISTIndex
 from .refset import RefItems, RefSet
 from .tokenizers import Segments, encode, encode_nist
-from .weight_profile import ProfileOrder, WeightProfile, compact, concat_profiles, index_dtype
+from .weight_profiles import ProfileOrder, WeightProfile, compact, concat_profiles, index_dtype
 
 Encoder = Callable[..., tuple[Segments, dict[str, int]]]
 
@@ -64,7 +64,7 @@ def weight_profile(
             it: information weights stay the test set's); None prepares one from ``refs``.
 
     Returns:
-        The :class:`WeightProfile` (see :mod:`.weight_profile` for what it holds).
+        The :class:`WeightProfile` (see :mod:`.weight_profiles` for what it holds).
 
     Raises:
         MetricInputError: another metric (no weights, or no profile), a hypothesis count that

@@ -1,0 +1,142 @@
+"""The two-level (items × ratings) bootstrap against today's item bootstrap, in one run.
+
+Synthetic corpus: ``bench/metrics.py``'s, N items × 16 references, ~15 tokens each (noisy
+variants of a per-item base sentence over a Zipfian vocabulary), with 3 ratings on 1–5 per
+reference (the first reference of an item rated 4–5, so that every item has a positive weight).
+For each size, in a child process of its own (so that its peak resident set is its own):
+
+* ``stats_direct`` (today's statistics of one system) and ``weight_profile`` (the statistics
+  as a function of the weights), both from cold (no tokens cached), and the profile's size in
+  memory and as a file;
+* ``bootstrap_ci`` (1,000 item resamples) and ``two_level_bootstrap`` (1,000 replicates that
+  also resample the ratings) of the same statistics, and the ratio;
+* the peak of the child's resident set (``ru_maxrss``) and tracemalloc's peak during the
+  two-level bootstrap alone (numpy's arrays included).
+
+Run: ``python bench/rater_bootstrap.py [--items 2000 10000] [--metric dbleu] [--samples 1000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+# bench/metrics.py also puts the metric library's source on the path (for a checkout where it
+# is not installed).
+from bench.metrics import make_corpus as metrics_corpus
+from scoring.metrics import (
+    RatingPools,
+    RefItem,
+    WeightedRef,
+    bootstrap_ci,
+    get_metric,
+    two_level_bootstrap,
+    weight_profile,
+)
+from scoring.metrics.tokenizers import clear_token_cache
+
+MIB = 1024 * 1024
+
+
+def make_corpus(n_items: int, n_refs: int = 16, n_ratings: int = 3, seed: int = 0):
+    """``bench/metrics.py``'s corpus with rating pools: the weights become the mean ratings'."""
+    hyps, items = metrics_corpus(n_items, n_refs, seed)
+    rng = np.random.default_rng(seed + 1)
+    ratings = []
+    for _ in range(n_items):
+        ratings.append(rng.integers(4, 6, size=n_ratings).astype(float).tolist())
+        ratings += rng.integers(1, 6, size=(n_refs - 1, n_ratings)).astype(float).tolist()
+    pools = RatingPools.of(ratings)
+    weights = iter(pools.weights().tolist())
+    items = [
+        RefItem(it.id, tuple(WeightedRef(r.text, next(weights)) for r in it.refs)) for it in items
+    ]
+    return hyps, items, pools
+
+
+def timed(fn):
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
+
+
+def child(n_items: int, metric_name: str, n_samples: int) -> dict:
+    """One size, measured in this (child) process."""
+    hyps, items, pools = make_corpus(n_items)
+    metric = get_metric(metric_name)
+    clear_token_cache()
+    t_stats, stats = timed(lambda: metric.stats_direct(hyps, items))
+    clear_token_cache()
+    t_profile, profile = timed(lambda: weight_profile(metric, hyps, items))
+    if not np.array_equal(profile.rows(pools.weights()), stats):
+        raise SystemExit("the profile's rows differ from stats_direct")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.prof"
+        t_save, _ = timed(lambda: profile.save(path))
+        file_bytes = path.stat().st_size
+    t_ci, ci = timed(lambda: bootstrap_ci(metric, stats, n_samples))
+    t_two, reps = timed(lambda: two_level_bootstrap(metric, profile, pools, n_samples))
+    tracemalloc.start()
+    two_level_bootstrap(metric, profile, pools, n_samples)
+    traced_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    low, high = np.percentile(reps, [2.5, 97.5])
+    return {
+        "items": n_items, "refs": profile.n_refs, "ratings": len(pools.values),
+        "t_stats": t_stats, "t_profile": t_profile, "t_save": t_save,
+        "profile_mib": profile.nbytes / MIB, "file_mib": file_bytes / MIB,
+        "t_ci": t_ci, "t_two": t_two, "ci": [ci.low, ci.high], "two": [low, high],
+        "score": ci.score, "two_peak_mib": traced_peak / MIB,
+        "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }  # fmt: skip
+
+
+def main() -> None:
+    """Print one block of numbers per size (each measured in a child process)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, nargs="+", default=[2000, 10000])
+    parser.add_argument("--metric", default="dbleu", choices=["dbleu", "dnist"])
+    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.metric, args.samples)))
+        return
+    for n in args.items:
+        cmd = [sys.executable, __file__, "--child", str(n), "--metric", args.metric]
+        out = subprocess.run(
+            [*cmd, "--samples", str(args.samples)], check=True, capture_output=True, text=True
+        )
+        r = json.loads(out.stdout)
+        print(f"{args.metric}, {r['items']:,} items × 16 refs, {r['ratings']:,} ratings:")
+        print(f"  stats_direct        {r['t_stats']:7.2f} s")
+        print(
+            f"  weight_profile      {r['t_profile']:7.2f} s  ({r['t_profile'] / r['t_stats']:.2f}×"
+            f" stats_direct); {r['profile_mib']:.1f} MiB in memory, {r['file_mib']:.1f} MiB"
+            f" as a file (saved in {r['t_save']:.2f} s)"
+        )
+        print(f"  bootstrap_ci        {r['t_ci']:7.2f} s  ({args.samples} resamples)")
+        print(
+            f"  two_level_bootstrap {r['t_two']:7.2f} s  ({r['t_two'] / r['t_ci']:.1f}×"
+            f" bootstrap_ci); peak {r['two_peak_mib']:.0f} MiB traced during it"
+        )
+        print(
+            f"  score {r['score']:.2f}: items only [{r['ci'][0]:.2f}, {r['ci'][1]:.2f}], "
+            f"items × ratings [{r['two'][0]:.2f}, {r['two'][1]:.2f}] (2.5–97.5%)"
+        )
+        print(f"  peak resident set of the process: {r['maxrss_mib']:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
