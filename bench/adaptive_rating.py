@@ -12,7 +12,7 @@ bootstrap, as the product stores them). A second campaign then spends a budget o
 * uniform: the reference with the fewest ratings next (the product's uniform assignment);
 * adaptive: the product's adaptive assignment — annotate/rating/adaptive_math.py on the
   leaderboard's gradients (the library's `score_gradient`) and neighbours' closeness (its
-  `two_level_bootstrap` and `rank_stability`), each reference's value
+  `rater_replicates` and `rank_stability`), each reference's value
   sensitivity / ((a + n)(a + n + 1)) following its count at once, priorities refreshed every
   batch as the product's debounced task does, a uniform share of 25% kept.
 
@@ -48,15 +48,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from annotate.rating import adaptive_math  # noqa: E402  (Django-free: the product's math)
-from scoring.metrics import RefItem, WeightedRef, get_metric  # noqa: E402
-from scoring.metrics.rater_bootstrap import (  # noqa: E402
+from scoring.metrics import (  # noqa: E402  # noqa: E402
     RatingPools,
+    RefItem,
+    WeightedRef,
+    get_metric,
     rank_stability,
+    rater_replicates,
     score_gradient,
-    two_level_bootstrap,
-    weight_of,
+    weight_profile,
 )
-from scoring.metrics.weight_profile_build import weight_profile  # noqa: E402
+from scoring.metrics.rater_bootstrap import weight_of  # noqa: E402
 
 LO, HI = 1, 5
 UNIFORM_SHARE = 0.25
@@ -157,7 +159,10 @@ def board_terms(world: World, panel: Panel, metric) -> np.ndarray:
     order = ranking(scores)
     pools = RatingPools.of([[float(x) for x in r] for r in panel.ratings], weights, LO, HI)
     replicates = np.stack(
-        [two_level_bootstrap(metric, world.profiles[s], pools, n_samples=200) for s in order]
+        [
+            rater_replicates(metric, world.profiles[s], pools, 200, weights=weights).scores
+            for s in order
+        ]
     )
     holds = rank_stability(replicates).neighbour_order
     gradients = np.stack([score_gradient(metric, world.profiles[s], weights) for s in order])

@@ -182,14 +182,21 @@ DEFAULT_RELEASE_ITEMS = [
 
 # The same references with the ratings behind their weights (mean m gives w = (m − 3) / 2).
 RATED_RELEASE_ITEMS = [
-    ("dev", "d1", [("the cat sat on the mat", 1.0, [5, 5, 5]), ("a cat was on the mat", 0.5, [3, 4, 5]), ("no", -1.0, [1, 1, 1])]),
-    ("dev", "d2", [("it was a great match", 1.0, [5, 5, 5]), ("what a game", 0.4, [3, 4, 4, 4, 4])]),
-    ("dev", "d3", [("see you tomorrow then", 0.8, [4, 5, 5, 5, 4]), ("bye", -0.4, [1, 2, 3, 2, 3]), ("unrated", None, [])]),
-    ("dev", "d4", [("only bad ones here", -0.5, [2, 2, 2])]),
-    ("dev", "d5", [("i love pizza with cheese", 1.0, [5, 5, 5]), ("pizza is fine", 0.0, [2, 3, 4])]),
-    ("test", "t1", [("the hidden answer is here", 1.0, [5, 5, 5]), ("secret text", 0.2, [3, 3, 4, 3, 4])]),
-    ("test", "t2", [("another hidden reference", 0.9, [5, 5, 5, 5, 4])]),
-]  # fmt: skip
+    (split, item, [(text, weight, ratings) for (text, weight), ratings in zip(refs, pools)])
+    for (split, item, refs), pools in zip(
+        DEFAULT_RELEASE_ITEMS,
+        [
+            [[5, 5, 5], [3, 4, 5], [1, 1, 1]],
+            [[5, 5, 5], [3, 4, 4, 4, 4]],
+            [[4, 5, 5, 5, 4], [1, 2, 3, 2, 3], []],
+            [[2, 2, 2]],
+            [[5, 5, 5], [2, 3, 4]],
+            [[5, 5, 5], [3, 3, 4, 3, 4]],
+            [[5, 5, 5, 5, 4]],
+        ],
+        strict=True,
+    )
+]
 
 
 @pytest.fixture

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.db.models import Field
 
 from annotate.datasets.models import Dataset, Split
 from annotate.judgments.models import EvalSystem
 from annotate.rating.models import DEFAULT_ANCHORS, Campaign, Mode, Subject
+
+# What a form that leaves out an assignment setting gets: the model's defaults.
+DEFAULTS = {
+    name: cast(Field, Campaign._meta.get_field(name)).get_default()
+    for name in ("assignment", "uniform_share", "rating_budget")
+}
 
 
 class CampaignForm(forms.ModelForm):
@@ -70,7 +77,7 @@ class CampaignForm(forms.ModelForm):
     def _clean_optional(self, name: str) -> Any:
         value = self.cleaned_data.get(name)
         if value in (None, ""):
-            return Campaign._meta.get_field(name).get_default()
+            return DEFAULTS[name]
         return value
 
     def clean_assignment(self) -> str:
@@ -115,6 +122,7 @@ class CampaignAssignmentForm(forms.ModelForm):
     def errors_named(self) -> str:
         """Each error after its field's label, for a message on the page it redirects to."""
         return " ".join(
-            f"{self.fields[name].label if name in self.fields else 'Form'}: {' '.join(errors)}"
+            f"{self.fields[name].label if name in self.fields else 'Form'}: "
+            + " ".join(str(error) for error in errors)
             for name, errors in self.errors.items()
         )

@@ -13,9 +13,11 @@ from scoring.metrics import (
     RefItem,
     WeightedRef,
     bootstrap_ci,
+    bootstrap_replicates,
     get_metric,
     percentile_bounds,
     rank_stability,
+    rater_replicates,
     score_gradient,
     two_level_bootstrap,
     weight_profile,
@@ -227,3 +229,70 @@ def test_score_gradient_equals_finite_differences_of_direct_scoring(name, opts):
         numeric[j] = (score(up) - score(down)) / (2 * h)
     assert np.abs(numeric).max() > 0.1  # the score does move with the weights
     np.testing.assert_allclose(grad, numeric, atol=1e-6, rtol=1e-6)
+
+
+def test_bootstrap_replicates_are_what_bootstrap_ci_bounds():
+    hyps, items = random_corpus(8, n=20)
+    metric = get_metric("dbleu")
+    stats = metric.stats_direct(hyps, items)
+    replicates = bootstrap_replicates(metric, stats, n_samples=200, seed=5)
+    interval = bootstrap_ci(metric, stats, n_samples=200, seed=5)
+    assert percentile_bounds(replicates) == (interval.low, interval.high)
+    assert replicates.mean() == interval.mean
+    ((_, counts),) = item_count_blocks(len(stats), 200, 5)
+    assert np.array_equal(replicates, metric.scores_from_stats(counts @ stats))
+
+
+@pytest.mark.parametrize("name, opts", CASES, ids=IDS)
+def test_rater_replicates_keep_the_spread_and_drop_the_offset(name, opts):
+    hyps, items = random_corpus(12, n=30)
+    metric = get_metric(name, **opts)
+    pools = rated_pools(items, 12)
+    weighted = reweighted(items, pools.weights())
+    profile = weight_profile(metric, hyps, weighted)
+    raw = two_level_bootstrap(metric, profile, pools, n_samples=300, seed=3)
+    got = rater_replicates(metric, profile, pools, n_samples=300, seed=3)
+    items_only = bootstrap_replicates(metric, metric.stats_direct(hyps, weighted), 300, 3)
+    np.testing.assert_allclose(got.items, items_only, rtol=1e-12, atol=1e-12)
+    assert got.shift == pytest.approx(raw.mean() - items_only.mean(), abs=1e-12)
+    np.testing.assert_allclose(got.scores, raw - got.shift, rtol=1e-12, atol=1e-12)
+    # Centred as the items' replicates, with the raters' extra spread.
+    assert got.scores.mean() == pytest.approx(items_only.mean(), abs=1e-9)
+    assert got.scores.std() > items_only.std()
+
+
+def test_noisy_ratings_bias_the_two_level_replicates_upward_and_recentring_removes_it():
+    # One good reference an item and three middling ones whose raters disagree wildly: the
+    # maximum over resampled weights climbs above the maximum over their means.
+    rng = random.Random(0)
+    words = [f"w{k}" for k in range(40)]
+    items, hyps, ratings = [], [], []
+    for i in range(60):
+        refs = [" ".join(rng.choices(words, k=8)) for _ in range(4)]
+        items.append(RefItem(f"i{i}", tuple(WeightedRef(r, 0.0) for r in refs)))
+        hyps.append(" ".join(refs[rng.randrange(4)].split()[:5] + rng.choices(words, k=3)))
+        ratings += [[5.0, 5.0, 5.0], [1.0, 5.0, 3.0], [1.0, 5.0, 3.0], [1.0, 5.0, 3.0]]
+    pools = RatingPools.of(ratings)
+    weighted = reweighted(items, pools.weights())
+    metric = get_metric("dbleu")
+    profile = weight_profile(metric, hyps, weighted)
+    observed = float(metric.scores_from_stats(metric.stats_direct(hyps, weighted).sum(axis=0)))
+    raw = two_level_bootstrap(metric, profile, pools, n_samples=400, seed=1)
+    got = rater_replicates(metric, profile, pools, n_samples=400, seed=1)
+    assert got.shift > 0 and raw.mean() > observed
+    low, high = percentile_bounds(got.scores)
+    assert low <= observed <= high
+
+
+def test_with_identical_ratings_rater_replicates_are_the_item_bootstrap():
+    hyps, items = random_corpus(6, n=15)
+    metric = get_metric("dbleu")
+    pools = rated_pools(items, 6, identical=True)
+    weighted = reweighted(items, pools.weights())
+    profile = weight_profile(metric, hyps, weighted)
+    got = rater_replicates(metric, profile, pools, n_samples=300, seed=11)
+    interval = bootstrap_ci(metric, metric.stats_direct(hyps, weighted), n_samples=300, seed=11)
+    assert abs(got.shift) < 1e-9
+    np.testing.assert_allclose(
+        percentile_bounds(got.scores), (interval.low, interval.high), rtol=1e-9, atol=1e-9
+    )

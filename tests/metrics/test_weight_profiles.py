@@ -9,6 +9,8 @@ import pytest
 
 from scoring.metrics import (
     MetricInputError,
+    RefItem,
+    WeightedRef,
     WeightProfile,
     build_index,
     concat_profiles,
@@ -117,6 +119,22 @@ def test_profiles_of_index_slices_join_into_the_whole(name, opts):
         for a, b in itertools.pairwise(cuts)
     ]
     assert_same_profile(concat_profiles(parts), whole)
+
+
+@pytest.mark.parametrize("name, opts", CASES, ids=IDS)
+def test_a_slice_whose_references_are_shorter_than_the_order(name, opts):
+    # One item whose references have no n-gram of the highest orders: its index slice has
+    # empty tables there (a leaderboard's chunk of one short item meets this).
+    items = [
+        RefItem("a", (WeightedRef("long enough reference here for all", 0.5),)),
+        RefItem("b", (WeightedRef("short", 1.0), WeightedRef("also", -0.5))),
+    ]
+    hyps = ["long enough reference", "short also short"]
+    metric = get_metric(name, **opts)
+    index, refs = metric.prepare(items), RefSet.of(items)
+    part = weight_profile(metric, hyps[1:], refs.part(1, 2), metric.prepared_slice(index, 1, 2))
+    rows = metric.stats(hyps[1:], metric.prepared_slice(index, 1, 2))
+    assert np.array_equal(part.rows(refs.part(1, 2).weights), rows)
 
 
 @pytest.mark.parametrize("name, opts", [CASES[0], CASES[1], CASES[8]], ids=[IDS[0], IDS[1], IDS[8]])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from django.urls import reverse
 
+from core.runs import canvas
 from scoring.leaderboards.models import Score, Team
 from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
 from scoring.leaderboards.selectors.raters import board_rating_pools
@@ -16,10 +17,13 @@ from scoring.metrics import (
     get_metric,
     percentile_bounds,
     rank_stability,
+    rater_replicates,
     two_level_bootstrap,
 )
 from tests.conftest import RATED_RELEASE_ITEMS
+from tests.runs_kit import execute, upload
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
+from tests.scoring.test_scoring_chord import RecordedChords
 
 pytestmark = pytest.mark.django_db
 
@@ -61,9 +65,17 @@ def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
     assert np.array_equal(profile.rows(pools.base_weights), stats)
     replicates = load_matrix(dbleu.replicates_file)
     metric = get_metric("dbleu")
-    expected = two_level_bootstrap(metric, profile, pools, n_samples=1000)
-    assert np.array_equal(replicates, expected)
-    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == percentile_bounds(expected)
+    expected = rater_replicates(metric, profile, pools, weights=pools.base_weights)
+    assert np.array_equal(replicates, expected.scores)
+    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == percentile_bounds(expected.scores)
+    assert dbleu.extras["rater_shift"] == expected.shift
+    # Recentred on the item bootstrap: the raw two-level replicates minus what the ratings'
+    # resampling adds on average (the item draws are the interval's).
+    raw = two_level_bootstrap(metric, profile, pools, n_samples=1000)
+    assert np.allclose(replicates, raw - expected.shift)
+    items = bootstrap_replicates(metric, stats)
+    assert np.array_equal(expected.items, items)
+    assert replicates.mean() == pytest.approx(items.mean(), abs=1e-9)
     # Raters add uncertainty: the interval with them is wider than the items' alone.
     assert dbleu.rater_ci_high - dbleu.rater_ci_low > dbleu.ci_high - dbleu.ci_low
     # ΔNIST is weighted too; BLEU is not: its replicates are the item bootstrap's.
@@ -85,13 +97,20 @@ def test_without_individual_ratings_the_weights_are_fixed(make_leaderboard, othe
     assert np.array_equal(load_matrix(dbleu.replicates_file), bootstrap_replicates(metric, stats))
 
 
-def test_the_chord_stores_what_one_piece_does(rated_board, other, scored, settings):
+def test_the_chord_stores_what_one_piece_does(
+    rated_board, other, scored, monkeypatch, settings, django_capture_on_commit_callbacks
+):
     whole = _scores(scored(rated_board, other, GOOD))["dbleu"]
-    settings.SCORING_CHUNK_ITEMS = 1  # four items: four chunks in a chord
-    parts = _scores(scored(rated_board, other, GOOD, method="again"))["dbleu"]
+    settings.SCORING_CHUNK_ITEMS = 1  # four items: four chunks a metric, in a chord
+    chords = RecordedChords()
+    monkeypatch.setattr(canvas, "chord", chords)
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(rated_board, other, GOOD, method="again")
+    assert execute(submission.run_id).state == "running"  # deferred to its chord
+    assert chords.run_next() == []
+    parts = _scores(submission)["dbleu"]
     assert np.array_equal(load_matrix(parts.replicates_file), load_matrix(whole.replicates_file))
-    pools = board_rating_pools(leaderboard=rated_board)
-    weights = pools.base_weights
+    weights = board_rating_pools(leaderboard=rated_board).base_weights
     assert np.array_equal(
         load_profile(parts.profile_file).rows(weights),
         load_profile(whole.profile_file).rows(weights),

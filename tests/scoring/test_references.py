@@ -8,8 +8,8 @@ import pytest
 from django.core.files.storage import default_storage
 
 from scoring.leaderboards.services import references as references_service
-from scoring.leaderboards.services.references import reference_index, submission_chunk_stats
-from scoring.metrics import entries
+from scoring.leaderboards.services.references import reference_index, submission_chunk
+from scoring.metrics import concat_profiles, entries
 from tests.runs_kit import upload
 
 pytestmark = pytest.mark.django_db
@@ -80,5 +80,11 @@ def test_chunks_read_from_the_file_equal_the_rows_of_one_piece(make_leaderboard,
     for name in board.metrics:
         refs = reference_index(board, name)
         whole = refs.metric.stats(HYPS, refs.prepared)
-        parts = [submission_chunk_stats(submission, refs, a, min(a + 3, 4)) for a in (0, 3)]
-        assert np.array_equal(np.concatenate(parts), whole), name
+        parts = [submission_chunk(submission, refs, a, min(a + 3, 4)) for a in (0, 3)]
+        assert np.array_equal(np.concatenate([p.stats for p in parts]), whole), name
+        # A weighted metric's chunks carry their weight profile, joined into the whole's.
+        if refs.metric.uses_weights:
+            joined = concat_profiles([p.profile for p in parts])
+            assert np.array_equal(joined.rows(refs.refs.weights), whole), name
+        else:
+            assert all(p.profile is None for p in parts), name

@@ -130,7 +130,7 @@ def test_a_platform_failure_is_refunded(
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("scoring.leaderboards.services.scoring.submission_chunk_stats", broken)
+    monkeypatch.setattr("scoring.leaderboards.services.scoring.submission_chunk", broken)
     for _ in range(3):  # retried with the next attempt, up to the kind's limit
         run = execute(submission.run_id)
     submission.refresh_from_db()

@@ -52,14 +52,14 @@ def chords(monkeypatch, settings):
 
 @pytest.fixture
 def second_chunk_breaks(monkeypatch):
-    real = scoring_service.submission_chunk_stats
+    real = scoring_service.submission_chunk
 
-    def chunk_stats(submission, references, start, stop):
+    def chunk(submission, references, start, stop):
         if start == 2:
             raise OSError("the disk under chunk 2 is gone")
         return real(submission, references, start, stop)
 
-    monkeypatch.setattr(scoring_service, "submission_chunk_stats", chunk_stats)
+    monkeypatch.setattr(scoring_service, "submission_chunk", chunk)
 
 
 def submitted(board, user, django_capture_on_commit_callbacks):

@@ -14,7 +14,7 @@ from core.runs.errors import RunCancelled, RunRefused
 from core.runs.models import Run
 from scoring.leaderboards.models import Score
 from scoring.leaderboards.selectors.leaderboards import leaderboard_entries
-from scoring.leaderboards.services.scoring import _chunk_stats, submission_finish, submission_plan
+from scoring.leaderboards.services.scoring import plan_chunk, submission_finish, submission_plan
 from scoring.leaderboards.services.submissions import submission_cancel
 from tests.runs_kit import execute
 from tests.runs_kit import upload as upload_lines
@@ -37,8 +37,8 @@ def _scored_to_99_percent(submission):
     assert run_claim(submission.run_id, 1)
     context = RunContext(Run.objects.get(pk=submission.run_id))
     plan = submission_plan(context)
-    stats = {metric: _chunk_stats(plan, metric, *plan.bounds[0]) for metric in plan.metrics}
-    return lambda: submission_finish(context, plan, stats)
+    chunks = {metric: plan_chunk(plan, metric, *plan.bounds[0]) for metric in plan.metrics}
+    return lambda: submission_finish(context, plan, chunks)
 
 
 def test_a_cancel_at_99_percent_is_never_scored_shown_or_refunded(make_leaderboard, upload, other):

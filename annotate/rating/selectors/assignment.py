@@ -52,5 +52,5 @@ def assignment_overview(*, campaign: Campaign, limit: int = NEXT_SHOWN) -> Assig
             .annotate(value=slot_value_expression(campaign.adaptive_a))
             .order_by("-value", "active", "pk")[:limit]
         )
-        overview.next_up = [NextUp(slot, slot.value) for slot in slots]  # type: ignore[attr-defined]
+        overview.next_up = [NextUp(slot, slot.value) for slot in slots]
     return overview

@@ -235,6 +235,7 @@ def save_matrix(name: str, matrix: np.ndarray) -> str:
 
 def save_profile(name: str, profile: WeightProfile) -> str:
     """Store a weight profile (the library's array file: no pickle, with a checksum)."""
+    Path(settings.RUNS_TMP_DIR).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=settings.RUNS_TMP_DIR) as folder:
         local = Path(folder) / "profile"
         profile.save(local)

@@ -96,12 +96,12 @@ def scoring_run(run: RunContext) -> object:
     chunks: dict[str, Chunk] = {}
     with run.stage("statistics"):
         for done, metric_name in enumerate(plan.metrics, start=1):
-            chunks[metric_name] = _chunk(plan, metric_name, *plan.bounds[0])
+            chunks[metric_name] = plan_chunk(plan, metric_name, *plan.bounds[0])
             run.progress(done, plan.steps)
     return submission_finish(run, plan, chunks)
 
 
-def _chunk(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> Chunk:
+def plan_chunk(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> Chunk:
     submission = Submission.objects.select_related("leaderboard__release").get(
         pk=plan.submission_id
     )
@@ -118,7 +118,7 @@ def score_chunk(run: RunContext, metric_name: str, start: int, stop: int) -> str
     profile); return the statistics' storage name."""
     plan = submission_plan(run)
     with run.stage(f"statistics {metric_name}"):
-        chunk = _chunk(plan, metric_name, start, stop)
+        chunk = plan_chunk(plan, metric_name, start, stop)
     run.check()  # a superseded attempt stops before it writes
     name = save_matrix(chunk_name(plan, metric_name, start), chunk.stats)
     if chunk.profile is not None:
@@ -205,7 +205,10 @@ def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]
                     "ci_high": float(v.interval.high),
                     "rater_ci_low": None if rater is None else rater[0],
                     "rater_ci_high": None if rater is None else rater[1],
-                    "extras": _jsonable(v.result.extras),
+                    "extras": _jsonable(
+                        v.result.extras
+                        | ({"rater_shift": v.replicates.shift} if rater is not None else {})
+                    ),
                     **files[metric_name],
                 },
             )

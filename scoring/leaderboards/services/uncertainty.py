@@ -21,24 +21,30 @@ from scoring.metrics import (
     RatingPools,
     bootstrap_replicates,
     percentile_bounds,
-    two_level_bootstrap,
+    rater_replicates,
 )
 
 
 @dataclass(frozen=True)
 class Replicates:
-    """The replicate scores, and their 95% interval when they include the raters."""
+    """The replicate scores, their 95% interval when they include the raters, and how much the
+    two-level replicates were moved to centre them where the items' are (the library's
+    `rater_replicates`: a maximum over noisy weights biases them upward)."""
 
     scores: np.ndarray
     rater_interval: tuple[float, float] | None
+    shift: float | None = None
 
 
 def score_replicates(
     metric: Metric, chunk: Chunk, pools: RatingPools | None, n_samples: int
 ) -> Replicates:
-    """Two-level replicates for a weighted metric whose references have ratings; the item
-    bootstrap's replicates otherwise (their interval is the score's own)."""
+    """Two-level replicates for a weighted metric whose references have ratings (recentred on
+    the item bootstrap's, from the release's own weights); the item bootstrap's otherwise
+    (their interval is the score's own)."""
     if chunk.profile is None or pools is None:
         return Replicates(bootstrap_replicates(metric, chunk.stats, n_samples=n_samples), None)
-    scores = two_level_bootstrap(metric, chunk.profile, pools, n_samples=n_samples)
-    return Replicates(scores, percentile_bounds(scores))
+    found = rater_replicates(
+        metric, chunk.profile, pools, n_samples=n_samples, weights=pools.base_weights
+    )
+    return Replicates(found.scores, percentile_bounds(found.scores), found.shift)

@@ -21,7 +21,8 @@ Public API (import from ``scoring.metrics``):
   items at a time (memory bounded by the range).
 * ``get_metric(name, **options) -> Metric``; ``entries()`` / ``get_entry(name)``: the registry
   (name, display name, description, higher-is-better, uses-weights, options with defaults).
-* ``bootstrap_ci(metric, stats, n_samples=1000, seed=12345) -> Interval``;
+* ``bootstrap_ci(metric, stats, n_samples=1000, seed=12345) -> Interval`` and
+  ``bootstrap_replicates(…)`` (the resampled scores it takes the bounds of);
   ``paired_bootstrap(metric, base_stats, sys_stats, …)`` and
   ``paired_approximate_randomization(…) -> PairedResult`` (p-values as sacrebleu's);
   ``paired_bootstrap_matrix(metric, [stats, …])`` every pair's bootstrap p-value at once, and
@@ -36,7 +37,9 @@ Public API (import from ``scoring.metrics``):
   ``.summed(weights, item_counts)``, ``.save(path)`` / ``WeightProfile.load(path)``),
   ``concat_profiles(parts)``; ``RatingPools`` (each reference's ratings);
   ``two_level_bootstrap(metric, profile, pools, n_samples=1000, seed=12345)`` replicate
-  scores that resample items and ratings, paired across systems; ``rank_stability(replicates)
+  scores that resample items and ratings, paired across systems, and ``rater_replicates(…) ->
+  RaterReplicates`` the same recentred on the item bootstrap (a maximum over noisy weights
+  biases them upward; see its docstring); ``rank_stability(replicates)
   -> RankStability``; ``score_gradient(metric, profile, weights)``; ``percentile_bounds``.
 
 Command line: ``dbleu score|index|list …`` or ``python -m scoring.metrics …`` (see :mod:`.cli`).
@@ -86,8 +89,10 @@ if TYPE_CHECKING:
     )
     from .rater_bootstrap import (
         RankStability,
+        RaterReplicates,
         RatingPools,
         rank_stability,
+        rater_replicates,
         score_gradient,
         two_level_bootstrap,
     )
@@ -104,6 +109,7 @@ if TYPE_CHECKING:
         Interval,
         PairedResult,
         bootstrap_ci,
+        bootstrap_replicates,
         paired_approximate_randomization,
         paired_bootstrap,
         percentile_bounds,
@@ -143,6 +149,8 @@ _WHERE = {
     "rank_stability": "rater_bootstrap",
     "score_gradient": "rater_bootstrap",
     "two_level_bootstrap": "rater_bootstrap",
+    "RaterReplicates": "rater_bootstrap",
+    "rater_replicates": "rater_bootstrap",
     "RefItems": "refset",
     "entries": "registry",
     "get_entry": "registry",
@@ -156,6 +164,7 @@ _WHERE = {
     "paired_bootstrap": "significance",
     "paired_bootstrap_matrix": "significance",
     "percentile_bounds": "significance",
+    "bootstrap_replicates": "significance",
     "WeightProfile": "weight_profiles",
     "concat_profiles": "weight_profiles",
     "weight_profile": "weight_profiles_build",
@@ -183,6 +192,7 @@ __all__ = [
     "OptionSpec",
     "PairedResult",
     "RankStability",
+    "RaterReplicates",
     "RatingPools",
     "RefItem",
     "RefItems",
@@ -191,6 +201,7 @@ __all__ = [
     "WeightedRef",
     "__version__",
     "bootstrap_ci",
+    "bootstrap_replicates",
     "build_index",
     "compute_stats",
     "concat_profiles",
@@ -208,6 +219,7 @@ __all__ = [
     "percentile_bounds",
     "prepared_for",
     "rank_stability",
+    "rater_replicates",
     "read_hyps",
     "read_refs_jsonl",
     "register",

@@ -90,13 +90,31 @@ def percentile_bounds(scores: np.ndarray) -> tuple[float, float]:
     return float(ordered[lower]), float(ordered[len(ordered) - lower - 1])
 
 
+def bootstrap_replicates(
+    metric: Metric, stats: np.ndarray, n_samples: int = 1000, seed: int | None = DEFAULT_SEED
+) -> np.ndarray:
+    """The corpus scores of ``n_samples`` bootstrap resamples of the items (Koehn 2004), the
+    draws of :func:`item_count_blocks`: what :func:`bootstrap_ci` takes the bounds of.
+
+    Args:
+        metric: the metric whose ``scores_from_stats`` scores summed statistics.
+        stats: per-item statistics ``(n_items, n_stats)``.
+        n_samples: resamples.
+        seed: the random seed (sacrebleu's default).
+
+    Returns:
+        Shape ``(n_samples,)``; two systems' replicates at one seed are paired (same draws)."""
+    (sums,) = _resampled_sums([_check(stats)], n_samples, seed)
+    out: np.ndarray = metric.scores_from_stats(sums)
+    return out
+
+
 def bootstrap_ci(
     metric: Metric, stats: np.ndarray, n_samples: int = 1000, seed: int | None = DEFAULT_SEED
 ) -> Interval:
     """95% bootstrap interval of the corpus score (Koehn 2004): resample items with replacement."""
     stats = _check(stats)
-    (sums,) = _resampled_sums([stats], n_samples, seed)
-    scores = metric.scores_from_stats(sums)
+    scores = bootstrap_replicates(metric, stats, n_samples, seed)
     low, high = percentile_bounds(scores)
     return Interval(_corpus_score(metric, stats), float(scores.mean()), low, high)
 

@@ -24,7 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from . import bleu
+# The module, not the package (`from . import bleu` reads as an import of the package, whose
+# typing imports list this module): DIRECT_ITEMS is read at each call, as stats_direct does.
+import scoring.metrics.bleu as bleu
+
 from .base import Metric, MetricInputError, RefItem, check_hypotheses
 from .bleu import DeltaBLEU
 from .index import BleuIndex
@@ -133,6 +136,8 @@ def _index_entries(
     h_entries = lookup(hpos, keys, v)
     r_entries = lookup(Positions.of(rsegs, refs.item_of_ref), keys, v)
     for table, h, r in zip(keys, h_entries, r_entries, strict=True):
+        if not len(table):  # no reference n-gram of this order in these items: nothing found
+            continue
         in_hyp = np.zeros(len(table), dtype=bool)
         in_hyp[h[h >= 0]] = True
         in_ref = np.zeros(len(table), dtype=bool)
