@@ -138,7 +138,11 @@ def rank_distribution(
                 "mark": {"type": "rect"},
                 "encoding": {
                     "color": quant("probability", "Probability")
-                    | {"scale": {"domain": [0, 1], "scheme": "blues"}, "legend": None},
+                    # White where a rank never happens, the accent's dark shade where always.
+                    | {
+                        "scale": {"domain": [0, 1], "range": ["#ffffff", "#0b2e6e"]},
+                        "legend": None,
+                    },
                     "tooltip": tooltip,
                 },
             },

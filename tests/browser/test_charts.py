@@ -103,7 +103,7 @@ def test_a_leaderboard_draws_its_intervals_and_works_without_javascript(
 
     plain = browser.new_page(java_script_enabled=False)
     plain.goto(f"{live_server.url}/leaderboards/board/")
-    values = plain.locator("details.chart-data")
+    values = plain.locator("figure", has_text="bootstrap intervals").locator("details.chart-data")
     expect(values).to_have_attribute("open", "")
     expect(values.locator("tbody tr")).to_have_count(2)
     expect(values.locator("tbody tr").first).to_contain_text("oracle")
