@@ -3,7 +3,8 @@
     python bench/scoring_e2e.py [--sizes 2000 100000] [--refs 16] [--companions all]
     python bench/scoring_e2e.py --sizes 1000000 --refs 4 --companions default --skip-metric
 
-For each size: a published release of N items × R weighted references (~15 tokens each), a
+For each size: a published release of N items × R weighted references (~15 tokens each, each
+weight the mean of three ratings, which the release keeps), a
 leaderboard (ΔBLEU with BLEU and sBLEU beside it, or with every metric of the registry with
 ``--companions all``; its reference indexes are built when it opens, as in production), then one
 submission of N lines. Printed: seconds from the upload call to the submission being finished
@@ -107,12 +108,16 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
     batch: list[ReleaseReference] = []
     for item in items:
         for k in range(n_refs):
-            weight = 1.0 if k == 0 else round(rng.uniform(-1, 1), 2)
+            # Three ratings on 1-5, the weight their mean's (the first reference rated well), so
+            # that every weighted score gets its interval with the raters' uncertainty.
+            ratings = [5, 5, 4] if k == 0 else [rng.randint(1, 5) for _ in range(3)]
+            weight = 2.0 * (sum(ratings) / 3 - 1) / 4 - 1.0
             batch.append(
                 ReleaseReference(
-                    release=release, item=item, position=k, text=sentence(rng), weight=weight, n=3
+                    release=release, item=item, position=k, text=sentence(rng), weight=weight,
+                    n=3, rating_values=[float(r) for r in ratings],
                 )
-            )
+            )  # fmt: skip
         if len(batch) >= 20_000:
             ReleaseReference.objects.bulk_create(batch)
             batch = []

@@ -126,7 +126,7 @@ def _snapshot() -> dict:
     )  # fmt: skip
     scores = Score.objects.values_list(
         "submission__leaderboard__slug", "submission__method", "metric", "score", "ci_low",
-        "ci_high",
+        "ci_high", "rater_ci_low", "rater_ci_high",
     )  # fmt: skip
     outputs = Rating.objects.filter(slot__system_a__isnull=False, status="done").values_list(
         "rater__username", "slot__item__external_id", "slot__system_a__name", "kind", "score"
@@ -213,7 +213,7 @@ def test_the_story_is_finished_where_it_should_be_and_open_where_you_try_it(load
     from annotate.rating.models import Campaign, CampaignRater, Weight
     from annotate.releases.models import Release
     from scoring.demo.names import DEV_BOARD, FIRST_CAMPAIGN, OPEN_CAMPAIGN, TEST_BOARD
-    from scoring.leaderboards.models import Leaderboard, Submission
+    from scoring.leaderboards.models import Leaderboard, Score, Submission
     from scoring.study.models import CorrelationStudy
 
     first = Campaign.objects.get(name=FIRST_CAMPAIGN)
@@ -233,9 +233,15 @@ def test_the_story_is_finished_where_it_should_be_and_open_where_you_try_it(load
     assert human is not None and human.status == "complete" and human.systems.count() == 4
     assert set(human.raters.values_list("qc_status", flat=True)) == {"passed"}
     assert CorrelationStudy.objects.get().run.state == "succeeded"
+    # The test board's ΔBLEU has rater-aware intervals: the release kept the ratings.
+    primary = Score.objects.filter(submission__leaderboard=test_board, metric="dbleu")
+    assert primary.count() == 4 and not primary.filter(rater_ci_low__isnull=True).exists()
     open_campaign = Campaign.objects.get(name=OPEN_CAMPAIGN)
-    assert open_campaign.status == "open"
+    assert open_campaign.status == "open" and open_campaign.adaptive
     assert set(open_campaign.raters.values_list("rater__username", flat=True)) == {"rita", "raj"}
+    # Adaptive: the dev board's close pair tells it which references to rate first.
+    assert open_campaign.slots.filter(sensitivity__gt=0).exists()
+    assert open_campaign.priorities_summary["boards"]
 
 
 @pytest.mark.django_db
@@ -261,7 +267,12 @@ TOUR_PAGES = [
     # (stop of the tour, who opens it, what the page must show)
     ("A finished rating campaign", "ada", ["Round 1: every reference", "Complete", "Passed"]),
     ("A published release", None, ["1.0.0", "Published"]),
-    ("A test leaderboard", None, ["Paraphrase", "Half reply", "Generic", "Echo", "95% CI"]),
+    (
+        "A test leaderboard",
+        None,
+        ["Paraphrase", "Half reply", "Generic", "Echo", "95% CI", "(items + raters)"]
+        + ["How stable is this ranking?", "P(rank 4)"],
+    ),
     ("Two entries compared", None, ["Half reply", "Paraphrase"]),
     ("A human evaluation", "ada", ["Human evaluation: Demo dialogue: test", "Complete"]),
     (
