@@ -14,6 +14,24 @@ def execute(run: Run | int) -> Run:
     return Run.objects.get(pk=run_id)
 
 
+def execute_replicates(submission) -> Run | None:
+    """The run of a submission's replicates, queued when its scoring ended, executed here."""
+    replicates = (
+        Run.objects.filter(kind="replicates", scope=f"submission:{submission.pk}", state="queued")
+        .order_by("-pk")
+        .first()
+    )
+    return execute(replicates) if replicates is not None else None
+
+
+def execute_scoring(submission) -> Run:
+    """A submission's scoring run here, then the run of its replicates that its end queued (a
+    worker takes both in turn); returns the scoring run."""
+    run = execute(submission.run_id)
+    execute_replicates(submission)
+    return run
+
+
 def upload(board, user, hyps, **fields):
     """`submission_create` for a list of output lines (or the file's text or bytes), as a
     participant's upload arrives: named out.txt unless `filename` says otherwise, method

@@ -20,5 +20,6 @@ def test_the_apps_registered_every_kind_of_long_work():
         "correlation-study",
         "mining",
         "release-archive",
+        "replicates",
         "scoring",
     ]

@@ -1,4 +1,5 @@
-"""The kind of long work leaderboards run through the run engine: scoring a submission."""
+"""The kinds of long work leaderboards run through the run engine: scoring a submission, then
+its bootstrap replicates (the interval with rater uncertainty, the board's rank grid)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ from scoring.leaderboards.services.scoring import SCORING_KIND, scoring_run
 from scoring.leaderboards.services.submissions import (
     submission_run_ended,
     submission_run_started,
+)
+from scoring.leaderboards.services.uncertainty import (
+    REPLICATES_KIND,
+    replicates_run,
+    replicates_run_ended,
 )
 from scoring.leaderboards.submission_files import UploadRejected
 from scoring.metrics import MetricInputError
@@ -21,5 +27,13 @@ def register() -> None:
             refusals=(MetricInputError, UploadRejected),
             on_start=submission_run_started,
             on_end=submission_run_ended,
+        )
+    )
+    register_kind(
+        RunKind(
+            name=REPLICATES_KIND,
+            body=replicates_run,
+            weight=HEAVY_QUEUE,
+            on_end=replicates_run_ended,
         )
     )

@@ -270,8 +270,10 @@ TOUR_PAGES = [
     (
         "A test leaderboard",
         None,
-        ["Paraphrase", "Half reply", "Generic", "Echo", "95% CI", "(items + raters)"]
-        + ["How stable is this ranking?", "P(rank 4)"],
+        [
+            *("Paraphrase", "Half reply", "Generic", "Echo", "95% CI", "(items + raters)"),
+            *("How stable is this ranking?", "P(rank 4)"),
+        ],
     ),
     ("Two entries compared", None, ["Half reply", "Paraphrase"]),
     ("A human evaluation", "ada", ["Human evaluation: Demo dialogue: test", "Complete"]),

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_charts import GOOD, PERFECT, _check_chart, _watch_console
 from tests.browser.test_csp import _watch
 from tests.conftest import RATED_RELEASE_ITEMS
-from tests.runs_kit import execute, upload
+from tests.runs_kit import execute_scoring, upload
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +25,7 @@ def test_the_board_shows_rater_intervals_and_rank_stability(
         (owner, GOOD, {"method": "copy baseline", "is_baseline": True}),
         (other, PERFECT, {"method": "oracle"}),
     ):
-        execute(upload(board, user, hyps, **fields).run_id)
+        execute_scoring(upload(board, user, hyps, **fields))
     violations, outside = _watch(page, live_server)
     errors = _watch_console(page)
     page.goto(f"{live_server.url}/leaderboards/{board.slug}/")

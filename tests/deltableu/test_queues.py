@@ -16,7 +16,14 @@ LIGHT = [
     "annotate.rating.tasks.leases_reclaim", "annotate.datasets.tasks.dataset_compute_stats",
     "runs.sweep",
 ]  # fmt: skip
-HEAVY_KINDS = ["corpus-index", "correlation-study", "mining", "release-archive", "scoring"]
+HEAVY_KINDS = [
+    "corpus-index",
+    "correlation-study",
+    "mining",
+    "release-archive",
+    "replicates",
+    "scoring",
+]
 
 
 @pytest.fixture(autouse=True, scope="module")

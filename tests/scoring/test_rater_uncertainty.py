@@ -2,15 +2,21 @@
 weight profile and two-level replicates (items, and each reference's ratings), computed when the
 score lands from what scoring stored; a board view stacks its entries' replicates."""
 
+from io import StringIO
+
 import numpy as np
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.urls import reverse
 
 from core.runs import canvas
+from core.runs.models import Run
 from scoring.leaderboards.models import Score, Team
 from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
 from scoring.leaderboards.selectors.raters import board_rating_pools
 from scoring.leaderboards.selectors.stored import load_matrix, load_profile
+from scoring.leaderboards.services import uncertainty
 from scoring.metrics import (
     bootstrap_ci,
     bootstrap_replicates,
@@ -21,7 +27,7 @@ from scoring.metrics import (
     two_level_bootstrap,
 )
 from tests.conftest import RATED_RELEASE_ITEMS
-from tests.runs_kit import execute, upload
+from tests.runs_kit import execute, execute_replicates, upload
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 from tests.scoring.test_scoring_chord import RecordedChords
 
@@ -108,6 +114,7 @@ def test_the_chord_stores_what_one_piece_does(
         submission = upload(rated_board, other, GOOD, method="again")
     assert execute(submission.run_id).state == "running"  # deferred to its chord
     assert chords.run_next() == []
+    assert execute_replicates(submission).state == "succeeded"  # queued when scoring ended
     parts = _scores(submission)["dbleu"]
     assert np.array_equal(load_matrix(parts.replicates_file), load_matrix(whole.replicates_file))
     weights = board_rating_pools(leaderboard=rated_board).base_weights
@@ -173,3 +180,63 @@ def test_a_view_ranks_only_the_entries_it_may_see(rated_board, owner, entry, cli
     assert len(owner_rows[0].rank_probs) == 3
     assert [len(row["rank_probabilities"]) for row in anonymous] == [2, 2]
     assert "private-one" not in str(anonymous)
+
+
+def test_scores_land_first_and_their_replicates_follow_in_a_run_of_their_own(
+    rated_board, other, client_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(rated_board, other, GOOD, method="first")
+    execute(submission.run_id)
+    dbleu = _scores(submission)["dbleu"]
+    assert dbleu.score and dbleu.ci_low is not None  # on the board at once
+    assert dbleu.replicates_file == "" and dbleu.rater_ci_low is None
+    follow = Run.objects.get(kind="replicates", scope=f"submission:{submission.pk}")
+    assert follow.state == "queued" and follow.owner == other
+    page = client_for(None).get(reverse("leaderboard-detail", args=[rated_board.slug]))
+    assert "are being computed" in page.content.decode()
+    assert execute_replicates(submission).state == "succeeded"
+    dbleu.refresh_from_db()
+    assert dbleu.replicates_file and dbleu.rater_ci_low is not None
+
+
+def test_a_failed_replicates_run_leaves_the_scores_and_the_command_queues_it_again(
+    rated_board, other, monkeypatch, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(rated_board, other, GOOD, method="first")
+        execute(submission.run_id)
+
+        def broken(*args, **kwargs):
+            raise OSError("the disk under the profile is gone")
+
+        monkeypatch.setattr(uncertainty, "score_replicates", broken)
+        for _ in range(3):  # retried with the next attempt, up to the kind's limit
+            run = execute_replicates(submission)
+    assert (run.state, run.attempt) == ("failed", 3)
+    scores = _scores(submission)
+    assert all(s.replicates_file == "" for s in scores.values())
+    assert submission.scores.count() == 3  # the scores themselves stay
+    monkeypatch.undo()
+    out = StringIO()
+    with django_capture_on_commit_callbacks(execute=False):
+        call_command("replicates", rated_board.slug, stdout=out)
+    assert out.getvalue().strip() == "Queued the replicates of 1 submission(s)."
+    assert execute_replicates(submission).state == "succeeded"
+    assert all(s.replicates_file for s in _scores(submission).values())
+    with django_capture_on_commit_callbacks(execute=False):
+        call_command("replicates", rated_board.slug, stdout=out)
+    assert out.getvalue().strip().endswith("Queued the replicates of 0 submission(s).")
+    with pytest.raises(CommandError, match="No leaderboard 'nope'"):
+        call_command("replicates", "nope")
+
+
+def test_the_replicates_of_a_submission_gone_meanwhile_are_nothing_to_do(
+    rated_board, other, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(rated_board, other, GOOD, method="first")
+    execute(submission.run_id)
+    follow = Run.objects.get(kind="replicates", scope=f"submission:{submission.pk}")
+    Score.objects.filter(submission=submission).delete()
+    assert execute(follow).result == {"scores": 0}

@@ -40,6 +40,7 @@ from annotate.releases.models import Release
 from annotate.releases.services import release_freeze, release_publish
 from core.runs.engine import run_execute
 from core.runs.models import Run
+from core.runs.selectors import runs_latest
 from scoring.demo.names import (
     DEV_BOARD,
     FIRST_CAMPAIGN,
@@ -56,6 +57,7 @@ from scoring.leaderboards.selectors.leaderboards import leaderboard_item_ids
 from scoring.leaderboards.services.human_evaluation import human_evaluation_create
 from scoring.leaderboards.services.leaderboards import leaderboard_create
 from scoring.leaderboards.services.submissions import submission_create
+from scoring.leaderboards.services.uncertainty import REPLICATES_KIND, replicates_scope
 from scoring.study.models import CorrelationStudy
 from scoring.study.services import study_create
 
@@ -177,6 +179,9 @@ def _baseline(board: Leaderboard, owner: User, baseline: Baseline, items) -> Sub
         is_baseline=True,
     )
     _execute(submission.run_id)
+    # Its replicates (the interval with raters, the rank grid) come in a run of their own.
+    replicates = runs_latest(kind=REPLICATES_KIND, scope=replicates_scope(submission.pk))
+    _execute(replicates.pk if replicates is not None else None)
     submission.refresh_from_db()
     return submission
 

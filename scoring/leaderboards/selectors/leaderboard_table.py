@@ -68,6 +68,8 @@ class LeaderboardTable:
     # release with ratings), and whether there are any (every ranked entry has replicates).
     stability_with_raters: bool = False
     has_stability: bool = False
+    # Ranked entries whose replicates are still to come (their run follows scoring).
+    stability_pending: int = 0
 
     @property
     def test(self) -> str:
@@ -231,9 +233,11 @@ def leaderboard_table(*, leaderboard: Leaderboard, user: User | AnonymousUser) -
 
 
 def _add_stability(table: LeaderboardTable, found: BoardStability | None) -> None:
+    ranked = [(row, row.primary) for row in table.rows if row.primary and row.primary.stats_file]
+    ranked_rows = [row for row, _ in ranked]
+    table.stability_pending = sum(1 for _, score in ranked if not score.replicates_file)
     if found is None:
         return
-    ranked_rows = [row for row in table.rows if row.primary is not None and row.primary.stats_file]
     stability = found.stability
     for k, row in enumerate(ranked_rows):
         row.rank_probs = [float(p) for p in stability.rank_probs[k]]

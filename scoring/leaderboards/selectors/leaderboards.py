@@ -40,6 +40,11 @@ def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderb
     return board
 
 
+def leaderboard_by_slug(*, slug: str) -> Leaderboard | None:
+    """Any leaderboard by its slug (operators' commands; pages ask leaderboard_get_visible)."""
+    return Leaderboard.objects.select_related("release").filter(slug=slug).first()
+
+
 def releases_for_leaderboards(*, user: User) -> QuerySet[Release]:
     """Published releases the user may open a leaderboard on (their datasets'; staff: all)."""
     releases = Release.objects.filter(status=ReleaseStatus.PUBLISHED).select_related("dataset")

@@ -4,13 +4,15 @@ each entry's rank over the bootstrap (services/uncertainty.py explains the repli
 from __future__ import annotations
 
 import hashlib
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 from django.core.cache import cache
 
+from annotate.releases.models import ReleaseReference
 from scoring.leaderboards.models import Leaderboard, Score, Submission
-from scoring.leaderboards.selectors.leaderboards import release_scoring_items
 from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import RankStability, RatingPools, get_entry, rank_stability
 
@@ -26,20 +28,22 @@ METHOD = (
 @dataclass(frozen=True)
 class BoardReferences:
     """A board's references in the order it scores them (that of its reference index): their
-    weights, the ratings behind them, and the live references they were frozen from."""
+    weights, the ratings behind them (flat: reference j's are values[ptr[j]:ptr[j + 1]]), and
+    the live references they were frozen from (-1: none)."""
 
     weights: np.ndarray
-    ratings: list[list[float]]
-    source_ids: list[int | None]
+    values: np.ndarray
+    ptr: np.ndarray
+    source_ids: np.ndarray
     scale: tuple[int, int]
 
     @property
     def pools(self) -> RatingPools | None:
         """The ratings as the library resamples them; None when the release carries none (its
         weights are fixed)."""
-        if not any(self.ratings):
+        if not len(self.values):
             return None
-        return RatingPools.of(self.ratings, self.weights, *self.scale)
+        return RatingPools(self.values, self.ptr, self.weights, *map(float, self.scale))
 
 
 def _board_key(leaderboard: Leaderboard) -> str:
@@ -54,23 +58,54 @@ def _scale(leaderboard: Leaderboard) -> tuple[int, int]:
     return int(source.get("scale_min", 1)), int(source.get("scale_max", 5))
 
 
+def _scored_rows(leaderboard: Leaderboard) -> Iterator[list[tuple[float, list, int | None]]]:
+    """Each scored item's references with a weight, as (weight, ratings, live id), in release
+    order: `release_scoring_items`'s rule (an item counts when a reference's weight is
+    positive), read as plain rows a batch at a time (a board can hold millions)."""
+    field = "z_weight" if leaderboard.release.weight_variant == "z" else "weight"
+    rows = (
+        ReleaseReference.objects.filter(
+            release=leaderboard.release,
+            item__split=leaderboard.split,
+            **{f"{field}__isnull": False},
+        )
+        .order_by("item__position", "position")
+        .values_list("item_id", field, "rating_values", "source_reference_id")
+    )
+    item: int | None = None
+    refs: list[tuple[float, list, int | None]] = []
+    for item_id, weight, ratings, source in rows.iterator(chunk_size=20_000):
+        if item_id != item:
+            if any(w > 0 for w, _, _ in refs):
+                yield refs
+            item, refs = item_id, []
+        refs.append((float(weight), ratings or [], source))
+    if any(w > 0 for w, _, _ in refs):
+        yield refs
+
+
 def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
     """The board's references (kept per process: a published release never changes)."""
     key = _board_key(leaderboard)
     if key in _BOARDS:
         return _BOARDS[key]
-    variant = leaderboard.release.weight_variant
-    ratings: list[list[float]] = []
-    weights: list[float] = []
-    sources: list[int | None] = []
-    for item, _ in release_scoring_items(release=leaderboard.release, split=leaderboard.split):
-        for ref in item.references.all():
-            weight = ref.weight_for(variant)
-            if weight is not None:  # the references the index holds, in its order
-                ratings.append([float(v) for v in ref.rating_values])
-                weights.append(float(weight))
-                sources.append(ref.source_reference_id)
-    found = BoardReferences(np.array(weights), ratings, sources, _scale(leaderboard))
+    weights, sizes, sources = array("d"), array("q"), array("q")
+    values = array("d")
+    for refs in _scored_rows(leaderboard):
+        for weight, ratings, source in refs:
+            weights.append(weight)
+            sizes.append(len(ratings))
+            values.extend(float(v) for v in ratings)
+            sources.append(-1 if source is None else source)
+    ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(np.frombuffer(sizes, dtype=np.int64), out=ptr[1:])
+    found = BoardReferences(
+        np.frombuffer(weights, dtype=np.float64).copy(),
+        np.frombuffer(values, dtype=np.float64).copy(),
+        ptr,
+        np.frombuffer(sources, dtype=np.int64).copy(),
+        _scale(leaderboard),
+    )
     if len(_BOARDS) >= _BOARDS_SIZE:
         _BOARDS.pop(next(iter(_BOARDS)))
     _BOARDS[key] = found

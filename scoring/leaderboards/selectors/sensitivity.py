@@ -48,9 +48,9 @@ def board_sensitivity(*, leaderboard: Leaderboard) -> SensitivityReport:
     )
     weights = closeness(holds)
     terms = pair_sensitivity(gradients, [(k, k + 1) for k in range(len(ranked) - 1)], weights)
-    for source_id, value in zip(refs.source_ids, terms, strict=True):
-        if source_id is not None and value > 0:
-            report.terms[source_id] = report.terms.get(source_id, 0.0) + float(value)
+    for source_id, value in zip(refs.source_ids.tolist(), terms.tolist(), strict=True):
+        if source_id >= 0 and value > 0:
+            report.terms[source_id] = report.terms.get(source_id, 0.0) + value
     report.boards.append(
         {
             "name": leaderboard.name,

@@ -63,6 +63,15 @@ def submissions_finished(*, leaderboard: Leaderboard) -> QuerySet[Submission]:
     )
 
 
+def submissions_missing_replicates(*, leaderboard: Leaderboard, every: bool) -> list[Submission]:
+    """Finished submissions of the board with a score lacking its bootstrap replicates (all
+    finished ones with `every`), oldest first, their submitters loaded."""
+    finished = submissions_finished(leaderboard=leaderboard).select_related("submitted_by")
+    if not every:
+        finished = finished.filter(scores__replicates_file="").distinct()
+    return list(finished.order_by("submitted_at", "pk"))
+
+
 def submissions_counted(*, leaderboard: Leaderboard, team_id: int) -> QuerySet[Submission]:
     """The team's picks on a test board: listed, not failed or cancelled, not baselines."""
     return Submission.objects.filter(

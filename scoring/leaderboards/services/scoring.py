@@ -22,7 +22,6 @@ from core.runs.context import RunContext
 from core.runs.engine import run_succeed
 from core.runs.tempfiles import run_storage_folder
 from scoring.leaderboards.models import Score, Submission
-from scoring.leaderboards.selectors.raters import board_rating_pools
 from scoring.leaderboards.selectors.stored import load_matrix, load_profile
 from scoring.leaderboards.services.references import (
     Chunk,
@@ -32,7 +31,6 @@ from scoring.leaderboards.services.references import (
     save_profile,
     submission_chunk,
 )
-from scoring.leaderboards.services.uncertainty import Replicates, score_replicates
 from scoring.metrics import bootstrap_ci, concat_profiles, get_entry, result_with_nrefs
 
 log = logging.getLogger(__name__)
@@ -143,21 +141,11 @@ def finish_chunks(run: RunContext) -> object:
     )
 
 
-@dataclass(frozen=True)
-class ScoreValues:
-    result: Any
-    interval: Any
-    replicates: Replicates
-
-
-def _score_values(metric_name: str, board: Any, chunk: Chunk) -> ScoreValues:
+def _score_values(metric_name: str, board: Any, chunk: Chunk) -> tuple[Any, Any]:
     references = reference_index(board, metric_name)
     result = result_with_nrefs(references.metric, chunk.stats.sum(axis=0), references.nrefs)
     interval = bootstrap_ci(references.metric, chunk.stats, n_samples=BOOTSTRAP_RESAMPLES)
-    replicates = score_replicates(
-        references.metric, chunk, board_rating_pools(leaderboard=board), BOOTSTRAP_RESAMPLES
-    )
-    return ScoreValues(result, interval, replicates)
+    return result, interval
 
 
 def _jsonable(value: Any) -> Any:
@@ -170,13 +158,9 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _save_files(submission_id: int, metric: str, chunk: Chunk, values: ScoreValues) -> dict:
+def _save_files(submission_id: int, metric: str, chunk: Chunk) -> dict:
     folder = f"stats/{submission_id}/{metric}"
-    files = {
-        "stats_file": save_matrix(f"{folder}.npy", chunk.stats),
-        "replicates_file": save_matrix(f"{folder}.replicates.npy", values.replicates.scores),
-        "profile_file": "",
-    }
+    files = {"stats_file": save_matrix(f"{folder}.npy", chunk.stats), "profile_file": ""}
     if chunk.profile is not None:
         files["profile_file"] = save_profile(f"{folder}.profile", chunk.profile)
     return files
@@ -190,25 +174,24 @@ def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]
     )
     with run.stage("scores"):
         values = {m: _score_values(m, submission.leaderboard, chunks[m]) for m in plan.metrics}
-        files = {m: _save_files(submission.pk, m, chunks[m], values[m]) for m in plan.metrics}
+        files = {m: _save_files(submission.pk, m, chunks[m]) for m in plan.metrics}
 
     def write_scores() -> None:
-        for metric_name, v in values.items():
-            rater = v.replicates.rater_interval
+        for metric_name, (result, interval) in values.items():
+            # A new score's replicates come from a run of their own (services/uncertainty.py):
+            # whatever an earlier scoring of this signature left is not this one's.
             Score.objects.update_or_create(
                 submission=submission,
-                signature=v.result.signature,
+                signature=result.signature,
                 defaults={
                     "metric": metric_name,
-                    "score": float(v.result.score),
-                    "ci_low": float(v.interval.low),
-                    "ci_high": float(v.interval.high),
-                    "rater_ci_low": None if rater is None else rater[0],
-                    "rater_ci_high": None if rater is None else rater[1],
-                    "extras": _jsonable(
-                        v.result.extras
-                        | ({"rater_shift": v.replicates.shift} if rater is not None else {})
-                    ),
+                    "score": float(result.score),
+                    "ci_low": float(interval.low),
+                    "ci_high": float(interval.high),
+                    "extras": _jsonable(result.extras),
+                    "replicates_file": "",
+                    "rater_ci_low": None,
+                    "rater_ci_high": None,
                     **files[metric_name],
                 },
             )

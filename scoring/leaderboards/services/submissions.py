@@ -12,7 +12,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from annotate.rating.services.adaptive import dataset_priorities_follow
 from core.lines import LineProblem
 from core.runs.engine import run_cancel, run_create
 from core.runs.models import Run, RunState
@@ -21,6 +20,7 @@ from scoring.leaderboards.selectors.leaderboards import leaderboard_can_manage, 
 from scoring.leaderboards.selectors.submissions import submissions_counted
 from scoring.leaderboards.services.rank_groups import leaderboard_rank_groups_store
 from scoring.leaderboards.services.scoring import SCORING_KIND, submission_scope
+from scoring.leaderboards.services.uncertainty import replicates_start
 from scoring.leaderboards.submission_files import (
     UploadRejected,
     parse_submission,
@@ -145,16 +145,12 @@ def submission_run_ended(run: Run) -> None:
     submissions = Submission.objects.filter(run=run, status__in=Submission.ACTIVE)
     now = timezone.now()
     if run.state == RunState.SUCCEEDED:
-        boards = set(submissions.values_list("leaderboard_id", flat=True))
+        finished = list(submissions)
         submissions.update(status=SubmissionStatus.FINISHED, finished_at=now, error="")
-        for leaderboard_id in boards:  # in the run's final transaction, with the scores
-            leaderboard_rank_groups_store(leaderboard_id=leaderboard_id)
-        # The boards' close pairs may have moved: adaptive campaigns on their datasets follow.
-        datasets = Leaderboard.objects.filter(pk__in=boards).values_list(
-            "release__dataset_id", flat=True
-        )
-        for dataset_id in set(datasets):
-            dataset_priorities_follow(dataset_id=dataset_id)
+        for leaderboard_id in {s.leaderboard_id for s in finished}:  # in the run's final
+            leaderboard_rank_groups_store(leaderboard_id=leaderboard_id)  # transaction
+        for submission in finished:  # their replicates follow, in a run of their own
+            replicates_start(submission=submission, owner=run.owner)
     elif run.state == RunState.FAILED:
         message = (
             run.reason

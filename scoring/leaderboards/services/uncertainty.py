@@ -3,10 +3,16 @@
 Every score keeps the scores of the same 1,000 resampled corpora as its item interval (the seed
 and item draws are `bootstrap_ci`'s). A weighted metric's replicates also resample each
 reference's ratings (the two-level bootstrap, from its weight profile and the release's
-ratings): the interval with rater uncertainty. The draws depend only on the board (its items and
-ratings), never on the submission, so every entry's replicates are paired with every other's and
-a view of the board stacks them to get each entry's rank distribution — nothing is recomputed
-when another score lands.
+ratings), recentred on the item bootstrap's (the library's `rater_replicates` says why): the
+interval with rater uncertainty. The draws depend only on the board (its items and ratings),
+never on the submission, so every entry's replicates are paired with every other's and a view of
+the board stacks them to get each entry's rank distribution — nothing is recomputed when another
+score lands.
+
+They are computed by a run of their own (`REPLICATES_KIND`), started in the transaction that
+ends a submission's scoring: the scores land as fast as ever, the interval with raters and the
+rank grid a little later. Its writes are fenced like every run's, so a retried or cancelled
+attempt writes nothing twice.
 """
 
 from __future__ import annotations
@@ -14,8 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from django.contrib.auth.models import User
 
-from scoring.leaderboards.services.references import Chunk
+from annotate.rating.services.adaptive import dataset_priorities_follow
+from core.runs.context import RunContext
+from core.runs.engine import run_create, run_succeed
+from core.runs.models import Run, RunState
+from scoring.leaderboards.models import Score, Submission
+from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
+from scoring.leaderboards.selectors.raters import board_rating_pools
+from scoring.leaderboards.selectors.stored import load_matrix, load_profile
+from scoring.leaderboards.services.references import Chunk, save_matrix
 from scoring.metrics import (
     Metric,
     RatingPools,
@@ -24,12 +39,14 @@ from scoring.metrics import (
     rater_replicates,
 )
 
+REPLICATES_KIND = "replicates"
+RESAMPLES = 1000  # the item interval's: the replicates are that bootstrap's own draws
+
 
 @dataclass(frozen=True)
 class Replicates:
     """The replicate scores, their 95% interval when they include the raters, and how much the
-    two-level replicates were moved to centre them where the items' are (the library's
-    `rater_replicates`: a maximum over noisy weights biases them upward)."""
+    two-level replicates were moved to centre them where the items' are."""
 
     scores: np.ndarray
     rater_interval: tuple[float, float] | None
@@ -37,7 +54,7 @@ class Replicates:
 
 
 def score_replicates(
-    metric: Metric, chunk: Chunk, pools: RatingPools | None, n_samples: int
+    metric: Metric, chunk: Chunk, pools: RatingPools | None, n_samples: int = RESAMPLES
 ) -> Replicates:
     """Two-level replicates for a weighted metric whose references have ratings (recentred on
     the item bootstrap's, from the release's own weights); the item bootstrap's otherwise
@@ -48,3 +65,83 @@ def score_replicates(
         metric, chunk.profile, pools, n_samples=n_samples, weights=pools.base_weights
     )
     return Replicates(found.scores, percentile_bounds(found.scores), found.shift)
+
+
+def replicates_scope(submission_id: int) -> str:
+    return f"submission:{submission_id}"
+
+
+def replicates_start(*, submission: Submission, owner: User) -> Run:
+    """Queue the run that computes the submission's replicates (sent once the caller's
+    transaction commits)."""
+    return run_create(
+        kind=REPLICATES_KIND,
+        owner=owner,
+        params={"submission_id": submission.pk},
+        scope=replicates_scope(submission.pk),
+        message="Waiting for a worker",
+    )
+
+
+def _scores(submission: Submission) -> list[Score]:
+    latest: dict[str, Score] = {}
+    for score in submission.scores.filter(stats_file__gt="").order_by("created_at", "pk"):
+        latest[score.metric] = score
+    return [latest[m] for m in submission.leaderboard.metrics if m in latest]
+
+
+def replicates_run(run: RunContext) -> object:
+    """The run's body: each of the submission's latest scores gets its replicates file and, for
+    a weighted metric on a release with ratings, its interval with rater uncertainty."""
+    submission = (
+        Submission.objects.select_related("leaderboard__release")
+        .filter(pk=run.params["submission_id"])
+        .first()
+    )
+    scores = _scores(submission) if submission is not None else []
+    if submission is None or not scores:
+        run_succeed(run, {"scores": 0})  # cancelled or deleted meanwhile: nothing to do
+        return None
+    board = submission.leaderboard
+    pools = board_rating_pools(leaderboard=board)
+    run.progress(0, len(scores), "Bootstrap replicates")
+    found: dict[int, tuple[str, Replicates]] = {}
+    for done, score in enumerate(scores, start=1):
+        with run.stage(score.metric):
+            chunk = Chunk(
+                load_matrix(score.stats_file),
+                load_profile(score.profile_file) if score.profile_file else None,
+            )
+            replicates = score_replicates(leaderboard_metric(board, score.metric), chunk, pools)
+        run.check()  # a superseded attempt stops before it writes
+        name = save_matrix(
+            f"stats/{submission.pk}/{score.metric}.replicates.npy", replicates.scores
+        )
+        found[score.pk] = (name, replicates)
+        run.progress(done)
+
+    def write() -> None:
+        for score_pk, (name, replicates) in found.items():
+            score = Score.objects.get(pk=score_pk)
+            score.replicates_file = name
+            if replicates.rater_interval is not None:
+                score.rater_ci_low, score.rater_ci_high = replicates.rater_interval
+                score.extras = {**score.extras, "rater_shift": replicates.shift}
+            score.save(update_fields=["replicates_file", "rater_ci_low", "rater_ci_high", "extras"])
+
+    run_succeed(run, {"scores": len(found)}, write=write)
+    return None
+
+
+def replicates_run_ended(run: Run) -> None:
+    """The run's end hook: the board's rank grid changed, and so may the close pairs that
+    adaptive campaigns on its dataset learn from."""
+    if run.state != RunState.SUCCEEDED:
+        return
+    submission = (
+        Submission.objects.select_related("leaderboard__release")
+        .filter(pk=run.params.get("submission_id"))
+        .first()
+    )
+    if submission is not None:
+        dataset_priorities_follow(dataset_id=submission.leaderboard.release.dataset_id)
