@@ -8,8 +8,9 @@ weight the mean of three ratings, which the release keeps), a
 leaderboard (ΔBLEU with BLEU and sBLEU beside it, or with every metric of the registry with
 ``--companions all``; its reference indexes are built when it opens, as in production), then one
 submission of N lines. Printed: seconds from the upload call to the submission being finished
-with its scores stored; the worker's peak memory over the run, sampled every 50 ms: resident
-(RSS) of its whole process tree, where the pool's processes each count the pages of the shared
+with its scores stored, and then to the run of its bootstrap replicates (the interval with the
+raters' uncertainty, the rank grid) being done; the worker's peak memory over both, sampled
+every 50 ms: resident (RSS) of its whole process tree, where the pool's processes each count the pages of the shared
 memory-mapped indexes they touch, and proportional (PSS), where a shared page counts once; the
 largest single process's resident peak and its own (anonymous: everything but mapped files)
 peak; and the share of that time spent in the metric itself
@@ -212,6 +213,7 @@ def metric_seconds(board, hyps: list[str]) -> float:
 def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metric: bool) -> dict:
     from django_celery_results.models import TaskResult
 
+    from core.runs.models import Run
     from scoring.leaderboards.models import Submission
     from scoring.leaderboards.services.references import _INDEX_CACHE
     from tests.runs_kit import upload
@@ -243,7 +245,15 @@ def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metri
         ended = Submission.objects.filter(pk=submission.pk, status__in=["finished", "failed"])
         wait_until(ended.exists, 3600, "scoring")
         elapsed = time.perf_counter() - start
+        # Then the run of its replicates (the interval with raters, the board's rank grid).
+        replicates = Run.objects.filter(
+            kind="replicates", scope=f"submission:{submission.pk}", state__in=Run.ENDED
+        )
+        wait_until(replicates.exists, 3600, "the replicates")
+        after = time.perf_counter() - start - elapsed
         sampler.running = False
+        if replicates.get().state != "succeeded":
+            raise SystemExit(f"replicates failed: {replicates.get().reason}")
     status = Submission.objects.get(pk=submission.pk)
     if status.status != "finished":
         raise SystemExit(f"submission failed: {status.error}")
@@ -252,6 +262,7 @@ def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metri
     _INDEX_CACHE.clear()
     return {
         "lines": n_items, "setup": setup, "indexes": prepared, "e2e": elapsed,
+        "replicates": after,
         **{f"{key}_mb": value / 1024 for key, value in sampler.peak.items()},
         "build_own_mb": build_sampler.peak["own_one"] / 1024,
         "metric": metric_time, "metrics": len(board.metrics),
@@ -299,7 +310,7 @@ def main() -> None:
     print(f"database: {connection.vendor}; broker: {broker}")
     print(
         f"{'lines':>9} {'refs':>5} {'metrics':>7} {'release s':>10} {'indexes s':>10}"
-        f" {'upload→board s':>15} {'worker RSS MB':>14} {'worker PSS MB':>14}"
+        f" {'upload→board s':>15} {'+replicates s':>14} {'worker RSS MB':>14} {'worker PSS MB':>14}"
         f" {'1 process RSS MB':>17} {'1 process own MB':>17} {'index build own MB':>19}"
         f" {'metric share':>13}"
     )
@@ -308,7 +319,8 @@ def main() -> None:
         share = "-" if row["metric"] is None else f"{min(1.0, row['metric'] / row['e2e']):.0%}"
         print(
             f"{row['lines']:>9,} {args.refs:>5} {row['metrics']:>7} {row['setup']:>10.1f}"
-            f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['rss_mb']:>14.0f}"
+            f" {row['indexes']:>10.1f} {row['e2e']:>15.2f} {row['replicates']:>14.2f}"
+            f" {row['rss_mb']:>14.0f}"
             f" {row['pss_mb']:>14.0f} {row['rss_one_mb']:>17.0f} {row['own_one_mb']:>17.0f}"
             f" {row['build_own_mb']:>19.0f} {share:>13}",
             flush=True,
