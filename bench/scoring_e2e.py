@@ -4,18 +4,18 @@
     python bench/scoring_e2e.py --sizes 1000000 --refs 4 --companions default --skip-metric
 
 For each size: a published release of N items × R weighted references (~15 tokens each, each
-weight the mean of three ratings, which the release keeps), a
-leaderboard (ΔBLEU with BLEU and sBLEU beside it, or with every metric of the registry with
-``--companions all``; its reference indexes are built when it opens, as in production), then one
-submission of N lines. Printed: seconds from the upload call to the submission being finished
-with its scores stored, and then to the run of its bootstrap replicates (the interval with the
-raters' uncertainty, the rank grid) being done; the worker's peak memory over both, sampled
-every 50 ms: resident (RSS) of its whole process tree, where the pool's processes each count the pages of the shared
-memory-mapped indexes they touch, and proportional (PSS), where a shared page counts once; the
-largest single process's resident peak and its own (anonymous: everything but mapped files)
-peak; and the share of that time spent in the metric itself
-(the same statistics and bootstrap computed in this process against the prebuilt indexes;
-``--skip-metric`` leaves that reference run out, e.g. for a million lines).
+weight the mean of three ratings, which the release keeps), a leaderboard (ΔBLEU with BLEU and
+sBLEU beside it, or with every metric of the registry with ``--companions all``; its reference
+indexes are built when it opens, as in production), then one submission of N lines. Printed:
+seconds from the upload call to the submission being finished with its scores stored, and then
+to the run of its bootstrap replicates (the interval with the raters' uncertainty, the rank
+grid) being done; the worker's peak memory over both, sampled every 50 ms: resident (RSS) of its
+whole process tree, where the pool's processes each count the pages of the shared memory-mapped
+indexes they touch, and proportional (PSS), where a shared page counts once; the largest single
+process's resident peak and its own (anonymous: everything but mapped files) peak; and the share
+of that time spent in the metric itself (the same statistics and bootstrap computed in this
+process against the prebuilt indexes; ``--skip-metric`` leaves that reference run out, e.g. for
+a million lines).
 
 Runs on PostgreSQL and Redis when BENCH_DATABASE_URL / BENCH_BROKER_URL are set (the database is
 dropped and created anew at the start), else on a temporary SQLite file and the file-system
