@@ -20,8 +20,10 @@ _BOARDS: dict[str, BoardReferences] = {}
 _BOARDS_SIZE = 8
 CACHE_SECONDS = 7 * 24 * 3600
 METHOD = (
-    "two-level bootstrap (1,000 replicates): items resampled as for the interval, and within "
-    "each reference its ratings, the weight recomputed from their mean"
+    "1,000 bootstrap replicates with the interval's item draws; for a weighted metric on a "
+    "release with ratings also, within each reference, its ratings (the weight recomputed from "
+    "their mean), recentred on the item bootstrap's mean (a maximum over noisy weights biases "
+    "the raw replicates upward)"
 )
 
 
