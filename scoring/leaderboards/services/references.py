@@ -194,28 +194,28 @@ def submission_chunk(
     n_items, metric, prepared = len(references.item_ids), references.metric, references.prepared
     # Streamed: a slice of items at a time, so tokenized references never grow with the chunk.
     bounds = [(a, min(a + STREAM_ITEMS, stop)) for a in range(start, stop, STREAM_ITEMS)]
-    parts = [
+    if metric.uses_weights and bounds:
+        # A weighted metric's slices are profiled against their own references and the board's
+        # index (for ΔNIST, its information weights are the whole test set's); the profile at
+        # the release's weights gives the statistics themselves, bit for bit (tested).
+        parts = [
+            weight_profile(
+                metric,
+                hyps[a - start : b - start],
+                references.refs.part(a, b),
+                metric.prepared_slice(prepared, a, b),
+            )
+            for a, b in bounds
+        ]
+        profile = concat_profiles(parts)
+        return Chunk(profile.rows(references.refs.part(start, stop).weights), profile)
+    rows = [
         stats_slice(metric, hyps[a - start : b - start], prepared, a, b, n_items) for a, b in bounds
     ]
     stats = (
-        np.concatenate(parts) if parts else stats_slice(metric, [], prepared, start, stop, n_items)
+        np.concatenate(rows) if rows else stats_slice(metric, [], prepared, start, stop, n_items)
     )
-    profile = None
-    if metric.uses_weights and bounds:
-        # The same slices, profiled against their own references and the board's index (for
-        # ΔNIST, its information weights are the whole test set's).
-        profile = concat_profiles(
-            [
-                weight_profile(
-                    metric,
-                    hyps[a - start : b - start],
-                    references.refs.part(a, b),
-                    metric.prepared_slice(prepared, a, b),
-                )
-                for a, b in bounds
-            ]
-        )
-    return Chunk(stats, profile)
+    return Chunk(stats, None)
 
 
 def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]:
