@@ -19,14 +19,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, OuterRef
 from django.utils import timezone
 
-from annotate.rating.models import (
-    Campaign,
-    CampaignRater,
-    Rating,
-    RatingKind,
-    RatingStatus,
-    Slot,
-)
+from annotate.rating.models import Campaign, CampaignRater, Rating, RatingKind, RatingStatus, Slot
 from annotate.rating.selectors.campaigns import FINISHED
 from annotate.rating.selectors.completion import completion_code_shown
 
