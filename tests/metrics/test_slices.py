@@ -21,23 +21,9 @@ from scoring.metrics import (
 from scoring.metrics.api import prepared_for
 
 WORDS = [
-    "the",
-    "cat",
-    "sat",
-    "on",
-    "a",
-    "mat",
-    "0",
-    "dog",
-    "Barked",
-    "loudly",
-    ".",
-    "!",
-    "gangster",
-    "quick",
-    "brown",
-    "fox",
-]
+    "the", "cat", "sat", "on", "a", "mat", "0", "dog", "Barked", "loudly", ".", "!",
+    "gangster", "quick", "brown", "fox",
+]  # fmt: skip
 
 
 def sentence(rng: random.Random, shortest: int = 0) -> str:

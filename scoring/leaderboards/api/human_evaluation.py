@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from annotate.rating.api.campaigns import CampaignSerializer
 from annotate.rating.models import Mode
-from core.api import validated_input
+from core.api import id_list_field, validated_input
 from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_can_manage,
     leaderboard_get_visible,
@@ -26,10 +26,8 @@ from scoring.leaderboards.services.human_evaluation import human_evaluation_crea
 
 
 class HumanEvaluationInputSerializer(serializers.Serializer):
-    submissions = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
-        min_length=1,
-        max_length=50,
+    submissions = id_list_field(
+        most=50,
         help_text="Ids of finished submissions of this leaderboard (two or more for pairwise).",
     )
     mode = serializers.ChoiceField(
