@@ -8,7 +8,7 @@ from typing import cast
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,10 +17,7 @@ from rest_framework.views import APIView
 from annotate.rating.api.campaigns import CampaignSerializer
 from annotate.rating.models import Mode
 from core.api import id_list_field, validated_input
-from scoring.leaderboards.selectors.leaderboards import (
-    leaderboard_can_manage,
-    leaderboard_get_visible,
-)
+from scoring.leaderboards.selectors.leaderboards import leaderboard_get_managed
 from scoring.leaderboards.selectors.submissions import submissions_finished_by_id
 from scoring.leaderboards.services.human_evaluation import human_evaluation_create
 
@@ -63,9 +60,8 @@ class LeaderboardHumanEvaluationApi(APIView):
         summary="Rate chosen submissions' outputs by people: an output campaign (owner)",
     )
     def post(self, request: Request, slug: str) -> Response:
-        board = leaderboard_get_visible(user=request.user, slug=slug)
-        if not leaderboard_can_manage(user=request.user, leaderboard=board):
-            raise PermissionDenied("Only the leaderboard's owner starts a human evaluation of it.")
+        refusal = "Only the leaderboard's owner starts a human evaluation of it."
+        board = leaderboard_get_managed(user=request.user, slug=slug, refusal=refusal)
         fields = validated_input(HumanEvaluationInputSerializer, request)
         wanted = list(dict.fromkeys(fields.pop("submissions")))  # in the asked order
         found = submissions_finished_by_id(leaderboard=board, ids=wanted)

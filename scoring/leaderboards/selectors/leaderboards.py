@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotate.datasets.models import Visibility
@@ -37,6 +38,15 @@ def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderb
     board = leaderboards_visible(user=user).filter(slug=slug).first()
     if board is None:
         raise NotFound("No such leaderboard.")
+    return board
+
+
+def leaderboard_get_managed(*, user: User | AnonymousUser, slug: str, refusal: str) -> Leaderboard:
+    """The leaderboard if the user runs it; ``refusal`` as a 403 to one who may only see it (and
+    the 404 of :func:`leaderboard_get_visible` to others)."""
+    board = leaderboard_get_visible(user=user, slug=slug)
+    if not leaderboard_can_manage(user=user, leaderboard=board):
+        raise PermissionDenied(refusal)
     return board
 
 
