@@ -180,58 +180,64 @@ DEFAULT_RELEASE_ITEMS = [
 ]
 
 
-@pytest.fixture
-def make_release(owner, make_dataset):
-    """A published release built row by row (no campaign needed)."""
+def release_of(
+    owner, *, slug="chat", items=DEFAULT_RELEASE_ITEMS, public_splits=("dev",), version="1.0.0"
+):
+    """A published release of `owner`'s public dataset `slug`, built row by row (no campaign)."""
     from django.utils import timezone
 
     from annotate.releases.models import Release, ReleaseItem, ReleaseReference
 
-    def make(*, slug="chat", items=DEFAULT_RELEASE_ITEMS, public_splits=("dev",), version="1.0.0"):
-        dataset = make_dataset(slug=slug, visibility="public", data=None)
-        release = Release.objects.create(
-            dataset=dataset, version=version, created_by=owner, public_splits=list(public_splits)
+    dataset = dataset_of(owner, slug=slug, visibility="public", data=None)
+    release = Release.objects.create(
+        dataset=dataset, version=version, created_by=owner, public_splits=list(public_splits)
+    )
+    for position, (split, external_id, refs) in enumerate(items):
+        item = ReleaseItem.objects.create(
+            release=release,
+            split=split,
+            external_id=external_id,
+            context=["earlier turn"],
+            message=f"message {external_id}",
+            position=position,
         )
-        for position, (split, external_id, refs) in enumerate(items):
-            item = ReleaseItem.objects.create(
+        for index, (text, weight) in enumerate(refs):
+            ReleaseReference.objects.create(
                 release=release,
-                split=split,
-                external_id=external_id,
-                context=["earlier turn"],
-                message=f"message {external_id}",
-                position=position,
+                item=item,
+                position=index,
+                text=text,
+                weight=weight,
+                z_weight=weight,
+                n=0 if weight is None else 3,
             )
-            for index, (text, weight) in enumerate(refs):
-                ReleaseReference.objects.create(
-                    release=release,
-                    item=item,
-                    position=index,
-                    text=text,
-                    weight=weight,
-                    z_weight=weight,
-                    n=0 if weight is None else 3,
-                )
-        Release.objects.filter(pk=release.pk).update(
-            status="published", published_at=timezone.now()
-        )
-        release.refresh_from_db()
-        return release
+    Release.objects.filter(pk=release.pk).update(status="published", published_at=timezone.now())
+    release.refresh_from_db()
+    return release
+
+
+@pytest.fixture
+def make_release(owner):
+    """A published release built row by row (no campaign needed)."""
+
+    def make(**fields):
+        return release_of(owner, **fields)
 
     return make
 
 
-@pytest.fixture
-def make_leaderboard(owner, make_release):
+def leaderboard_of(owner, *, release, split="dev", slug="board", **fields):
+    """`owner`'s leaderboard `slug` on the split of a release."""
     from scoring.leaderboards.services.leaderboards import leaderboard_create
 
-    def make(*, release=None, split="dev", slug="board", **fields):
-        return leaderboard_create(
-            owner=owner,
-            release=release or make_release(),
-            split=split,
-            name=slug.title(),
-            slug=slug,
-            **fields,
-        )
+    return leaderboard_create(
+        owner=owner, release=release, split=split, name=slug.title(), slug=slug, **fields
+    )
+
+
+@pytest.fixture
+def make_leaderboard(owner, make_release):
+    def make(*, release=None, **fields):
+        return leaderboard_of(owner, release=release or make_release(), **fields)
 
     return make
