@@ -58,10 +58,10 @@ def scored(django_capture_on_commit_callbacks):
     return make
 
 
-def shared_board_world(build):
-    """The fixtures of a test module whose tests share one world of leaderboards and scored
-    submissions, to bind to module names (``shared, world = shared_board_world(build)``; the
-    second may have any name):
+def shared_scoring_world(build):
+    """The fixtures of a test module whose tests share one world of scoring rows (leaderboards,
+    scored submissions, studies), to bind to module names (``shared, world =
+    shared_scoring_world(build)``; the second may have any name):
 
     - `shared`, module-scoped: what `build(owner)` returns (a dict of rows, or lists of rows, by
       name) and the world's media folder, built once for the module in its own transaction
@@ -80,7 +80,7 @@ def shared_board_world(build):
 
     @pytest.fixture(scope="module", name="shared")
     def built(django_db_setup, django_db_blocker, tmp_path_factory):
-        media = tmp_path_factory.mktemp("board-world")
+        media = tmp_path_factory.mktemp("scoring-world")
         with module_world(django_db_blocker, media), override_settings(VAR_DIR=media / "var"):
             rows = build(user_of("owner", Role.RESEARCHER))
             references_service._INDEX_CACHE.clear()

@@ -12,7 +12,7 @@ from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
 from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import holm_adjust, paired_bootstrap
 from tests.conftest import leaderboard_of, release_of, user_of
-from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT, scored_now, shared_board_world
+from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT, scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def _three_entries(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_board_world(_three_entries)
+shared, world = shared_scoring_world(_three_entries)
 
 
 @pytest.fixture

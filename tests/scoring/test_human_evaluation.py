@@ -16,7 +16,7 @@ from tests.scoring.conftest import (
     TEST_PERFECT,
     TEST_POOR,
     scored_now,
-    shared_board_world,
+    shared_scoring_world,
 )
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def _board_with_three(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_board_world(_board_with_three)
+shared, world = shared_scoring_world(_board_with_three)
 
 
 @pytest.fixture

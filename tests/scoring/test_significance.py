@@ -12,7 +12,7 @@ from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.significance import BoardSignificance, significance_compute
 from scoring.metrics import get_metric
 from tests.conftest import PASSWORD, leaderboard_of, release_of, user_of
-from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, scored_now, shared_board_world
+from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, scored_now, shared_scoring_world
 
 
 def bleu_rows(rng, n_items: int, quality: float) -> np.ndarray:
@@ -86,7 +86,7 @@ def _five_entries(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_board_world(_five_entries)
+shared, world = shared_scoring_world(_five_entries)
 
 
 @pytest.fixture
