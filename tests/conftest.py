@@ -67,10 +67,14 @@ def _sqlite_release_triggers_let_flush_work(request):
         drop_frozen_triggers(connection)
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # Real hashing costs ~0.3 s a user; tests make hundreds of users.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
+    # Real hashing costs ~0.3 s a user; tests make hundreds of users, and so do the worlds
+    # that a module's tests share (built before any test's own fixtures).
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
