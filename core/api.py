@@ -92,6 +92,20 @@ def id_list_field(*, most: int, help_text: str) -> serializers.ListField:
     )
 
 
+def name_list_field(
+    *, most: int, longest: int, help_text: str | None = None
+) -> serializers.ListField:
+    """An optional request field listing up to `most` names of up to `longest` characters each
+    (an empty list when left out)."""
+    return serializers.ListField(
+        child=serializers.CharField(max_length=longest),
+        required=False,
+        default=list,
+        max_length=most,
+        help_text=help_text,
+    )
+
+
 def validated_input(
     serializer_class: type[serializers.Serializer], request: Request, **kwargs: Any
 ) -> dict[str, Any]:
