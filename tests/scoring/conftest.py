@@ -58,16 +58,17 @@ def scored(django_capture_on_commit_callbacks):
     return make
 
 
-def shared_scoring_world(build):
+def shared_scoring_world(build, *names):
     """The fixtures of a test module whose tests share one world of scoring rows (leaderboards,
-    scored submissions, studies), to bind to module names (``shared, world =
-    shared_scoring_world(build)``; the second may have any name):
+    scored submissions, studies), to bind to module names (``shared, world, board =
+    shared_scoring_world(build, "board")``; the second may have any name):
 
     - `shared`, module-scoped: what `build(owner)` returns (a dict of rows, or lists of rows, by
       name) and the world's media folder, built once for the module in its own transaction
       (see `module_world`);
     - `world`: the same rows read again for the test that asks (it may change its own copies),
-      the world's files copied into the test's own storage folder first.
+      the world's files copied into the test's own storage folder first;
+    - one fixture for each of `names`: that row (or list of rows) of the world.
 
     The rows stay for the module's later tests (one transaction holds them until its end):
     those that make boards of their own name them apart.
@@ -92,7 +93,15 @@ def shared_scoring_world(build):
         media_copy(settings, tmp_path, media)
         return {name: _read_again(value) for name, value in rows.items()}
 
-    return built, world
+    return (built, world, *(_row_of(name) for name in names))
+
+
+def _row_of(name: str):
+    @pytest.fixture(name=name)
+    def row(world):
+        return world[name]
+
+    return row
 
 
 def _read_again(value):

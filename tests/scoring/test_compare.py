@@ -27,12 +27,7 @@ def _three_entries(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_scoring_world(_three_entries)
-
-
-@pytest.fixture
-def board(world):
-    return world["board"]
+shared, world, board = shared_scoring_world(_three_entries, "board")
 
 
 def sub(board, method):

@@ -45,17 +45,7 @@ def _board_with_three(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_scoring_world(_board_with_three)
-
-
-@pytest.fixture
-def board(world):
-    return world["board"]
-
-
-@pytest.fixture
-def three(world):
-    return world["three"]
+shared, world, board, three = shared_scoring_world(_board_with_three, "board", "three")
 
 
 def post(client, slug, **body):

@@ -82,16 +82,11 @@ def _five_entries(owner):
     scored_now(
         board, other, GOOD[:2] + PERFECT[2:], method="quiet one", team_name="quiet", is_public=False
     )
-    return {"board": board}
+    return {"five_entries": board}
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_scoring_world(_five_entries)
-
-
-@pytest.fixture
-def five_entries(world):
-    return world["board"]
+shared, world, five_entries = shared_scoring_world(_five_entries, "five_entries")
 
 
 def _board_groups(client, board) -> dict[int, int]:

@@ -24,12 +24,7 @@ def _finished_study(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_scoring_world(_finished_study)
-
-
-@pytest.fixture
-def study(world):
-    return world["study"]
+shared, world, study = shared_scoring_world(_finished_study, "study")
 
 
 def test_study_result_has_table_and_sweeps(study):

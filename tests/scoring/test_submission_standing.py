@@ -48,17 +48,7 @@ def _board_with_an_entry(owner):
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.
-shared, world = shared_scoring_world(_board_with_an_entry)
-
-
-@pytest.fixture
-def board(world):
-    return world["board"]
-
-
-@pytest.fixture
-def entry(world):
-    return world["entry"]
+shared, world, board, entry = shared_scoring_world(_board_with_an_entry, "board", "entry")
 
 
 def test_the_owner_hides_with_a_reason_the_team_reads(board, entry, owner, other, client_for):
