@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.leaderboards.services import references as references_service
-from tests.runs_kit import execute, upload
+from tests.runs_kit import upload
+from tests.scoring.world_kit import scoring_finished
 
 # Dev items d1, d2, d3, d5 of the default release.
 PERFECT = [
@@ -33,19 +34,6 @@ def _own_storage_and_index_cache(settings, tmp_path):
     references_service._INDEX_CACHE.clear()
 
 
-def scored_now(board, user, hyps, **fields):
-    """A finished submission with its scores: uploaded, then scored in this process (its
-    dispatch to a worker, an on-commit callback, is left to the caller's transaction)."""
-    return _scored(upload(board, user, hyps, **fields))
-
-
-def _scored(submission):
-    execute(submission.run_id)
-    submission.refresh_from_db()
-    assert submission.status == "finished", submission.error
-    return submission
-
-
 @pytest.fixture
 def scored(django_capture_on_commit_callbacks):
     """`scored(board, user, hyps, **fields)`: a finished submission with its scores."""
@@ -53,58 +41,6 @@ def scored(django_capture_on_commit_callbacks):
     def make(board, user, hyps, **fields):
         with django_capture_on_commit_callbacks(execute=False):
             submission = upload(board, user, hyps, **fields)
-        return _scored(submission)
+        return scoring_finished(submission)
 
     return make
-
-
-def shared_scoring_world(build, *names):
-    """The fixtures of a test module whose tests share one world of scoring rows (leaderboards,
-    scored submissions, studies), to bind to module names (``shared, world, board =
-    shared_scoring_world(build, "board")``; the second may have any name):
-
-    - `shared`, module-scoped: what `build(owner)` returns (a dict of rows, or lists of rows, by
-      name) and the world's media folder, built once for the module in its own transaction
-      (see `module_world`);
-    - `world`: the same rows read again for the test that asks (it may change its own copies),
-      the world's files copied into the test's own storage folder first;
-    - one fixture for each of `names`: that row (or list of rows) of the world.
-
-    The rows stay for the module's later tests (one transaction holds them until its end):
-    those that make boards of their own name them apart.
-    """
-    from django.test import override_settings
-
-    from annotate.accounts.models import Role
-    from tests.annotate.release_kit import media_copy, module_world
-    from tests.conftest import user_of
-
-    @pytest.fixture(scope="module", name="shared")
-    def built(django_db_setup, django_db_blocker, tmp_path_factory):
-        media = tmp_path_factory.mktemp("scoring-world")
-        with module_world(django_db_blocker, media), override_settings(VAR_DIR=media / "var"):
-            rows = build(user_of("owner", Role.RESEARCHER))
-            references_service._INDEX_CACHE.clear()
-            yield rows, media
-
-    @pytest.fixture
-    def world(shared, settings, tmp_path):
-        rows, media = shared
-        media_copy(settings, tmp_path, media)
-        return {name: _read_again(value) for name, value in rows.items()}
-
-    return (built, world, *(_row_of(name) for name in names))
-
-
-def _row_of(name: str):
-    @pytest.fixture(name=name)
-    def row(world):
-        return world[name]
-
-    return row
-
-
-def _read_again(value):
-    if isinstance(value, list):
-        return [_read_again(row) for row in value]
-    return type(value).objects.get(pk=value.pk)

@@ -12,7 +12,8 @@ from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
 from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import holm_adjust, paired_bootstrap
 from tests.conftest import leaderboard_of, release_of, user_of
-from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT, scored_now, shared_scoring_world
+from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 

@@ -9,15 +9,8 @@ from annotate.rating.models import Campaign
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_join
 from tests.conftest import DEFAULT_RELEASE_ITEMS, leaderboard_of, release_of, user_of
-from tests.scoring.conftest import (
-    GOOD,
-    NONSENSE,
-    PERFECT,
-    TEST_PERFECT,
-    TEST_POOR,
-    scored_now,
-    shared_scoring_world,
-)
+from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, TEST_PERFECT, TEST_POOR
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/leaderboards/{}/human-evaluation/"

@@ -12,7 +12,8 @@ from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.significance import BoardSignificance, significance_compute
 from scoring.metrics import get_metric
 from tests.conftest import PASSWORD, leaderboard_of, release_of, user_of
-from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, scored_now, shared_scoring_world
+from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 
 def bleu_rows(rng, n_items: int, quality: float) -> np.ndarray:

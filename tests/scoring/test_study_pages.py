@@ -5,12 +5,12 @@ import pytest
 from scoring.study.models import CorrelationStudy
 from tests.conftest import release_of
 from tests.runs_kit import execute
-from tests.scoring.conftest import shared_scoring_world
 from tests.scoring.study_kit import (
     study_inputs,
     study_on_test_split,
     study_release_items,
 )
+from tests.scoring.world_kit import shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 

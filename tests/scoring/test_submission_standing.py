@@ -18,15 +18,8 @@ from scoring.leaderboards.services.standing import (
     submission_withdraw,
 )
 from tests.conftest import PASSWORD, leaderboard_of, release_of, user_of
-from tests.scoring.conftest import (
-    GOOD,
-    NONSENSE,
-    PERFECT,
-    TEST_PERFECT,
-    TEST_POOR,
-    scored_now,
-    shared_scoring_world,
-)
+from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, TEST_PERFECT, TEST_POOR
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
