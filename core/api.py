@@ -81,6 +81,31 @@ def page_response(
     return paginator.get_paginated_response(serializer_class(page, many=True, **kwargs).data)
 
 
+def id_list_field(*, most: int, help_text: str) -> serializers.ListField:
+    """A request field listing 1 to `most` row ids (each a positive 64-bit integer, as the
+    database's keys are)."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        min_length=1,
+        max_length=most,
+        help_text=help_text,
+    )
+
+
+def name_list_field(
+    *, most: int, longest: int, help_text: str | None = None
+) -> serializers.ListField:
+    """An optional request field listing up to `most` names of up to `longest` characters each
+    (an empty list when left out)."""
+    return serializers.ListField(
+        child=serializers.CharField(max_length=longest),
+        required=False,
+        default=list,
+        max_length=most,
+        help_text=help_text,
+    )
+
+
 def validated_input(
     serializer_class: type[serializers.Serializer], request: Request, **kwargs: Any
 ) -> dict[str, Any]:

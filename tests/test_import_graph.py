@@ -10,6 +10,7 @@ The project's wiring (`deltableu`: settings, URLs, the Celery app) may import an
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +41,8 @@ def test_the_metric_library_is_found():
     assert "scoring.metrics.cli" in _modules()
 
 
-def _imports(name: str, path: Path) -> set[str]:
+@cache  # the source does not change during a run; several tests read each module's imports
+def _imports(name: str, path: Path) -> frozenset[str]:
     """Every module `name` imports, module-level or inside functions, relative ones resolved."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -56,7 +58,7 @@ def _imports(name: str, path: Path) -> set[str]:
             )
             found.add(module or "")
             found.update(f"{module}.{alias.name}" for alias in node.names)
-    return found
+    return frozenset(found)
 
 
 def _graph() -> dict[str, set[str]]:

@@ -10,38 +10,24 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.accounts.selectors import user_is_researcher
+from annotate.datasets import selectors
 from annotate.datasets import serializers as s
 from annotate.datasets.formats import FileProblems
 from annotate.datasets.models import Dataset
-from annotate.datasets.selectors import (
-    dataset_export_jsonl,
-    dataset_get_editable,
-    dataset_get_visible,
-    dataset_items,
-    dataset_list_visible,
-)
 from annotate.datasets.selectors.deletion import dataset_deletion_preview
-from annotate.datasets.services.datasets import (
-    DeletionRefused,
-    dataset_create,
-    dataset_delete,
-    dataset_import_file,
-    dataset_update,
-    import_format_for,
-)
+from annotate.datasets.services import datasets as services
 from annotate.datasets.visibility import dataset_splits_hidden_from
-from core.api import paginated, problems_response, validated_input
+from core.api import page_response, paginated, problems_response, validated_input
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:
-    return dataset_get_editable(
+    return selectors.dataset_get_editable(
         user=request.user, slug=slug, refusal="Only the dataset's owner can change it."
     )
 
@@ -53,9 +39,8 @@ class DatasetListApi(APIView):
         summary="Datasets you can see",
     )
     def get(self, request: Request) -> Response:
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(dataset_list_visible(user=request.user), request)
-        return paginator.get_paginated_response(s.DatasetOutputSerializer(page, many=True).data)
+        datasets = selectors.dataset_list_visible(user=request.user)
+        return page_response(request, datasets, s.DatasetOutputSerializer)
 
     @extend_schema(
         request=s.DatasetInputSerializer,
@@ -66,14 +51,14 @@ class DatasetListApi(APIView):
         if not user_is_researcher(request.user):
             raise PermissionDenied("Only researchers can create datasets.")
         fields = validated_input(s.DatasetInputSerializer, request)
-        dataset = dataset_create(owner=cast(User, request.user), **fields)
+        dataset = services.dataset_create(owner=cast(User, request.user), **fields)
         return Response(s.DatasetOutputSerializer(dataset).data, status=status.HTTP_201_CREATED)
 
 
 class DatasetDetailApi(APIView):
     @extend_schema(responses=s.DatasetOutputSerializer, summary="One dataset")
     def get(self, request: Request, slug: str) -> Response:
-        dataset = dataset_get_visible(user=request.user, slug=slug)
+        dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
         return Response(s.DatasetOutputSerializer(dataset).data)
 
     @extend_schema(
@@ -84,7 +69,7 @@ class DatasetDetailApi(APIView):
     def patch(self, request: Request, slug: str) -> Response:
         dataset = _editable_dataset(request, slug)
         fields = validated_input(s.DatasetUpdateSerializer, request, instance=dataset, partial=True)
-        dataset = dataset_update(dataset=dataset, **fields)
+        dataset = services.dataset_update(dataset=dataset, **fields)
         return Response(s.DatasetOutputSerializer(dataset).data)
 
     @extend_schema(
@@ -100,8 +85,8 @@ class DatasetDetailApi(APIView):
     )
     def delete(self, request: Request, slug: str) -> Response:
         try:
-            dataset_delete(dataset=_editable_dataset(request, slug))
-        except DeletionRefused as exc:
+            services.dataset_delete(dataset=_editable_dataset(request, slug))
+        except services.DeletionRefused as exc:
             body = s.DeletionRefusedSerializer(exc.preview).data
             return Response(body, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -125,14 +110,11 @@ class DatasetItemsApi(APIView):
         summary="Items of a dataset with their references, in import order",
     )
     def get(self, request: Request, slug: str) -> Response:
-        dataset = dataset_get_visible(user=request.user, slug=slug)
+        dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
         hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
         split = request.query_params.get("split") or None
-        items = dataset_items(dataset=dataset, split=split, hidden=hidden)
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(items, request)
-        data = s.ItemOutputSerializer(page, many=True, context={"hidden": hidden}).data
-        return paginator.get_paginated_response(data)
+        items = selectors.dataset_items(dataset=dataset, split=split, hidden=hidden)
+        return page_response(request, items, s.ItemOutputSerializer, context={"hidden": hidden})
 
 
 class DatasetImportApi(APIView):
@@ -153,8 +135,8 @@ class DatasetImportApi(APIView):
         if upload.size > settings.IMPORT_MAX_BYTES:
             raise ValidationError({"file": "The file is too large."})
         try:
-            fmt = import_format_for(upload.name, fields.get("format", ""))
-            summary = dataset_import_file(dataset=dataset, lines=upload, fmt=fmt)
+            fmt = services.import_format_for(upload.name, fields.get("format", ""))
+            summary = services.dataset_import_file(dataset=dataset, lines=upload, fmt=fmt)
         except FileProblems as exc:
             problems = [p.as_dict("line", "field", "message") for p in exc.problems]
             return problems_response("The file was not imported; nothing was written.", problems)
@@ -170,10 +152,10 @@ class DatasetExportApi(APIView):
         summary="The dataset as JSONL, the same layout the import reads",
     )
     def get(self, request: Request, slug: str) -> StreamingHttpResponse:
-        dataset = dataset_get_visible(user=request.user, slug=slug)
+        dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
         hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
         response = StreamingHttpResponse(
-            dataset_export_jsonl(dataset=dataset, hidden=hidden),
+            selectors.dataset_export_jsonl(dataset=dataset, hidden=hidden),
             content_type="application/jsonl; charset=utf-8",
         )
         response["Content-Disposition"] = f'attachment; filename="{dataset.slug}.jsonl"'

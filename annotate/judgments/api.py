@@ -96,17 +96,22 @@ REFUSED = OpenApiResponse(
 )
 
 
+def _upload_responses(ok: int, serializer: type[serializers.Serializer]) -> dict[int, Any]:
+    """What an upload of judgment files answers: `ok` with `serializer`'s body, or why not."""
+    return {
+        ok: serializer,
+        400: REFUSED,
+        403: OpenApiResponse(description="Not the dataset's owner"),
+        404: OpenApiResponse(description="No such dataset visible to you"),
+    }
+
+
 class JudgmentImportApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         request=UPLOAD_SCHEMA,
-        responses={
-            201: JudgmentSetOutputSerializer,
-            400: REFUSED,
-            403: OpenApiResponse(description="Not the dataset's owner"),
-            404: OpenApiResponse(description="No such dataset visible to you"),
-        },
+        responses=_upload_responses(201, JudgmentSetOutputSerializer),
         summary="Import human judgments (with systems' outputs, contexts, references)",
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -136,12 +141,7 @@ class JudgmentPreviewApi(APIView):
 
     @extend_schema(
         request=UPLOAD_SCHEMA,
-        responses={
-            200: JudgmentPreviewSerializer,
-            400: REFUSED,
-            403: OpenApiResponse(description="Not the dataset's owner"),
-            404: OpenApiResponse(description="No such dataset visible to you"),
-        },
+        responses=_upload_responses(200, JudgmentPreviewSerializer),
         summary="How the files' columns would be read (first rows, guessed roles); writes nothing",
     )
     def post(self, request: Request, slug: str) -> Response:

@@ -8,14 +8,7 @@ from django.urls import reverse
 
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
-from scoring.demo.names import (
-    DEV_BOARD,
-    FIRST_CAMPAIGN,
-    OPEN_CAMPAIGN,
-    RELEASE_VERSION,
-    STUDY_NAME,
-    TEST_BOARD,
-)
+from scoring.demo import names
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.study.models import CorrelationStudy
 
@@ -46,7 +39,7 @@ def _compare_url(board: Leaderboard) -> str:
 def _story_stops(board: Leaderboard) -> list[Stop]:
     dataset = board.release.dataset
     stops = []
-    if (campaign := _campaign(dataset.pk, FIRST_CAMPAIGN)) is not None:
+    if (campaign := _campaign(dataset.pk, names.FIRST_CAMPAIGN)) is not None:
         url = reverse("campaign-dashboard", args=[campaign.pk])
         stops.append(
             Stop(
@@ -56,7 +49,7 @@ def _story_stops(board: Leaderboard) -> list[Stop]:
                 "ada",
             )
         )
-    release = Release.objects.filter(dataset=dataset, version=RELEASE_VERSION).first()
+    release = Release.objects.filter(dataset=dataset, version=names.RELEASE_VERSION).first()
     if release is not None:
         url = reverse("release-detail", args=[dataset.slug, release.version])
         stops.append(
@@ -79,7 +72,7 @@ def _story_stops(board: Leaderboard) -> list[Stop]:
             "",
         )
     )
-    study = CorrelationStudy.objects.filter(dataset=dataset, name=STUDY_NAME).first()
+    study = CorrelationStudy.objects.filter(dataset=dataset, name=names.STUDY_NAME).first()
     if study is not None and study.output_campaign_id is not None:
         url = reverse("campaign-dashboard", args=[study.output_campaign_id])
         stops.append(
@@ -100,7 +93,7 @@ def _story_stops(board: Leaderboard) -> list[Stop]:
 
 def _your_turn_stops(board: Leaderboard) -> list[Stop]:
     stops = []
-    if (campaign := _campaign(board.release.dataset_id, OPEN_CAMPAIGN)) is not None:
+    if (campaign := _campaign(board.release.dataset_id, names.OPEN_CAMPAIGN)) is not None:
         url = reverse("campaign-rate", args=[campaign.pk])
         stops.append(
             Stop(
@@ -110,8 +103,8 @@ def _your_turn_stops(board: Leaderboard) -> list[Stop]:
                 "rita or raj",
             )
         )
-    if Leaderboard.objects.filter(slug=DEV_BOARD).exists():
-        url = reverse("submission-new", args=[DEV_BOARD])
+    if Leaderboard.objects.filter(slug=names.DEV_BOARD).exists():
+        url = reverse("submission-new", args=[names.DEV_BOARD])
         stops.append(Stop("Submit a system", url, "to the open dev leaderboard", "pat"))
     stops.append(
         Stop(
@@ -126,7 +119,9 @@ def _your_turn_stops(board: Leaderboard) -> list[Stop]:
 
 def demo_tour() -> list[Stop]:
     """One stop per part of the product the demo shows, in story order; empty without it."""
-    board = Leaderboard.objects.select_related("release__dataset").filter(slug=TEST_BOARD).first()
+    board = (
+        Leaderboard.objects.select_related("release__dataset").filter(slug=names.TEST_BOARD).first()
+    )
     if board is None:
         return []
     return _story_stops(board) + _your_turn_stops(board)

@@ -20,7 +20,7 @@ from annotate.datasets.models import SplitName
 from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
-from core.api import validated_input
+from core.api import name_list_field, validated_input
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut
 from scoring.study.selectors import studies_of, study_choices, study_get_managed
 from scoring.study.services import study_create, study_export_csv
@@ -99,19 +99,15 @@ class StudyCreateInputSerializer(serializers.Serializer):
     output_campaign = serializers.PrimaryKeyRelatedField(
         queryset=Campaign.objects.none(), required=False, allow_null=True, default=None
     )
-    criteria = serializers.ListField(
-        child=serializers.CharField(max_length=100),
-        required=False,
-        default=list,
-        max_length=20,
+    criteria = name_list_field(
+        most=20,
+        longest=100,
         help_text="Criteria of the judgments; empty means the first. A wrong name is refused.",
     )
     combine = serializers.ChoiceField(
         choices=CriteriaCombination.choices, default=CriteriaCombination.SEPARATE
     )
-    excluded_systems = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, default=list, max_length=500
-    )
+    excluded_systems = name_list_field(most=500, longest=200)
     leave_one_out = serializers.ChoiceField(choices=LeaveOneOut.choices, default=LeaveOneOut.AUTO)
     pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),

@@ -13,16 +13,9 @@ from annotate.rating.services.weights import weights_recompute_campaign
 from tests.browser.test_csp import _watch
 from tests.browser.test_import_flow import log_in
 from tests.runs_kit import execute, upload
+from tests.scoring.conftest import GOOD, PERFECT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PERFECT = [
-    "the cat sat on the mat",
-    "it was a great match",
-    "see you tomorrow then",
-    "i love pizza with cheese",
-]
-GOOD = ["the cat sat on a mat", "what a great match", "see you then", "i love cheese pizza"]
 
 
 def _watch_console(page: Page) -> list[str]:

@@ -8,7 +8,6 @@ through the services, to save time. Screenshots of the key pages go to the test'
 directory (test-results/…, git-ignored)."""
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from tests.browser.test_rater_journey import shot
 from tests.conftest import DATA
 from tests.mining_fixtures import index_corpus
 from tests.runs_kit import upload
+from tests.workers import wait_for
 
 pytestmark = [
     pytest.mark.browser,
@@ -33,16 +33,6 @@ pytestmark = [
     pytest.mark.usefixtures("celery_worker_process"),
 ]
 WORKER_SECONDS = 90
-
-
-def wait_for(predicate, what: str, seconds: float = WORKER_SECONDS):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.3)
-    pytest.fail(f"Waited {seconds} s for {what}.")
 
 
 def rate_everything(campaign: Campaign, raters, scores) -> int:
@@ -60,7 +50,8 @@ def scored(board, user, lines, **fields) -> Submission:
     submission = upload(board, user, lines, **fields)
     return wait_for(
         lambda: Submission.objects.filter(pk=submission.pk, status="finished").first(),
-        f"the worker to score {submission.method}",
+        timeout=WORKER_SECONDS,
+        what=f"the worker to score {submission.method}",
     )
 
 
@@ -184,7 +175,11 @@ def test_a_researcher_from_raw_file_to_a_kept_leaderboard(
     campaign = run_campaign(page, base, shots, raters)
     publish(page, base, shots, campaign)
     board = open_leaderboard(page, base, shots)
-    wait_for(lambda: Leaderboard.objects.filter(pk=board.pk).exists(), "the board")
+    wait_for(
+        lambda: Leaderboard.objects.filter(pk=board.pk).exists(),
+        timeout=WORKER_SECONDS,
+        what="the board",
+    )
 
     owner_baseline(page, base, tmp_path, board)
     good = scored(

@@ -5,16 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.metrics import (
-    MetricInputError,
-    RefItem,
-    WeightedRef,
-    build_index,
-    compute_stats,
-    get_metric,
-    load_index,
-    save_index,
-)
+from scoring.metrics import build_index, compute_stats, get_metric, load_index, save_index
+from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
 
 ITEMS = [
     RefItem("a", (WeightedRef("the the the dog .", 0.3), WeightedRef("the cat sat .", 1.0))),

@@ -107,31 +107,10 @@ def test_standard_input_index_and_a_usage_error(installed):
         bin_dir / "dbleu", "index", "--refs", "-", "--out", "r.idx", cwd=work, env=env, input=refs
     )
     assert built.returncode == 0, built.stderr
-    indexed = _run(bin_dir / "dbleu", "score", "--index", "r.idx", "-i", "h.txt", cwd=work, env=env)
+    score_indexed = [bin_dir / "dbleu", "score", "--index", "r.idx", "-i", "h.txt"]
+    indexed = _run(*score_indexed, cwd=work, env=env)
     assert indexed.stdout == direct.stdout
-    bad = _run(
-        bin_dir / "dbleu",
-        "score",
-        "--index",
-        "r.idx",
-        "-i",
-        "h.txt",
-        "--seed",
-        "-1",
-        cwd=work,
-        env=env,
-    )
+    bad = _run(*score_indexed, "--seed", "-1", cwd=work, env=env)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
-    intl = _run(
-        bin_dir / "dbleu",
-        "score",
-        "--index",
-        "r.idx",
-        "-i",
-        "h.txt",
-        "--tokenize",
-        "intl",
-        cwd=work,
-        env=env,
-    )
+    intl = _run(*score_indexed, "--tokenize", "intl", cwd=work, env=env)
     assert intl.returncode == 1 and "needs sacrebleu" in intl.stderr

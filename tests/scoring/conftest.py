@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.leaderboards.services import references as references_service
-from tests.runs_kit import execute_scoring, upload
+from tests.runs_kit import upload
+from tests.scoring.world_kit import scoring_finished
 
 # Dev items d1, d2, d3, d5 of the default release.
 PERFECT = [
@@ -40,9 +41,6 @@ def scored(django_capture_on_commit_callbacks):
     def make(board, user, hyps, **fields):
         with django_capture_on_commit_callbacks(execute=False):
             submission = upload(board, user, hyps, **fields)
-        execute_scoring(submission)
-        submission.refresh_from_db()
-        assert submission.status == "finished", submission.error
-        return submission
+        return scoring_finished(submission)
 
     return make

@@ -5,23 +5,30 @@ import numpy as np
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from annotate.accounts.models import Role
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.compare import compare_submissions, stat_labels
 from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
 from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import holm_adjust, paired_bootstrap
+from tests.conftest import leaderboard_of, release_of, user_of
 from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def board(make_leaderboard, owner, other, scored):
-    board = make_leaderboard(companion_metrics=["bleu"])
-    scored(board, owner, NONSENSE, method="weak baseline", is_baseline=True)
-    scored(board, owner, GOOD, method="good baseline", is_baseline=True)
-    scored(board, other, PERFECT, method="oracle")
-    return board
+def _three_entries(owner):
+    """A dev board with two baselines and another team's oracle."""
+    board = leaderboard_of(owner, release=release_of(owner), companion_metrics=["bleu"])
+    scored_now(board, owner, NONSENSE, method="weak baseline", is_baseline=True)
+    scored_now(board, owner, GOOD, method="good baseline", is_baseline=True)
+    scored_now(board, user_of("other", Role.RESEARCHER), PERFECT, method="oracle")
+    return {"board": board}
+
+
+# Built once for the module: each test reads the rows again in a transaction of its own.
+shared, world, board = shared_scoring_world(_three_entries, "board")
 
 
 def sub(board, method):
@@ -76,17 +83,17 @@ def test_dev_items_side_by_side_with_weights_and_statistics(board, client_for):
 
 def test_items_are_paginated(make_release, make_leaderboard, owner, other, scored, client_for):
     items = [("dev", f"i{k}", [(f"reference number {k}", 1.0)]) for k in range(25)]
-    board = make_leaderboard(release=make_release(items=items))
+    board = make_leaderboard(release=make_release(slug="long", items=items), slug="long")
     scored(board, owner, [f"reference number {k}" for k in range(25)], is_baseline=True)
     scored(board, other, ["nothing"] * 25)
-    second = client_for(None).get("/leaderboards/board/compare/?page=2")
+    second = client_for(None).get("/leaderboards/long/compare/?page=2")
     assert [s.item.external_id for s in second.context["sides"]] == [f"i{k}" for k in range(20, 25)]
 
 
 def test_hidden_references_stay_hidden_in_comparisons(
-    make_leaderboard, owner, other, rater, scored, client_for
+    make_release, make_leaderboard, owner, other, rater, scored, client_for
 ):
-    board = make_leaderboard(split="test", slug="hidden")
+    board = make_leaderboard(release=make_release(slug="hidden-data"), split="test", slug="hidden")
     baseline = scored(board, owner, ["answer", "reference"], is_baseline=True)
     mine = scored(board, other, ["the answer is here", "another reference"])
     for user in (other, rater, None):

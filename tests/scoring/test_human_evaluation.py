@@ -2,13 +2,15 @@
 
 import pytest
 
+from annotate.accounts.models import Role
 from annotate.datasets.models import Item, Split
 from annotate.judgments.models import EvalSystem
 from annotate.rating.models import Campaign
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_join
-from tests.conftest import DEFAULT_RELEASE_ITEMS, user_of
+from tests.conftest import DEFAULT_RELEASE_ITEMS, leaderboard_of, release_of, user_of
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, TEST_PERFECT, TEST_POOR
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/leaderboards/{}/human-evaluation/"
@@ -22,20 +24,21 @@ def live_items(release):
         Item.objects.create(split=row, external_id=external_id, message="m", position=position)
 
 
-@pytest.fixture
-def board(make_leaderboard):
-    board = make_leaderboard()
+def _board_with_three(owner):
+    """A dev board with live items and three scored submissions (one of another team)."""
+    board = leaderboard_of(owner, release=release_of(owner))
     live_items(board.release)
-    return board
-
-
-@pytest.fixture
-def three(board, scored, owner, other):
-    return [
-        scored(board, other, PERFECT, method="exact"),
-        scored(board, owner, GOOD, method="close"),
-        scored(board, owner, NONSENSE, method="noise"),
+    other = user_of("other", Role.RESEARCHER)
+    three = [
+        scored_now(board, other, PERFECT, method="exact"),
+        scored_now(board, owner, GOOD, method="close"),
+        scored_now(board, owner, NONSENSE, method="noise"),
     ]
+    return {"board": board, "three": three}
+
+
+# Built once for the module: each test reads the rows again in a transaction of its own.
+shared, world, board, three = shared_scoring_world(_board_with_three, "board", "three")
 
 
 def post(client, slug, **body):
@@ -117,11 +120,12 @@ def test_unfinished_or_foreign_submissions_are_refused(
 
 
 def test_a_dataset_without_live_items_is_refused_plainly(
-    make_leaderboard, scored, owner, client_for
+    make_leaderboard, make_release, scored, owner, client_for
 ):
-    board = make_leaderboard()  # its dataset has the release but no live items
+    # A board of its own (apart from the module's): its dataset has the release but no live items.
+    board = make_leaderboard(release=make_release(slug="bare"), slug="bare")
     submission = scored(board, owner, PERFECT)
-    response = post(client_for(owner), "board", submissions=[submission.pk])
+    response = post(client_for(owner), "bare", submissions=[submission.pk])
     assert response.status_code == 400 and "no dev items" in str(response.json())
     assert not Campaign.objects.exists() and not EvalSystem.objects.exists()
 
@@ -142,7 +146,7 @@ def test_only_the_boards_owner_or_staff(board, three, client_for, request, who, 
 def test_outputs_that_are_hidden_references_are_refused(
     make_leaderboard, make_release, scored, owner, client_for
 ):
-    board = make_leaderboard(split="test", slug="hidden")
+    board = make_leaderboard(release=make_release(slug="hidden-data"), split="test", slug="hidden")
     live_items(board.release)
     oracle = scored(board, owner, TEST_PERFECT, method="oracle")
     honest = scored(board, owner, TEST_POOR, method="honest")

@@ -7,11 +7,13 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from annotate.accounts.models import Role
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.significance import BoardSignificance, significance_compute
 from scoring.metrics import get_metric
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, leaderboard_of, release_of, user_of
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 
 def bleu_rows(rng, n_items: int, quality: float) -> np.ndarray:
@@ -64,24 +66,28 @@ def test_equal_scores_are_never_significant():
     assert board.p == [[1.0, 1.0], [1.0, 1.0]] and board.groups == [1, 1]
 
 
-@pytest.fixture
-def five_entries(make_leaderboard, owner, other, scored, db):
+def _five_entries(owner):
     """A dev board of five entries, two of them near ties, one private to its team."""
     from annotate.accounts.services import user_create
 
-    board = make_leaderboard(companion_metrics=["bleu"])
-    scored(board, owner, NONSENSE, method="nonsense baseline", is_baseline=True)
-    scored(board, owner, GOOD, method="good baseline", is_baseline=True)
-    scored(board, other, PERFECT, method="oracle")
+    other = user_of("other", Role.RESEARCHER)
+    board = leaderboard_of(owner, release=release_of(owner), companion_metrics=["bleu"])
+    scored_now(board, owner, NONSENSE, method="nonsense baseline", is_baseline=True)
+    scored_now(board, owner, GOOD, method="good baseline", is_baseline=True)
+    scored_now(board, other, PERFECT, method="oracle")
     near = ["the cat sat on the mat", "it was a great match", "see you then", "i love cheese pizza"]
     second = user_create(username="second", password=PASSWORD, role="researcher")
-    scored(board, second, near, method="near oracle")
+    scored_now(board, second, near, method="near oracle")
     team = Team.objects.create(name="quiet")
     team.members.add(other)
-    scored(
+    scored_now(
         board, other, GOOD[:2] + PERFECT[2:], method="quiet one", team_name="quiet", is_public=False
     )
-    return board
+    return {"five_entries": board}
+
+
+# Built once for the module: each test reads the rows again in a transaction of its own.
+shared, world, five_entries = shared_scoring_world(_five_entries, "five_entries")
 
 
 def _board_groups(client, board) -> dict[int, int]:
@@ -135,11 +141,11 @@ def test_both_pages_state_the_test_and_the_correction(five_entries, client_for):
 
 
 def test_a_pair_off_the_board_is_a_single_uncorrected_test(
-    make_leaderboard, other, scored, client_for
+    make_release, make_leaderboard, other, scored, client_for
 ):
     from annotate.accounts.services import user_create
 
-    board = make_leaderboard(split="test", slug="hidden")
+    board = make_leaderboard(release=make_release(slug="hidden-data"), split="test", slug="hidden")
     from tests.scoring.conftest import TEST_PERFECT, TEST_POOR
 
     counted = scored(board, other, TEST_POOR, method="counted")

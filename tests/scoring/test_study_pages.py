@@ -3,25 +3,28 @@
 import pytest
 
 from scoring.study.models import CorrelationStudy
+from tests.conftest import release_of
 from tests.runs_kit import execute
 from tests.scoring.study_kit import (
     study_inputs,
     study_on_test_split,
     study_release_items,
 )
+from tests.scoring.world_kit import shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def study(owner, make_release, django_capture_on_commit_callbacks):
-    release = make_release(items=study_release_items(), public_splits=("test",))
+def _finished_study(owner):
+    release = release_of(owner, items=study_release_items(), public_splits=("test",))
     judgments = study_inputs(owner, release)
-    with django_capture_on_commit_callbacks(execute=False):
-        made = study_on_test_split(owner, release, judgments, name="Table 2")
+    made = study_on_test_split(owner, release, judgments, name="Table 2")
     assert execute(made.run).state == "succeeded"
-    made.refresh_from_db()
-    return made
+    return {"study": made}
+
+
+# Built once for the module: each test reads the rows again in a transaction of its own.
+shared, world, study = shared_scoring_world(_finished_study, "study")
 
 
 def test_study_result_has_table_and_sweeps(study):
@@ -54,7 +57,8 @@ def test_study_page_shows_table_and_plots(study, client_for, owner):
 def test_list_page_starts_a_study_for_the_owner_only(
     owner, other, client_for, make_release, django_capture_on_commit_callbacks
 ):
-    release = make_release(items=study_release_items(), public_splits=("test",))
+    # A release of its own, apart from the module's study.
+    release = make_release(slug="mine", items=study_release_items(), public_splits=("test",))
     judgments = study_inputs(owner, release)
     form = {
         "name": "Mine",
@@ -67,9 +71,9 @@ def test_list_page_starts_a_study_for_the_owner_only(
     }
     assert client_for(None).get("/studies/").status_code == 302
     refused = client_for(other).post("/studies/", form)
-    assert refused.status_code == 200 and not CorrelationStudy.objects.exists()
+    assert refused.status_code == 200 and not CorrelationStudy.objects.filter(name="Mine").exists()
     with django_capture_on_commit_callbacks(execute=False):
         response = client_for(owner).post("/studies/", form)
-    study = CorrelationStudy.objects.get()
+    study = CorrelationStudy.objects.get(name="Mine")
     assert response.url == f"/studies/{study.pk}/"
     assert study.run.kind == "correlation-study" and study.run.state == "queued"

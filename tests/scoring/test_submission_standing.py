@@ -5,6 +5,7 @@ state reached and left."""
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from annotate.accounts.models import Role
 from annotate.accounts.services import user_create
 from scoring.leaderboards.models import Listing, Submission
 from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
@@ -16,8 +17,9 @@ from scoring.leaderboards.services.standing import (
     submission_set_counts,
     submission_withdraw,
 )
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, leaderboard_of, release_of, user_of
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT, TEST_PERFECT, TEST_POOR
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +32,16 @@ def change(client, submission, **data):
     return client.post(f"/leaderboards/submissions/{submission.pk}/change/", data)
 
 
-@pytest.fixture
-def board(make_leaderboard):
-    return make_leaderboard()
+def _board_with_an_entry(owner):
+    """A dev board (of its own dataset: the tests' other boards are on "chat") and another
+    team's scored entry."""
+    board = leaderboard_of(owner, release=release_of(owner, slug="standing"))
+    other = user_of("other", Role.RESEARCHER)
+    return {"board": board, "entry": scored_now(board, other, GOOD, method="junk upload")}
 
 
-@pytest.fixture
-def entry(board, other, scored):
-    return scored(board, other, GOOD, method="junk upload")
+# Built once for the module: each test reads the rows again in a transaction of its own.
+shared, world, board, entry = shared_scoring_world(_board_with_an_entry, "board", "entry")
 
 
 def test_the_owner_hides_with_a_reason_the_team_reads(board, entry, owner, other, client_for):

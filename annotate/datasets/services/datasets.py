@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Max, ProtectedError, RestrictedError
+from django.db.models import Max, ProtectedError, RestrictedError
 from django.utils import timezone
 
 from annotate.datasets.formats import FileProblems, ItemRecord, parse_jsonl, parse_tsv
@@ -17,6 +17,7 @@ from annotate.datasets.selectors.collisions import split_collision_message, spli
 from annotate.datasets.selectors.deletion import DeletionPreview, dataset_deletion_preview
 from core.dispatch import dispatch
 from core.lines import LineProblem
+from core.queries import count_by
 
 PARSERS = {"jsonl": parse_jsonl, "tsv": parse_tsv}
 
@@ -171,18 +172,8 @@ def _enqueue_stats(dataset_id: int) -> None:
 def dataset_compute_stats(*, dataset_id: int) -> dict[str, object]:
     """Recompute a dataset's counts (items and references per split and per origin)."""
     dataset = Dataset.objects.get(pk=dataset_id)
-    splits = dict(
-        Item.objects.filter(split__dataset=dataset)
-        .values_list("split__name")
-        .annotate(n=Count("id"))
-        .values_list("split__name", "n")
-    )
-    origins = dict(
-        Reference.objects.filter(item__split__dataset=dataset)
-        .values_list("origin")
-        .annotate(n=Count("id"))
-        .values_list("origin", "n")
-    )
+    splits = count_by(Item.objects.filter(split__dataset=dataset), "split__name")
+    origins = count_by(Reference.objects.filter(item__split__dataset=dataset), "origin")
     stats = {
         "items": sum(splits.values()),
         "references": sum(origins.values()),

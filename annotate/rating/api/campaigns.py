@@ -44,6 +44,7 @@ from annotate.rating.services.campaigns import (
 )
 from annotate.rating.services.lifecycle import campaign_actions
 from annotate.rating.services.ratings import rating_pass, rating_submit
+from core.api import name_list_field
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -100,12 +101,8 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
     mode = serializers.ChoiceField(
         choices=Mode.choices, default=Mode.LIKERT, help_text="Pairwise rates outputs only."
     )
-    systems = serializers.ListField(
-        child=serializers.CharField(max_length=200),
-        required=False,
-        default=list,
-        max_length=50,
-        help_text="Outputs: names of the dataset's evaluated systems.",
+    systems = name_list_field(
+        most=50, longest=200, help_text="Outputs: names of the dataset's evaluated systems."
     )
     draft = serializers.BooleanField(
         default=False, help_text="Keep it a draft (nobody can join) until you open it."

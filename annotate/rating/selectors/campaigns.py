@@ -9,14 +9,7 @@ from django.db.models import Count, F, IntegerField, Q, QuerySet, Sum
 from django.db.models.functions import Least
 
 from annotate.datasets.models import Dataset
-from annotate.rating.models import (
-    Campaign,
-    CampaignRater,
-    Rating,
-    RatingKind,
-    RatingStatus,
-    Slot,
-)
+from annotate.rating.models import Campaign, CampaignRater, Rating, RatingKind, RatingStatus, Slot
 from annotate.rating.weights_math import values_by_reference
 from core.errors import NotFound
 

@@ -19,6 +19,7 @@ from annotate.rating.models import (
 from annotate.rating.selectors.agreement import Agreement
 from annotate.rating.selectors.completion import completion_code_for
 from annotate.rating.selectors.ratings_export import rater_pseudonym
+from core.queries import count_by
 
 HOURS_SHOWN = 48  # the activity chart covers the last two days of work
 WIDEST_SHOWN = 10
@@ -34,13 +35,8 @@ def ratings_per_hour(*, campaign: Campaign, hours: int = HOURS_SHOWN) -> list[tu
         return []
     last = latest.replace(minute=0, second=0, microsecond=0)
     first = last - timedelta(hours=hours - 1)
-    counts = dict(
-        answered.filter(finished_at__gte=first)
-        .annotate(hour=TruncHour("finished_at"))
-        .values_list("hour")
-        .annotate(n=Count("pk"))
-        .values_list("hour", "n")
-    )
+    hours_answered = answered.filter(finished_at__gte=first).annotate(hour=TruncHour("finished_at"))
+    counts = count_by(hours_answered, "hour")
     earliest = min(counts, default=last)
     start = max(first, earliest)
     span = int((last - start).total_seconds() // 3600) + 1

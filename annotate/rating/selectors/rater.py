@@ -16,19 +16,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from annotate.rating.models import (
-    Campaign,
-    CampaignRater,
-    Rating,
-    RatingKind,
-    RatingStatus,
-    Slot,
-)
+from annotate.rating.models import Campaign, CampaignRater, Rating, RatingKind, RatingStatus, Slot
 from annotate.rating.selectors.campaigns import FINISHED
 from annotate.rating.selectors.completion import completion_code_shown
+from core.queries import count_by
 
 
 def campaign_takes_answers(campaign: Campaign) -> bool:
@@ -91,12 +85,6 @@ class JoinedCampaign:
         return "done" if self.answered or campaign_takes_answers(self.campaign) else "closed"
 
 
-def _counts_by_campaign(rows) -> dict[int, int]:
-    return {
-        row["campaign_id"]: row["n"] for row in rows.values("campaign_id").annotate(n=Count("pk"))
-    }
-
-
 def _open_now(rater: User, campaign_ids: list[int]) -> dict[int, int]:
     """Per campaign: units with a free place that the rater has not rated, plus their leases."""
     rated = Rating.objects.filter(slot_id=OuterRef("pk"), rater=rater, kind=RatingKind.NORMAL)
@@ -109,16 +97,16 @@ def _open_now(rater: User, campaign_ids: list[int]) -> dict[int, int]:
         status=RatingStatus.LEASED,
         lease_expires_at__gt=timezone.now(),
     )
-    counts = _counts_by_campaign(free)
-    for campaign_id, n in _counts_by_campaign(leased).items():
+    counts = count_by(free, "campaign_id")
+    for campaign_id, n in count_by(leased, "campaign_id").items():
         counts[campaign_id] = counts.get(campaign_id, 0) + n
     return counts
 
 
 def _joined(rater: User, memberships: list[CampaignRater]) -> list[JoinedCampaign]:
     ids = [m.campaign_id for m in memberships]
-    answered = _counts_by_campaign(
-        Rating.objects.filter(campaign_id__in=ids, rater=rater, status__in=FINISHED)
+    answered = count_by(
+        Rating.objects.filter(campaign_id__in=ids, rater=rater, status__in=FINISHED), "campaign_id"
     )
     open_now = _open_now(rater, ids)
     rows = []

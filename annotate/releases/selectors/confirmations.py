@@ -3,10 +3,9 @@ its hidden splits, revealing a split of the live dataset."""
 
 from __future__ import annotations
 
-from django.db.models import Count
-
 from annotate.datasets.models import Dataset, Reference
 from annotate.releases.models import Release, ReleaseItem, ReleaseReference
+from core.queries import count_by
 
 
 def release_unweighted_count(*, release: Release) -> int:
@@ -15,18 +14,8 @@ def release_unweighted_count(*, release: Release) -> int:
 
 
 def _per_split(release: Release) -> dict[str, tuple[int, int]]:
-    items = dict(
-        ReleaseItem.objects.filter(release=release)
-        .values_list("split")
-        .annotate(n=Count("pk"))
-        .values_list("split", "n")
-    )
-    refs = dict(
-        ReleaseReference.objects.filter(release=release)
-        .values_list("item__split")
-        .annotate(n=Count("pk"))
-        .values_list("item__split", "n")
-    )
+    items = count_by(ReleaseItem.objects.filter(release=release), "split")
+    refs = count_by(ReleaseReference.objects.filter(release=release), "item__split")
     return {split: (n, refs.get(split, 0)) for split, n in sorted(items.items())}
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from django.db.models import Count
-
 from annotate.datasets.models import Dataset, Reference
 from annotate.rating.models import Campaign, CampaignRater, Rating, RatingKind, RatingStatus
 from annotate.rating.selectors.agreement import campaign_alpha_interval
+from core.queries import count_by
 
 CAMPAIGN_SETTINGS = (
     "name",
@@ -43,12 +42,7 @@ def _agreement(campaign: Campaign) -> dict[str, Any]:
 
 
 def _raters(campaign: Campaign) -> dict[str, Any]:
-    statuses = dict(
-        CampaignRater.objects.filter(campaign=campaign)
-        .values_list("qc_status")
-        .annotate(n=Count("pk"))
-        .values_list("qc_status", "n")
-    )
+    statuses = count_by(CampaignRater.objects.filter(campaign=campaign), "qc_status")
     ratings = Rating.objects.filter(campaign=campaign, status=RatingStatus.DONE)
     return {
         "joined": sum(statuses.values()),

@@ -31,7 +31,7 @@ from django.utils import timezone
 from annotate.accounts.models import Role
 from annotate.accounts.services import user_create
 from annotate.datasets.models import Dataset, Item, Reference
-from annotate.rating.models import Campaign, Rating
+from annotate.rating.models import Campaign, Rating, Subject
 from annotate.rating.services.adaptive import campaign_priorities_refresh
 from annotate.rating.services.campaigns import campaign_create, campaign_join
 from annotate.rating.services.qc import campaign_qc_evaluate
@@ -126,9 +126,15 @@ def _rated_campaign(owner: User, dataset: Dataset, personas, clock: DemoClock) -
         instructions="Rate how good each candidate is as the next turn of the conversation.",
         ratings_per_unit=2,
     )
-    campaign_simulate(campaign=campaign, personas=personas, judge=_reference_judge, clock=clock)
-    # What the debounced tasks do after the last rating (no worker runs during the load).
-    weights_recompute_campaign(campaign_id=campaign.pk)
+    return _simulated(campaign, personas, _reference_judge, clock)
+
+
+def _simulated(campaign: Campaign, personas, judge, clock: DemoClock) -> Campaign:
+    """The campaign rated to the end by the personas, then what its debounced tasks do after the
+    last rating (no worker runs during the load): weights, on references; quality control."""
+    campaign_simulate(campaign=campaign, personas=personas, judge=judge, clock=clock)
+    if campaign.subject == Subject.REFERENCES:
+        weights_recompute_campaign(campaign_id=campaign.pk)
     campaign_qc_evaluate(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return campaign
@@ -218,12 +224,7 @@ def _human_evaluation(
     qualities = {
         system.name: by_method[system.name.rsplit(": ", 1)[-1]] for system in campaign.systems.all()
     }
-    campaign_simulate(
-        campaign=campaign, personas=personas, judge=_output_judge(qualities), clock=clock
-    )
-    campaign_qc_evaluate(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    return campaign
+    return _simulated(campaign, personas, _output_judge(qualities), clock)
 
 
 def _study(owner: User, release: Release, campaign: Campaign) -> CorrelationStudy:

@@ -13,18 +13,15 @@ from rest_framework.views import APIView
 
 from annotate.datasets.selectors import dataset_can_edit
 from annotate.judgments.models import EvalSystem
-from core.api import validated_input
+from core.api import id_list_field, validated_input
 from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
 from scoring.leaderboards.selectors.submissions import submissions_finished_by_id
 from scoring.leaderboards.services.eval_systems import eval_systems_from_submissions
 
 
 class EvalSystemsInputSerializer(serializers.Serializer):
-    submissions = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
-        min_length=1,
-        max_length=100,
-        help_text="Ids of finished submissions of this leaderboard.",
+    submissions = id_list_field(
+        most=100, help_text="Ids of finished submissions of this leaderboard."
     )
 
 

@@ -8,7 +8,7 @@ from typing import cast
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,20 +16,15 @@ from rest_framework.views import APIView
 
 from annotate.rating.api.campaigns import CampaignSerializer
 from annotate.rating.models import Mode
-from core.api import validated_input
-from scoring.leaderboards.selectors.leaderboards import (
-    leaderboard_can_manage,
-    leaderboard_get_visible,
-)
+from core.api import id_list_field, validated_input
+from scoring.leaderboards.selectors.leaderboards import leaderboard_get_managed
 from scoring.leaderboards.selectors.submissions import submissions_finished_by_id
 from scoring.leaderboards.services.human_evaluation import human_evaluation_create
 
 
 class HumanEvaluationInputSerializer(serializers.Serializer):
-    submissions = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
-        min_length=1,
-        max_length=50,
+    submissions = id_list_field(
+        most=50,
         help_text="Ids of finished submissions of this leaderboard (two or more for pairwise).",
     )
     mode = serializers.ChoiceField(
@@ -65,9 +60,8 @@ class LeaderboardHumanEvaluationApi(APIView):
         summary="Rate chosen submissions' outputs by people: an output campaign (owner)",
     )
     def post(self, request: Request, slug: str) -> Response:
-        board = leaderboard_get_visible(user=request.user, slug=slug)
-        if not leaderboard_can_manage(user=request.user, leaderboard=board):
-            raise PermissionDenied("Only the leaderboard's owner starts a human evaluation of it.")
+        refusal = "Only the leaderboard's owner starts a human evaluation of it."
+        board = leaderboard_get_managed(user=request.user, slug=slug, refusal=refusal)
         fields = validated_input(HumanEvaluationInputSerializer, request)
         wanted = list(dict.fromkeys(fields.pop("submissions")))  # in the asked order
         found = submissions_finished_by_id(leaderboard=board, ids=wanted)

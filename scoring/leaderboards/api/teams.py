@@ -15,17 +15,8 @@ from rest_framework.views import APIView
 
 from core.api import validated_input
 from scoring.leaderboards.models import Team
-from scoring.leaderboards.selectors.teams import (
-    team_by_invitation,
-    team_get_for_member,
-    teams_of_user,
-)
-from scoring.leaderboards.services.teams import (
-    team_create,
-    team_invitation_renew,
-    team_join,
-    team_leave,
-)
+from scoring.leaderboards.selectors import teams as selectors
+from scoring.leaderboards.services import teams as services
 
 
 class TeamSerializer(serializers.ModelSerializer):
@@ -60,7 +51,7 @@ class TeamListApi(APIView):
 
     @extend_schema(responses=TeamSerializer(many=True), summary="Your teams")
     def get(self, request: Request) -> Response:
-        teams = teams_of_user(user=request.user)
+        teams = selectors.teams_of_user(user=request.user)
         return Response(TeamSerializer(teams, many=True, context={"request": request}).data)
 
     @extend_schema(
@@ -70,7 +61,7 @@ class TeamListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         fields = validated_input(TeamCreateSerializer, request)
-        team = team_create(user=cast(User, request.user), name=fields["name"])
+        team = services.team_create(user=cast(User, request.user), name=fields["name"])
         body = TeamSerializer(team, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -80,7 +71,7 @@ class TeamDetailApi(APIView):
 
     @extend_schema(responses=TeamSerializer, summary="A team of yours")
     def get(self, request: Request, team_id: int) -> Response:
-        team = team_get_for_member(user=request.user, team_id=team_id)
+        team = selectors.team_get_for_member(user=request.user, team_id=team_id)
         return Response(TeamSerializer(team, context={"request": request}).data)
 
 
@@ -93,8 +84,8 @@ class TeamInvitationApi(APIView):
         summary="Make a new invitation link (the old one stops working)",
     )
     def post(self, request: Request, team_id: int) -> Response:
-        team = team_get_for_member(user=request.user, team_id=team_id)
-        team_invitation_renew(team=team, user=cast(User, request.user))
+        team = selectors.team_get_for_member(user=request.user, team_id=team_id)
+        services.team_invitation_renew(team=team, user=cast(User, request.user))
         return Response(TeamSerializer(team, context={"request": request}).data)
 
 
@@ -107,8 +98,8 @@ class TeamLeaveApi(APIView):
         summary="Leave a team (its submissions stay with its members)",
     )
     def post(self, request: Request, team_id: int) -> Response:
-        team = team_get_for_member(user=request.user, team_id=team_id)
-        team_leave(team=team, user=cast(User, request.user))
+        team = selectors.team_get_for_member(user=request.user, team_id=team_id)
+        services.team_leave(team=team, user=cast(User, request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -122,7 +113,7 @@ class TeamJoinApi(APIView):
     )
     def post(self, request: Request) -> Response:
         fields = validated_input(TeamJoinSerializer, request)
-        team = team_join(
-            team=team_by_invitation(token=fields["token"]), user=cast(User, request.user)
+        team = services.team_join(
+            team=selectors.team_by_invitation(token=fields["token"]), user=cast(User, request.user)
         )
         return Response(TeamSerializer(team, context={"request": request}).data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotate.datasets.models import Visibility
@@ -43,6 +44,15 @@ def leaderboard_get_visible(*, user: User | AnonymousUser, slug: str) -> Leaderb
 def leaderboard_by_slug(*, slug: str) -> Leaderboard | None:
     """Any leaderboard by its slug (operators' commands; pages ask leaderboard_get_visible)."""
     return Leaderboard.objects.select_related("release").filter(slug=slug).first()
+
+
+def leaderboard_get_managed(*, user: User | AnonymousUser, slug: str, refusal: str) -> Leaderboard:
+    """The leaderboard if the user runs it; ``refusal`` as a 403 to one who may only see it (and
+    the 404 of :func:`leaderboard_get_visible` to others)."""
+    board = leaderboard_get_visible(user=user, slug=slug)
+    if not leaderboard_can_manage(user=user, leaderboard=board):
+        raise PermissionDenied(refusal)
+    return board
 
 
 def releases_for_leaderboards(*, user: User) -> QuerySet[Release]:

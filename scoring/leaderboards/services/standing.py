@@ -82,13 +82,19 @@ def submission_hide(*, submission: Submission, user: User, reason: str) -> Submi
         return _set_listing(locked, user, Listing.HIDDEN, reason)
 
 
-def submission_restore(*, submission: Submission, user: User) -> Submission:
-    _require_owner(submission, user, "restores hidden submissions")
+def _relist(submission: Submission, user: User, *, was: str, refusal: str) -> Submission:
+    """Back on the board, from the `was` listing only (otherwise refused with `refusal`)."""
     with transaction.atomic():
         locked = _locked(submission)
-        if locked.listing != Listing.HIDDEN:
-            raise ValidationError({"listing": "Only a hidden submission can be restored."})
+        if locked.listing != was:
+            raise ValidationError({"listing": refusal})
         return _set_listing(locked, user, Listing.LISTED, "")
+
+
+def submission_restore(*, submission: Submission, user: User) -> Submission:
+    _require_owner(submission, user, "restores hidden submissions")
+    refusal = "Only a hidden submission can be restored."
+    return _relist(submission, user, was=Listing.HIDDEN, refusal=refusal)
 
 
 def submission_withdraw(*, submission: Submission, user: User, reason: str = "") -> Submission:
@@ -104,11 +110,8 @@ def submission_withdraw(*, submission: Submission, user: User, reason: str = "")
 
 def submission_reinstate(*, submission: Submission, user: User) -> Submission:
     _require_team(submission, user, "reinstates it")
-    with transaction.atomic():
-        locked = _locked(submission)
-        if locked.listing != Listing.WITHDRAWN:
-            raise ValidationError({"listing": "Only a withdrawn submission can be reinstated."})
-        return _set_listing(locked, user, Listing.LISTED, "")
+    refusal = "Only a withdrawn submission can be reinstated."
+    return _relist(submission, user, was=Listing.WITHDRAWN, refusal=refusal)
 
 
 def submission_set_baseline(*, submission: Submission, user: User, is_baseline: bool) -> Submission:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -13,19 +12,15 @@ from django.views.decorators.http import require_http_methods
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
 from scoring.leaderboards.leaderboard_forms import HumanEvaluationForm
-from scoring.leaderboards.selectors.leaderboards import (
-    leaderboard_can_manage,
-    leaderboard_get_visible,
-)
+from scoring.leaderboards.selectors.leaderboards import leaderboard_get_managed
 from scoring.leaderboards.services.human_evaluation import human_evaluation_create
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def leaderboard_human_evaluation(request: AuthenticatedRequest, slug: str) -> HttpResponse:
-    board = leaderboard_get_visible(user=request.user, slug=slug)
-    if not leaderboard_can_manage(user=request.user, leaderboard=board):
-        raise PermissionDenied("Only the leaderboard's owner starts a human evaluation of it.")
+    refusal = "Only the leaderboard's owner starts a human evaluation of it."
+    board = leaderboard_get_managed(user=request.user, slug=slug, refusal=refusal)
     form = HumanEvaluationForm(request.POST or None, leaderboard=board)
     if request.method == "POST" and form.is_valid():
         fields = dict(form.cleaned_data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -13,10 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_add_service_errors, form_call
 from scoring.leaderboards.forms import LeaderboardSettingsForm, SubmissionChangeForm
-from scoring.leaderboards.selectors.leaderboards import (
-    leaderboard_can_manage,
-    leaderboard_get_visible,
-)
+from scoring.leaderboards.selectors.leaderboards import leaderboard_get_managed
 from scoring.leaderboards.selectors.submissions import submission_get_for_user
 from scoring.leaderboards.services.leaderboards import leaderboard_update
 from scoring.leaderboards.services.standing import submission_change
@@ -26,9 +23,8 @@ from scoring.leaderboards.views.submissions import submission_page
 @login_required
 @require_http_methods(["GET", "POST"])
 def leaderboard_settings(request: AuthenticatedRequest, slug: str) -> HttpResponse:
-    board = leaderboard_get_visible(user=request.user, slug=slug)
-    if not leaderboard_can_manage(user=request.user, leaderboard=board):
-        raise PermissionDenied("Only the leaderboard's owner changes its settings.")
+    refusal = "Only the leaderboard's owner changes its settings."
+    board = leaderboard_get_managed(user=request.user, slug=slug, refusal=refusal)
     initial = LeaderboardSettingsForm.initial_of(board)
     form = LeaderboardSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -1,3 +1,5 @@
+"""Create a sign-up link for raters (or, by staff, researchers) and print it."""
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -8,7 +10,7 @@ from annotate.accounts.services import invitation_create
 
 
 class Command(BaseCommand):
-    help = "Create a sign-up link for raters (or, by staff, researchers) and print it."
+    help = __doc__
 
     def add_arguments(self, parser):
         parser.add_argument("--by", required=True, help="Username of the inviting researcher.")

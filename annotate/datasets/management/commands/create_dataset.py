@@ -1,3 +1,6 @@
+"""Create an empty dataset (to import items or human judgments into next). Example: create_dataset
+dialogue-2026 --name 'Dialogue 2026' --owner ada"""
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,10 +10,7 @@ from core.refusals import refusal_as_command_error
 
 
 class Command(BaseCommand):
-    help = (
-        "Create an empty dataset (to import items or human judgments into next). "
-        "Example: create_dataset dialogue-2026 --name 'Dialogue 2026' --owner ada"
-    )
+    help = __doc__
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="Short name used in links, e.g. dialogue-2026.")

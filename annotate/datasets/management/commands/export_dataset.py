@@ -1,24 +1,21 @@
+"""Write a dataset as canonical JSONL (the layout import_dataset reads)."""
+
 import sys
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
-
-from annotate.datasets.models import Dataset
+from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.selectors import dataset_export_jsonl
 
 
-class Command(BaseCommand):
-    help = "Write a dataset as canonical JSONL (the layout import_dataset reads)."
+class Command(DatasetCommand):
+    help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("slug")
+        super().add_arguments(parser)
         parser.add_argument("--out", type=Path, help="Output file (default: standard output).")
 
     def handle(self, *args, slug, out, **options):
-        try:
-            dataset = Dataset.objects.get(slug=slug)
-        except Dataset.DoesNotExist:
-            raise CommandError(f"No dataset {slug!r}.") from None
+        dataset = self.dataset(slug)
         if out is None:
             sys.stdout.writelines(dataset_export_jsonl(dataset=dataset))
             return

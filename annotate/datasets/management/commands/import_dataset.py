@@ -1,12 +1,15 @@
+"""Import items and references from a JSONL or TSV file into a dataset, all or nothing. With
+--create NAME --owner USER, the dataset is created first."""
+
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import transaction
 
+from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.formats import FileProblems
-from annotate.datasets.models import Dataset
 from annotate.datasets.services.datasets import (
     dataset_create,
     dataset_import_file,
@@ -15,14 +18,11 @@ from annotate.datasets.services.datasets import (
 from core.refusals import refusal_as_command_error
 
 
-class Command(BaseCommand):
-    help = (
-        "Import items and references from a JSONL or TSV file into a dataset, all or nothing. "
-        "With --create NAME --owner USER, the dataset is created first."
-    )
+class Command(DatasetCommand):
+    help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", help="The dataset's slug.")
+        super().add_arguments(parser)
         parser.add_argument("file", type=Path, help="A .jsonl or .tsv file.")
         parser.add_argument("--format", choices=["jsonl", "tsv"], default="")
         parser.add_argument("--create", metavar="NAME", help="Create the dataset with this name.")
@@ -50,12 +50,7 @@ class Command(BaseCommand):
 
     def _dataset(self, slug, create, owner, public):
         if not create:
-            try:
-                return Dataset.objects.get(slug=slug)
-            except Dataset.DoesNotExist:
-                raise CommandError(
-                    f"No dataset {slug!r}; use --create NAME --owner USER."
-                ) from None
+            return self.dataset(slug, f"No dataset {slug!r}; use --create NAME --owner USER.")
         try:
             user = get_user_model().objects.get(username=owner)
         except get_user_model().DoesNotExist:

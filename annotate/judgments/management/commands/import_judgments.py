@@ -1,12 +1,15 @@
-"""Import human judgments (and their systems' outputs, contexts and references) into a dataset."""
+"""Import human judgments (and their systems' outputs, contexts and references) into a dataset:
+per-judge judgments (TSV/CSV/JSONL), problems listed by file and line. Columns are recognised by
+name (SystemID, InstanceID, WorkerId …); when unsure, map them with --column ROLE=COLUMN."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.models import Dataset
 from annotate.judgments.bundles import ColumnsUnsure
 from annotate.judgments.columns import mapping_from_option
@@ -36,15 +39,11 @@ def _preview_lines(preview: dict) -> list[str]:
     return lines
 
 
-class Command(BaseCommand):
-    help = (
-        "Import per-judge judgments (TSV/CSV/JSONL); problems are listed by file and line. "
-        "Columns are recognised by name (SystemID, InstanceID, WorkerId …); when unsure, map "
-        "them with --column ROLE=COLUMN."
-    )
+class Command(DatasetCommand):
+    help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("slug")
+        super().add_arguments(parser)
         parser.add_argument("judgments")
         parser.add_argument("--systems", help="system responses: system, id, response")
         parser.add_argument("--contexts", help="contexts: id, depth, context")
@@ -63,9 +62,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
-        dataset = Dataset.objects.filter(slug=opts["slug"]).first()
-        if dataset is None:
-            raise CommandError(f"No dataset {opts['slug']!r}.")
+        dataset = self.dataset(opts["slug"])
         try:
             imported = self._import(dataset, opts)
         except ColumnsUnsure as exc:

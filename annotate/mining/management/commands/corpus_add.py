@@ -1,3 +1,7 @@
+"""Index a corpus of (context, message, response) triples from a file on this server (JSONL or TSV,
+gzip accepted), streamed: only the index goes to storage. For corpora too large to upload. Shared
+with every researcher unless --private."""
+
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -14,11 +18,7 @@ from core.refusals import refusal_as_command_error
 
 
 class Command(BaseCommand):
-    help = (
-        "Index a corpus of (context, message, response) triples from a file on this server "
-        "(JSONL or TSV, gzip accepted), streamed: only the index goes to storage. For corpora "
-        "too large to upload. Shared with every researcher unless --private."
-    )
+    help = __doc__
 
     def add_arguments(self, parser):
         parser.add_argument("path", type=Path, help="A .jsonl or .tsv file, maybe .gz.")

@@ -1,7 +1,9 @@
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+"""Mine candidate references for a dataset split from an indexed corpus, in this process (the web
+page and the API queue the same run for a worker instead)."""
 
-from annotate.datasets.models import Dataset
+from django.core.management.base import CommandError
+
+from annotate.datasets.commands import DatasetCommand
 from annotate.mining.candidates import DEFAULT_K
 from annotate.mining.models import Corpus
 from annotate.mining.services.mining import mining_start
@@ -9,27 +11,23 @@ from core.refusals import refusal_as_command_error
 from core.runs.engine import run_execute
 
 
-class Command(BaseCommand):
-    help = (
-        "Mine candidate references for a dataset split from an indexed corpus, in this process "
-        "(the web page and the API queue the same run for a worker instead)."
-    )
+class Command(DatasetCommand):
+    help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", help="The dataset's slug.")
+        super().add_arguments(parser)
         parser.add_argument("--corpus", type=int, required=True, help="Corpus id.")
         parser.add_argument("--split", default="dev", choices=["dev", "test"])
         parser.add_argument("--k", type=int, default=DEFAULT_K, help="Candidates per item.")
 
     def handle(self, *args, slug, corpus, split, k, **options):
-        dataset = Dataset.objects.filter(slug=slug).select_related("owner").first()
+        dataset = self.dataset(slug, "No such dataset or corpus.")
         found = Corpus.objects.filter(pk=corpus).first()
-        if dataset is None or found is None:
+        if found is None:
             raise CommandError("No such dataset or corpus.")
-        owner = get_user_model().objects.get(pk=dataset.owner_id)
         with refusal_as_command_error():
             run = mining_start(
-                user=owner, dataset=dataset, corpus=found, split=split, k=k, enqueue=False
+                user=dataset.owner, dataset=dataset, corpus=found, split=split, k=k, enqueue=False
             )
         run_execute(run_id=run.pk, attempt=run.attempt)
         run.refresh_from_db()

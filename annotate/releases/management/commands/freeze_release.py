@@ -1,8 +1,12 @@
+"""Freeze a release of a dataset with one campaign's weights (a draft), and with --publish write its
+files and make it immutable."""
+
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from annotate.datasets.models import Dataset, SplitName
+from annotate.datasets.commands import DatasetCommand
+from annotate.datasets.models import SplitName
 from annotate.rating.models import Campaign
 from annotate.releases.models import WeightVariant
 from annotate.releases.services import release_freeze, release_publish
@@ -10,14 +14,11 @@ from annotate.releases.services.unrated import UNRATED_VALUES
 from core.refusals import refusal_as_command_error
 
 
-class Command(BaseCommand):
-    help = (
-        "Freeze a release of a dataset with one campaign's weights (a draft), and with "
-        "--publish write its files and make it immutable."
-    )
+class Command(DatasetCommand):
+    help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", help="The dataset's slug.")
+        super().add_arguments(parser)
         parser.add_argument("version", help="Semantic version, e.g. 1.0.0.")
         parser.add_argument("--campaign", type=int, required=True, help="Campaign id (weights).")
         parser.add_argument("--weights", choices=WeightVariant.values, default="raw")
@@ -42,10 +43,11 @@ class Command(BaseCommand):
         parser.add_argument("--publish", action="store_true", help="Publish at once.")
 
     def handle(self, *args, slug, version, campaign, weights, public_splits, **options):
-        dataset = Dataset.objects.filter(slug=slug).first()
+        refusal = f"No dataset {slug} with campaign {campaign}."
+        dataset = self.dataset(slug, refusal)
         source = Campaign.objects.filter(pk=campaign, dataset=dataset).first()
-        if dataset is None or source is None:
-            raise CommandError(f"No dataset {slug} with campaign {campaign}.")
+        if source is None:
+            raise CommandError(refusal)
         citation = options["citation_file"].read_text() if options["citation_file"] else ""
         with refusal_as_command_error():
             release = release_freeze(

@@ -1,3 +1,6 @@
+"""Import a release archive (.zip) from another installation; every file must come out identical
+(same SHA-256), or nothing is imported."""
+
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -8,10 +11,7 @@ from core.refusals import refusal_as_command_error
 
 
 class Command(BaseCommand):
-    help = (
-        "Import a release archive (.zip) from another installation; every file must come out "
-        "identical (same SHA-256), or nothing is imported."
-    )
+    help = __doc__
 
     def add_arguments(self, parser):
         parser.add_argument("archive", type=Path)

@@ -1,4 +1,4 @@
-"""`manage.py runs`: list stuck or failed runs (or all), retry or cancel one."""
+"""List stuck or failed runs (--all: every run); --retry ID or --cancel ID acts on one."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from core.runs.selectors import runs_needing_attention
 
 
 class Command(BaseCommand):
-    help = "List stuck or failed runs (--all: every run); --retry ID or --cancel ID acts on one."
+    help = __doc__
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(

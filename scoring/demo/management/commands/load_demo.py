@@ -1,3 +1,6 @@
+"""Create the demo users, dataset and story: a finished campaign, a release, leaderboards, a human
+evaluation and a study (safe to run again; DEBUG only)."""
+
 import time
 
 from django.conf import settings
@@ -7,10 +10,7 @@ from scoring.demo.services.load import demo_load_all
 
 
 class Command(BaseCommand):
-    help = (
-        "Create the demo users, dataset and story: a finished campaign, a release, leaderboards, "
-        "a human evaluation and a study (safe to run again; DEBUG only)."
-    )
+    help = __doc__
 
     def add_arguments(self, parser):
         parser.add_argument(

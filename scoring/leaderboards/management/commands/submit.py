@@ -1,3 +1,6 @@
+"""Submit a system output to a leaderboard as USER (on the server; participants elsewhere use
+`python -m scoring.leaderboards.client submit`). With --wait, follow the scoring and print it."""
+
 import time
 from pathlib import Path
 
@@ -13,11 +16,7 @@ POLL_SECONDS = 0.5
 
 
 class Command(BaseCommand):
-    help = (
-        "Submit a system output to a leaderboard as USER (on the server; participants elsewhere "
-        "use `python -m scoring.leaderboards.client submit`). With --wait, follow the scoring "
-        "and print it."
-    )
+    help = __doc__
 
     def add_arguments(self, parser):
         parser.add_argument("--leaderboard", required=True, help="The leaderboard's slug.")

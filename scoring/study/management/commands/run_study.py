@@ -1,12 +1,15 @@
-"""Run a correlation study of a dataset's human evaluation in this process and print its tables."""
+"""Run a correlation study of a dataset's human evaluation here and now (the page and the API
+queue the same study for a worker) and print every metric's correlation with the human judgments:
+system-level and pair-level tables."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.models import Dataset
 from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
@@ -32,14 +35,11 @@ def _interval(part: dict | None) -> str:
     return f"{part['value']:.3f} ({part['low']:.3f}, {part['high']:.3f})"
 
 
-class Command(BaseCommand):
-    help = (
-        "Correlate every metric with a dataset's human judgments, here and now (the page and the "
-        "API queue the same study for a worker): system-level and pair-level tables."
-    )
+class Command(DatasetCommand):
+    help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("slug", help="The dataset's slug.")
+        super().add_arguments(parser)
         human = parser.add_mutually_exclusive_group(required=True)
         human.add_argument("--judgments", type=int, help="Imported judgments (id).")
         human.add_argument("--output-campaign", type=int, help="A campaign on outputs (id).")
@@ -61,9 +61,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", type=Path, help="Also write the whole result here.")
 
     def handle(self, *args, **opts):
-        dataset = Dataset.objects.filter(slug=opts["slug"]).select_related("owner").first()
-        if dataset is None:
-            raise CommandError(f"No dataset {opts['slug']!r}.")
+        dataset = self.dataset(opts["slug"])
         if opts["unit_size"] < 1 or not 1 <= opts["assignments"] <= 10_000:
             raise CommandError("--unit-size must be ≥ 1 and --assignments 1 … 10,000.")
         if opts["json"] is not None and not opts["json"].parent.is_dir():

@@ -18,29 +18,8 @@ from itertools import chain, pairwise
 
 import numpy as np
 
-from .amber_pairs import (
-    BLOCK,
-    FIX_H,
-    FIX_M,
-    FLX_H,
-    FLX_M,
-    HYP,
-    HYP_C,
-    LONG,
-    MATCH,
-    MAX_C,
-    MAX_W,
-    MIN_C,
-    MIN_W,
-    REF,
-    REF_C,
-    RHO,
-    SEGS,
-    SHORT,
-    TAU,
-    N,
-    split_type1,
-)
+from . import amber_pairs as cols
+from .amber_pairs import BLOCK, N, split_type1
 
 # Work and memory of a chunk grow with its squared sentence lengths (flexible-gap patterns and
 # Kendall's pairs of common words). ~1,000 pairs of 12-word sentences: small enough for the CPU
@@ -167,11 +146,11 @@ def _stats(lay: _Layout) -> np.ndarray:
     gram_ids = _gram_ids(lay)
     grams = {n: _pair_grams(lay, gram_ids[n]) for n in range(1, N + 1)}
     for n in range(1, N + 1):
-        out[:, MATCH + n - 1] = grams[n].matches
+        out[:, cols.MATCH + n - 1] = grams[n].matches
     for n in range(2, N + 1):
-        for col, flexible in ((FIX_M, False), (FLX_M, True)):
-            out[:, col + n - 2] = _gapped_matches(lay, grams, gram_ids, n, flexible)
-    out[:, RHO], out[:, TAU] = _rank_correlations(lay, grams[1].key)
+        for first, flexible in ((cols.FIX_M, False), (cols.FLX_M, True)):
+            out[:, first + n - 2] = _gapped_matches(lay, grams, gram_ids, n, flexible)
+    out[:, cols.RHO], out[:, cols.TAU] = _rank_correlations(lay, grams[1].key)
     return out
 
 
@@ -180,21 +159,21 @@ def _fill_counts(lay: _Layout, out: np.ndarray) -> None:
     p = lay.n_pairs
     lh, lr = lay.lengths[:p], lay.lengths[p:]
     for n in range(1, N + 1):
-        out[:, HYP + n - 1] = np.maximum(lh - n + 1, 0)
-        out[:, REF + n - 1] = np.maximum(lr - n + 1, 0)
+        out[:, cols.HYP + n - 1] = np.maximum(lh - n + 1, 0)
+        out[:, cols.REF + n - 1] = np.maximum(lr - n + 1, 0)
     for n in range(2, N + 1):
-        out[:, FIX_H + n - 2] = _gapped_totals(lh, n, flexible=False)
-        out[:, FLX_H + n - 2] = _gapped_totals(lh, n, flexible=True)
+        out[:, cols.FIX_H + n - 2] = _gapped_totals(lh, n, flexible=False)
+        out[:, cols.FLX_H + n - 2] = _gapped_totals(lh, n, flexible=True)
     chars = np.bincount(lay.sentence, weights=lay.chars, minlength=2 * p)
     ch, cr = chars[:p], chars[p:]
-    out[:, MIN_W], out[:, MAX_W] = np.minimum(lh, lr), np.maximum(lh, lr)
-    out[:, HYP_C], out[:, REF_C] = ch, cr
-    out[:, MIN_C], out[:, MAX_C] = np.minimum(ch, cr), np.maximum(ch, cr)
+    out[:, cols.MIN_W], out[:, cols.MAX_W] = np.minimum(lh, lr), np.maximum(lh, lr)
+    out[:, cols.HYP_C], out[:, cols.REF_C] = ch, cr
+    out[:, cols.MIN_C], out[:, cols.MAX_C] = np.minimum(ch, cr), np.maximum(ch, cr)
     short = np.bincount(lay.sentence, weights=lay.chars < 4, minlength=2 * p)
     sh, sr = short[:p], short[p:]
-    out[:, SHORT] = np.abs(sh - sr)
-    out[:, LONG] = np.abs((lh - sh) - (lr - sr))
-    out[:, SEGS] = 1.0
+    out[:, cols.SHORT] = np.abs(sh - sr)
+    out[:, cols.LONG] = np.abs((lh - sh) - (lr - sr))
+    out[:, cols.SEGS] = 1.0
 
 
 def _gapped_totals(size: np.ndarray, n: int, flexible: bool) -> np.ndarray:
