@@ -93,6 +93,7 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
     from annotate.datasets.models import Visibility
     from annotate.datasets.services.datasets import dataset_create
     from annotate.releases.models import Release, ReleaseItem, ReleaseReference
+    from core.bulk import analyze_after_commit
     from scoring.leaderboards.services.leaderboards import leaderboard_create
 
     rng = random.Random(n_items)
@@ -123,6 +124,9 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
             ReleaseReference.objects.bulk_create(batch)
             batch = []
     ReleaseReference.objects.bulk_create(batch)
+    # The rows are written as a freeze would write them, so the planner's statistics are
+    # refreshed as a freeze refreshes them (outside a transaction: at once).
+    analyze_after_commit(ReleaseItem, ReleaseReference, rows=n_items * n_refs)
     Release.objects.filter(pk=release.pk).update(status="published", published_at=timezone.now())
     release.refresh_from_db()
     user = user_create(username=f"team-{tag}", password=BENCH_PASSWORD, role="researcher")

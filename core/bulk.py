@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Field, Model
 
 DEFAULT_BATCH = 500
@@ -69,3 +69,30 @@ def update_by_pk(
             )
             statements += 1
     return statements
+
+
+# Fewer new rows than this leave the statistics close enough; ANALYZE samples up to 30,000
+# rows a table, so it is not free to run after every small write.
+ANALYZE_MIN_ROWS = 1000
+
+
+def analyze_after_commit(*models: type[Model], rows: int = ANALYZE_MIN_ROWS) -> None:
+    """Refresh PostgreSQL's planner statistics for the tables of `models` once the current
+    transaction commits, when a bulk write added at least ANALYZE_MIN_ROWS `rows`.
+
+    Why: PostgreSQL plans joins from statistics that autovacuum gathers later, or never where it
+    is turned off. Right after a release of 1.6 million references was frozen, the statistics
+    still described empty tables. The planner then chose a nested loop for 38 rows, and the
+    board's reference read ran for more than 8 minutes in `bench/scoring_e2e.py` instead of
+    seconds. SQLite's planner does not depend on such statistics, so SQLite skips this.
+    """
+    if connection.vendor != "postgresql" or rows < ANALYZE_MIN_ROWS:
+        return
+    tables = [connection.ops.quote_name(model._meta.db_table) for model in models]
+
+    def analyze() -> None:
+        with connection.cursor() as cursor:
+            for table in tables:
+                cursor.execute(f"ANALYZE {table}")  # names from the models, not from input
+
+    transaction.on_commit(analyze)

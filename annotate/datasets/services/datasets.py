@@ -15,6 +15,7 @@ from annotate.datasets.formats import FileProblems, ItemRecord, parse_jsonl, par
 from annotate.datasets.models import Dataset, Item, Reference, Split
 from annotate.datasets.selectors.collisions import split_collision_message, split_collisions
 from annotate.datasets.selectors.deletion import DeletionPreview, dataset_deletion_preview
+from core.bulk import analyze_after_commit
 from core.dispatch import dispatch
 from core.lines import LineProblem
 from core.queries import count_by
@@ -157,6 +158,7 @@ def dataset_import(*, dataset: Dataset, records: list[ItemRecord]) -> ImportSumm
         for i, ref in enumerate(record.references)
     )
     dataset.save(update_fields=["updated_at"])
+    analyze_after_commit(Item, Reference, rows=len(items) + len(references))
     transaction.on_commit(lambda: _enqueue_stats(dataset.pk))
     return ImportSummary(items=len(items), references=len(references))
 

@@ -31,6 +31,7 @@ from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
 from annotate.judgments.parsing import NO_REFERENCES
 from annotate.judgments.services.systems import eval_system_set_outputs
 from annotate.judgments.tables import Parsed
+from core.bulk import analyze_after_commit
 from core.lines import LineProblem, problems_counted
 
 __all__ = ["BUNDLE_FILES", "Bundle", "ColumnsUnsure", "bundle_parse", "judgments_import"]
@@ -216,6 +217,7 @@ def judgments_import(
         ),
         batch_size=2000,
     )
+    analyze_after_commit(Item, Reference, Judgment, rows=len(bundle.judgments.rows))
     return judgment_set
 
 

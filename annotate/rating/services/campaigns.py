@@ -24,6 +24,7 @@ from annotate.rating.models import Campaign, CampaignRater, CampaignStatus, Mode
 from annotate.rating.services.adaptive import campaign_priorities_follow
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import campaign_top_ups_refresh
+from core.bulk import analyze_after_commit
 
 SLOT_BATCH = 2000  # rows per INSERT: large datasets without one statement per reference
 
@@ -184,6 +185,7 @@ def campaign_sync_slots(*, campaign: Campaign) -> int:
     """A slot for every unit of the campaign that has none; returns how many were added."""
     slots = _reference_slots(campaign) if campaign.rates_references else _output_slots(campaign)
     Slot.objects.bulk_create(slots, batch_size=SLOT_BATCH)
+    analyze_after_commit(Slot, rows=len(slots))
     return len(slots)
 
 

@@ -24,6 +24,7 @@ from annotate.releases.models import (
 from annotate.releases.selectors.content import content_checksum, release_content
 from annotate.releases.services.buildinfo import build_info_collect
 from annotate.releases.services.unrated import release_unrated_resolve
+from core.bulk import analyze_after_commit
 
 BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
 MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32
@@ -210,6 +211,7 @@ def release_freeze(
         release_content(release=release, public_only=False)
     )
     release.save(update_fields=["snapshot_checksum", "build_info"])
+    analyze_after_commit(ReleaseItem, ReleaseReference, ReleaseRating, rows=len(copies))
     return release
 
 

@@ -35,6 +35,7 @@ from annotate.releases.services.import_parsing import (
     release_ratings_checked,
 )
 from annotate.releases.services.publish import release_build_files, release_stage_files
+from core.bulk import analyze_after_commit
 
 Ratings = list[tuple[str, str, int, str, int]]
 
@@ -98,6 +99,7 @@ def _create_rows(release: Release, content: list[dict[str, Any]], ratings: Ratin
         ReleaseRating(release=release, reference=refs[(i, s, p)], rater=rater, score=score)
         for i, s, p, rater, score in ratings or []
     )
+    analyze_after_commit(ReleaseItem, ReleaseReference, ReleaseRating, rows=len(refs))
 
 
 def _check_identical(rebuilt: dict[str, bytes], digests: dict[str, str]) -> None:
