@@ -37,12 +37,19 @@ def _slots(campaign):
     return list(Slot.objects.filter(campaign=campaign).order_by("pk"))
 
 
-def test_adaptive_takes_the_most_valuable_reference_first(make_campaign, make_rater, boards_say):
-    campaign = make_campaign(assignment="adaptive", uniform_share=0.0, ratings_per_unit=3)
+def _adaptive(make_campaign, boards_say, says, *, share, per_unit):
+    """An adaptive campaign whose boards give the slots at the positions in `says` those
+    sensitivities, with its priorities refreshed; returns it and its slots in order."""
+    campaign = make_campaign(assignment="adaptive", uniform_share=share, ratings_per_unit=per_unit)
     slots = _slots(campaign)
-    boards_say.update({slots[4].reference_id: 5.0, slots[2].reference_id: 1.0})
+    boards_say.update({slots[k].reference_id: value for k, value in says.items()})
     campaign_priorities_refresh(campaign_id=campaign.pk)
     campaign.refresh_from_db()
+    return campaign, slots
+
+
+def test_adaptive_takes_the_most_valuable_reference_first(make_campaign, make_rater, boards_say):
+    campaign, slots = _adaptive(make_campaign, boards_say, {4: 5.0, 2: 1.0}, share=0, per_unit=3)
     raters = [make_rater(campaign) for _ in range(3)]
     firsts = [rating_next(campaign=campaign, rater=r).slot_id for r in raters]
     # The most sensitive reference is worth most while few have rated it; as leases fill it its
@@ -54,11 +61,7 @@ def test_adaptive_takes_the_most_valuable_reference_first(make_campaign, make_ra
 
 
 def test_the_value_follows_each_rating_as_adaptive_math_says(make_campaign, make_rater, boards_say):
-    campaign = make_campaign(assignment="adaptive", uniform_share=0.0, ratings_per_unit=5)
-    slots = _slots(campaign)
-    boards_say.update({slots[0].reference_id: 1.0, slots[1].reference_id: 0.3})
-    campaign_priorities_refresh(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
+    campaign, slots = _adaptive(make_campaign, boards_say, {0: 1.0, 1: 0.3}, share=0, per_unit=5)
     a = campaign.adaptive_a
     sens = {s.pk: s.sensitivity for s in Slot.objects.filter(campaign=campaign)}
     order = []
@@ -88,11 +91,7 @@ def test_without_any_board_adaptive_is_uniform(make_campaign, make_rater, boards
 
 
 def test_the_uniform_share_is_kept(make_campaign, make_rater, boards_say, monkeypatch):
-    campaign = make_campaign(assignment="adaptive", uniform_share=0.5, ratings_per_unit=3)
-    slots = _slots(campaign)
-    boards_say.update({slots[5].reference_id: 9.0})
-    campaign_priorities_refresh(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
+    campaign, slots = _adaptive(make_campaign, boards_say, {5: 9.0}, share=0.5, per_unit=3)
     draws = iter([0.7, 0.2])  # ≥ share: adaptive; < share: uniform
     monkeypatch.setattr(random, "random", lambda: next(draws))
     adaptive_pick = rating_next(campaign=campaign, rater=make_rater(campaign))
