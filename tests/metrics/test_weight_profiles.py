@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import itertools
 
 import numpy as np
 import pytest
 
 from scoring.metrics import (
+    IndexFile,
     MetricInputError,
     RefItem,
     WeightedRef,
@@ -15,8 +18,10 @@ from scoring.metrics import (
     build_index,
     concat_profiles,
     get_metric,
+    load_index,
     save_index,
     weight_profile,
+    write_index,
 )
 from scoring.metrics import bleu as bleu_module
 from scoring.metrics import weight_profiles as wp_module
@@ -119,6 +124,45 @@ def test_profiles_of_index_slices_join_into_the_whole(name, opts):
         for a, b in itertools.pairwise(cuts)
     ]
     assert_same_profile(concat_profiles(parts), whole)
+
+
+@pytest.mark.parametrize("name, opts", CASES, ids=IDS)
+def test_the_index_keeps_token_ids_that_give_the_tokenized_references_profile(tmp_path, name, opts):
+    # The index keeps each reference's token ids, so a profile needs no tokenizing; from a
+    # file written before it kept them, the references are tokenized again: the same profile.
+    hyps, items = random_corpus(8, n=23)
+    metric = get_metric(name, **opts)
+    refs = RefSet.of(items)
+    write_index(tmp_path / "ranged.idx", metric, items, range_items=5)
+    index = load_index(tmp_path / "ranged.idx").prepared
+    tables = index.tables if name == "dnist" else index
+    assert tables.ref_tokens is not None and tables.ref_tokens.dtype == np.int32
+    assert int(np.sum(tables.ref_lens)) == len(tables.ref_tokens)
+    without = copy.copy(index)
+    if name == "dnist":
+        without.tables = dataclasses.replace(tables, ref_tokens=None)
+    else:
+        without = dataclasses.replace(tables, ref_tokens=None)
+    for a, b in [(0, 23), (3, 11), (22, 23)]:
+        kept = weight_profile(
+            metric, hyps[a:b], refs.part(a, b), metric.prepared_slice(index, a, b)
+        )
+        tokenized = weight_profile(
+            metric, hyps[a:b], refs.part(a, b), metric.prepared_slice(without, a, b)
+        )
+        assert_same_profile(kept, tokenized)
+
+
+def test_an_index_file_without_token_ids_still_loads_and_profiles(tmp_path):
+    hyps, items = random_corpus(9, n=12)
+    metric = get_metric("dbleu")
+    index = metric.prepare(items)
+    index.ref_tokens = None  # as a file written before they were kept
+    save_index(tmp_path / "old.idx", IndexFile("dbleu", dict(metric.opts), RefSet.of(items), index))
+    loaded = load_index(tmp_path / "old.idx").prepared
+    assert loaded.ref_tokens is None
+    profile = weight_profile(metric, hyps, items, loaded)
+    assert np.array_equal(profile.rows(RefSet.of(items).weights), metric.stats(hyps, loaded))
 
 
 @pytest.mark.parametrize("name, opts", CASES, ids=IDS)

@@ -31,7 +31,7 @@ from .api import as_metric, build_index
 from .arrayfile import ArrayWriter, pack_strings
 from .base import Metric, RefItem
 from .bleu import BleuFamily
-from .index import BleuIndex, index_header, index_segments, save_index
+from .index import BleuIndex, index_header, index_segments, reference_token_ids, save_index
 from .ngrams import check_key_range
 from .nist import NIST, DeltaNIST
 from .nist.counts import TestSetCounts
@@ -84,6 +84,7 @@ def _specs(plan: _Plan) -> list[tuple[str, Any]]:
     ]  # fmt: skip
     for k in range(plan.max_order):
         specs += [(f"order{k}.{name}", dtype) for name, dtype in _ORDER_ARRAYS]
+    specs.append(("ref_tokens", np.int32))
     if plan.nist is not None:
         specs += [(f"order{k}.info", np.float64) for k in range(plan.max_order)]
     return specs
@@ -149,11 +150,13 @@ class _RangedBuild:
         index, _ = index_segments(refs, segs, self.vocab, p.tokenize, p.lowercase, p.max_order)
         if isinstance(p.nist, DeltaNIST):
             check_delta_weights(index)
-        self._append_refs(refs, index, out)
+        self._append_refs(refs, index, segs, out)
         self._append_orders(index, out)
         self.items += refs.n_items
 
-    def _append_refs(self, refs: RefSet, index: BleuIndex, out: ArrayWriter) -> None:
+    def _append_refs(
+        self, refs: RefSet, index: BleuIndex, segs: Segments, out: ArrayWriter
+    ) -> None:
         texts: dict[str, np.ndarray] = {}
         pack_strings("refs.texts", refs.texts, texts)
         out.append("refs.texts.blob", texts["refs.texts.blob"])
@@ -164,6 +167,7 @@ class _RangedBuild:
         out.append("ref_ptr", index.ref_ptr[1:] + self.refs)
         out.append("ref_lens", index.ref_lens)
         out.append("ref_weights", index.ref_weights)
+        out.append("ref_tokens", reference_token_ids(segs))
         self.refs += len(refs.weights)
 
     def _append_orders(self, index: BleuIndex, out: ArrayWriter) -> None:
@@ -198,6 +202,7 @@ class _RangedBuild:
             "kind": "nist" if p.nist is not None else "bleu", "tokenize": p.tokenize,
             "lowercase": p.lowercase, "max_order": p.max_order,
             "vocab_size": max(self.vocab.values(), default=0) + 1, "orders": p.max_order,
+            "ref_tokens": True,
         }  # fmt: skip
         if p.nist is not None:
             counts = self.refs_per_item

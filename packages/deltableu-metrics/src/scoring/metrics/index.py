@@ -74,6 +74,10 @@ class BleuIndex:
     ref_lens: np.ndarray
     ref_weights: np.ndarray
     orders: list[OrderTable] = field(default_factory=list)
+    # Every reference's token ids, one after another (``ref_lens`` long each), or None in a
+    # file written before they were kept. The tables keep no per-reference counts; a weight
+    # profile needs them, and with these ids it finds them without tokenizing again.
+    ref_tokens: np.ndarray | None = None
 
     @property
     def n_items(self) -> int:
@@ -100,6 +104,9 @@ class BleuIndex:
             self.ref_lens[r0:r1],
             self.ref_weights[r0:r1],
         )
+        if self.ref_tokens is not None:
+            t0 = int(np.sum(self.ref_lens[:r0]))
+            part.ref_tokens = self.ref_tokens[t0 : t0 + int(np.sum(part.ref_lens))]
         lo = start  # the first entry of the previous order (order 0: items)
         for table, (a, b) in zip(self.orders, self.entry_ranges(start, stop), strict=True):
             part.orders.append(
@@ -163,6 +170,12 @@ def build_bleu_index(
     return index_segments(refs, segs, vocab, tokenize, lowercase, max_order)[0]
 
 
+def reference_token_ids(segs: Segments) -> np.ndarray:
+    """The references' token ids as an index keeps them (int32: vocabularies stay far below
+    2**31 types; every reference token is in its index's vocabulary)."""
+    return np.asarray(segs.ids, dtype=np.int32)
+
+
 def index_segments(
     refs: RefSet,
     segs: Segments,
@@ -186,6 +199,7 @@ def index_segments(
         refs.ptr,
         segs.lens,
         refs.weights,
+        ref_tokens=reference_token_ids(segs),
     )
     totals = []
     for table, entry in iter_tables(pos, max_order, vocab_size, refs.n_items):
@@ -246,9 +260,12 @@ def bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]:
     for k, table in enumerate(index.orders):
         for name in ("keys", "max_count", "max_weight", "multi_start", "multi"):
             out[f"order{k}.{name}"] = getattr(table, name)
+    if index.ref_tokens is not None:
+        out["ref_tokens"] = index.ref_tokens
     return {
         "tokenize": index.tokenize, "lowercase": index.lowercase, "max_order": index.max_order,
         "vocab_size": index.vocab_size, "orders": len(index.orders),
+        "ref_tokens": index.ref_tokens is not None,
     }  # fmt: skip
 
 
@@ -270,6 +287,8 @@ def bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) -> 
     for k in range(meta["orders"]):
         names = ("keys", "max_count", "max_weight", "multi_start", "multi")
         index.orders.append(OrderTable(*(arrays[f"order{k}.{name}"] for name in names)))
+    if meta.get("ref_tokens"):  # absent from files written before they were kept
+        index.ref_tokens = arrays["ref_tokens"]
     return index
 
 

@@ -13,7 +13,8 @@ metric's bit for bit (same groups, same float operations, same order of summatio
   test set's information weights and the tables; an item's groups are summed in the order of
   first occurrence in its hypothesis, as ``NIST.stats`` sums them.
 
-The index routes tokenize the references again (an index keeps no per-reference counts). Items
+The index routes read the references' token ids the index kept (its tables keep no
+per-reference counts), or tokenize them again from an index file written without them. Items
 are processed :data:`.bleu.DIRECT_ITEMS` at a time, so memory stays flat whatever the corpus.
 """
 
@@ -131,7 +132,7 @@ def _index_entries(
     v, tok, lc = tables.vocab_size, tables.tokenize, tables.lowercase
     keys = [t.keys for t in tables.orders[:max_order]]
     hsegs, _ = encoder(hyps, tok, lc, vocab=tables.vocab)
-    rsegs, _ = encoder(refs.texts, tok, lc, vocab=tables.vocab)
+    rsegs = _reference_segments(refs, tables, encoder)
     hpos = Positions.of(hsegs, np.arange(len(hyps), dtype=np.int64))
     h_entries = lookup(hpos, keys, v)
     r_entries = lookup(Positions.of(rsegs, refs.item_of_ref), keys, v)
@@ -147,6 +148,16 @@ def _index_entries(
         r[(r >= 0) & ~in_hyp[np.maximum(r, 0)]] = -1
     ref_of_pos = np.repeat(np.arange(len(refs.texts), dtype=np.int64), rsegs.lens)
     return EntryPositions(hsegs.lens, rsegs.lens, hpos, h_entries, r_entries, ref_of_pos)
+
+
+def _reference_segments(refs: RefSet, tables: BleuIndex, encoder: Encoder) -> Segments:
+    """The references' token ids: the index's own (kept when it was built, the same ids its
+    tables were made of), or, from an index file without them, the references tokenized."""
+    if tables.ref_tokens is None:
+        return encoder(refs.texts, tables.tokenize, tables.lowercase, vocab=tables.vocab)[0]
+    lens = np.asarray(tables.ref_lens, dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    return Segments(np.asarray(tables.ref_tokens, dtype=np.int64), starts, lens)
 
 
 def _groups(ep: EntryPositions, k: int, n_refs: int) -> OrderGroups:
