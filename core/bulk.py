@@ -1,4 +1,5 @@
-"""Many rows updated by primary key in one statement per batch.
+"""Bulk writes: many rows updated by primary key in one statement per batch, and the planner's
+statistics refreshed after a large write.
 
 Django's `bulk_update` builds a CASE arm per row and field in Python (about half a millisecond
 each): 3,000 rows of two fields took 2.7 s before the database saw them. Here the new values
@@ -84,7 +85,8 @@ def analyze_after_commit(*models: type[Model], rows: int = ANALYZE_MIN_ROWS) -> 
     is turned off. Right after a release of 1.6 million references was frozen, the statistics
     still described empty tables. The planner then chose a nested loop for 38 rows, and the
     board's reference read ran for more than 8 minutes in `bench/scoring_e2e.py` instead of
-    seconds. SQLite's planner does not depend on such statistics, so SQLite skips this.
+    seconds. SQLite (the embedded default, for small data) plans without gathered statistics
+    unless asked, so it skips this.
     """
     if connection.vendor != "postgresql" or rows < ANALYZE_MIN_ROWS:
         return
