@@ -52,10 +52,6 @@ class RatingModel:
     def a(self) -> float:
         return self.sigma2 / self.tau2
 
-    def variance_after(self, n: int | np.ndarray) -> np.ndarray:
-        """V(n): the posterior variance of a mean rating after n ratings."""
-        return self.sigma2 / (self.a + np.asarray(n, dtype=float))
-
 
 def rating_model(values: Sequence[Sequence[float]]) -> RatingModel:
     """σ² pooled within references (each with ≥ 2 ratings) and τ² between their means

@@ -45,6 +45,11 @@ class WeightVariant(models.TextChoices):
     Z = "z", "Per-rater z-normalised ratings"
 
 
+def weight_field(variant: str) -> str:
+    """The reference field (and content key) that holds a release's weights of `variant`."""
+    return "z_weight" if variant == WeightVariant.Z else "weight"
+
+
 def _default_public_splits() -> list[str]:
     return [SplitName.DEV]
 

@@ -3,16 +3,23 @@ one whose rating is worth most to the leaderboards (a share stays uniform), the 
 each rating at once, a budget completes the campaign, and only the owner changes either."""
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import timezone
 
 from annotate.rating import adaptive_math, sensitivity_sources
 from annotate.rating.models import Campaign, Rating, Slot
 from annotate.rating.selectors.lifecycle import Reason, budget_left, rater_nothing_left
 from annotate.rating.sensitivity_sources import SensitivityReport
-from annotate.rating.services.adaptive import campaign_priorities_refresh, priorities_refresh_stale
+from annotate.rating.services.adaptive import (
+    MAX_AGE_SECONDS,
+    campaign_priorities_refresh,
+    priorities_refresh_stale,
+    stale_adaptive_campaign_ids,
+)
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.ratings import rating_submit
@@ -167,13 +174,27 @@ def test_adaptive_is_refused_on_outputs_and_bad_values_name_their_field(make_cam
     assert "assignment" in refused.value.message_dict
 
 
-def test_the_sweep_refreshes_stale_adaptive_campaigns_only(make_campaign, make_dataset, boards_say):
+def test_the_sweep_refreshes_stale_adaptive_campaigns_only(
+    make_campaign, make_dataset, make_rater, boards_say, django_assert_max_num_queries
+):
     adaptive_one = make_campaign(assignment="adaptive")
     make_campaign(dataset=make_dataset(slug="other"), name="uniform")
-    assert priorities_refresh_stale() == 1
+    assert priorities_refresh_stale() == 1  # never refreshed
     adaptive_one.refresh_from_db()
-    assert adaptive_one.priorities_refreshed_at is not None
+    refreshed = adaptive_one.priorities_refreshed_at
+    assert refreshed is not None
     assert priorities_refresh_stale() == 0  # fresh now
+    rater = make_rater(adaptive_one)
+    lease = rating_next(campaign=adaptive_one, rater=rater)
+    rating_submit(rating_id=lease.pk, rater=rater, score=4)
+    Rating.objects.filter(pk=lease.pk).update(finished_at=refreshed + timedelta(seconds=1))
+    assert priorities_refresh_stale() == 1  # a rating since the last refresh
+    old = timezone.now() - timedelta(seconds=MAX_AGE_SECONDS + 1)
+    Campaign.objects.filter(pk=adaptive_one.pk).update(priorities_refreshed_at=old)
+    Rating.objects.filter(pk=lease.pk).update(finished_at=old - timedelta(seconds=1))
+    with django_assert_max_num_queries(1):  # which ones: one query, however many campaigns
+        stale = list(stale_adaptive_campaign_ids())
+    assert stale == [adaptive_one.pk]  # not refreshed for too long
 
 
 def test_owner_changes_assignment_on_the_dashboard(make_campaign, client_for, owner, boards_say):

@@ -13,10 +13,11 @@ uniform one: the fewest ratings first.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import timedelta
 
 import numpy as np
 from django.db import transaction
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from annotate.rating.adaptive_math import (
@@ -24,7 +25,7 @@ from annotate.rating.adaptive_math import (
     reference_variances,
     sensitivities,
 )
-from annotate.rating.models import Campaign, CampaignStatus, Slot
+from annotate.rating.models import Assignment, Campaign, CampaignStatus, RatingStatus, Slot
 from annotate.rating.selectors.campaigns import campaign_rating_values
 from annotate.rating.sensitivity_sources import dataset_sensitivity_report
 from core.bulk import update_by_pk
@@ -49,18 +50,19 @@ def campaign_priorities_refresh(*, campaign_id: int) -> int:
         return 0  # deleted, or switched back to uniform meanwhile
     report = dataset_sensitivity_report(dataset_id=campaign.dataset_id)
     values = campaign_rating_values(campaign=campaign, variant="raw")
-    slots = list(Slot.objects.filter(campaign=campaign).values_list("pk", "reference_id"))
-    pools = [values.get(reference_id or 0, []) for _, reference_id in slots]
+    slots = list(
+        Slot.objects.filter(campaign=campaign).values_list("pk", "reference_id", "sensitivity")
+    )
+    pools = [values.get(reference_id or 0, []) for _, reference_id, _ in slots]
     model = rating_model(pools)
-    terms = np.array([report.terms.get(reference_id or 0, 0.0) for _, reference_id in slots])
+    terms = np.array([report.terms.get(reference_id or 0, 0.0) for _, reference_id, _ in slots])
     new = sensitivities(
         terms, reference_variances(pools, model), campaign.scale_min, campaign.scale_max
     )
-    stored = dict(Slot.objects.filter(campaign=campaign).values_list("pk", "sensitivity"))
     changed = [
         Slot(pk=pk, sensitivity=float(value))
-        for (pk, _), value in zip(slots, new, strict=True)
-        if stored.get(pk) != float(value)
+        for (pk, _, stored), value in zip(slots, new, strict=True)
+        if stored != float(value)
     ]
     with transaction.atomic():
         update_by_pk(Slot, changed, ["sensitivity"], WRITE_BATCH)
@@ -94,36 +96,43 @@ def campaign_priorities_follow(*, campaign: Campaign) -> None:
 
 def dataset_priorities_follow(*, dataset_id: int) -> int:
     """A board of the dataset changed (a score landed): refresh its adaptive campaigns."""
-    campaigns = Campaign.objects.filter(
-        dataset_id=dataset_id,
-        assignment="adaptive",
-        status__in=(CampaignStatus.OPEN, CampaignStatus.COMPLETE, CampaignStatus.DRAFT),
+    campaigns = list(
+        Campaign.objects.filter(
+            dataset_id=dataset_id,
+            assignment=Assignment.ADAPTIVE,
+            status__in=(CampaignStatus.OPEN, CampaignStatus.COMPLETE, CampaignStatus.DRAFT),
+        )
     )
-    count = 0
     for campaign in campaigns:
         campaign_priorities_follow(campaign=campaign)
-        count += 1
-    return count
+    return len(campaigns)
 
 
-def _stale(campaign: Campaign, now: datetime) -> bool:
-    refreshed = campaign.priorities_refreshed_at
-    if refreshed is None or (now - refreshed).total_seconds() > MAX_AGE_SECONDS:
-        return True
-    last = campaign.ratings.filter(status="done").order_by("-finished_at").first()
-    return last is not None and last.finished_at is not None and last.finished_at > refreshed
+def stale_adaptive_campaign_ids() -> QuerySet[Campaign, int]:
+    """Adaptive campaigns that take ratings and were never refreshed, not since their last
+    rating, or not for MAX_AGE_SECONDS (a debounced task lost with a worker or the broker, or
+    a board's score whose landing sent nothing): ids, in one query."""
+    old_enough = timezone.now() - timedelta(seconds=MAX_AGE_SECONDS)
+    return (
+        Campaign.objects.filter(
+            assignment=Assignment.ADAPTIVE,
+            status__in=(CampaignStatus.OPEN, CampaignStatus.COMPLETE),
+        )
+        .annotate(
+            last_rating=Max("ratings__finished_at", filter=Q(ratings__status=RatingStatus.DONE))
+        )
+        .filter(
+            Q(priorities_refreshed_at__isnull=True)
+            | Q(priorities_refreshed_at__lt=old_enough)
+            | Q(last_rating__gt=F("priorities_refreshed_at"))
+        )
+        .values_list("pk", flat=True)
+    )
 
 
 def priorities_refresh_stale() -> int:
-    """The sweep: adaptive campaigns that take ratings and were never refreshed, not since
-    their last rating, or not for MAX_AGE_SECONDS (a debounced task lost with a worker or the
-    broker, or a board's score whose landing sent nothing)."""
-    refreshed = 0
-    now = timezone.now()
-    for campaign in Campaign.objects.filter(
-        assignment="adaptive", status__in=(CampaignStatus.OPEN, CampaignStatus.COMPLETE)
-    ):
-        if _stale(campaign, now):
-            campaign_priorities_refresh(campaign_id=campaign.pk)
-            refreshed += 1
-    return refreshed
+    """The sweep: refresh every stale adaptive campaign (`stale_adaptive_campaign_ids`)."""
+    campaign_ids = list(stale_adaptive_campaign_ids())
+    for campaign_id in campaign_ids:
+        campaign_priorities_refresh(campaign_id=campaign_id)
+    return len(campaign_ids)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from annotate.releases.models import Release, ReleaseItem, ReleaseReference
+from annotate.releases.models import Release, ReleaseItem, ReleaseReference, weight_field
 
 REFERENCE_FIELDS = ("text", "origin", "weight", "z_weight", "n", "mean", "sd", "ci_low", "ci_high")
 
@@ -63,6 +63,6 @@ def content_checksum(content: list[dict[str, Any]]) -> str:
 def scoring_refs(item: dict[str, Any], variant: str) -> list[dict[str, Any]] | None:
     """The metric's view of an item: rated references with the release's weight, or None when
     ΔBLEU cannot score it (no reference with a positive weight)."""
-    key = "z_weight" if variant == "z" else "weight"
+    key = weight_field(variant)
     refs = [{"text": r["text"], "weight": r[key]} for r in item["refs"] or [] if r[key] is not None]
     return refs if any(r["weight"] > 0 for r in refs) else None

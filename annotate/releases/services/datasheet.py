@@ -10,6 +10,7 @@ from collections import Counter
 from statistics import fmean
 from typing import Any
 
+from annotate.releases.models import weight_field
 from annotate.releases.selectors.content import scoring_refs
 
 HISTOGRAM_BINS = 10  # of width 0.2 over [-1, +1]
@@ -35,7 +36,7 @@ def _histogram_text(weights: list[float]) -> list[str]:
 
 
 def _statistics(meta: dict[str, Any], content: list[dict[str, Any]]) -> list[str]:
-    key = "z_weight" if meta["weight_variant"] == "z" else "weight"
+    key = weight_field(meta["weight_variant"])
     lines = ["| split | items | references published | rated | mean weight | scorable items |"]
     lines.append("|---|---|---|---|---|---|")
     for split in sorted({item["split"] for item in content}):
@@ -109,7 +110,7 @@ def _sources(info: dict[str, Any]) -> list[str]:
 def datasheet_markdown(*, meta: dict[str, Any], content: list[dict[str, Any]]) -> str:
     info = meta["build_info"]
     dataset = info["dataset"]
-    key = "z_weight" if meta["weight_variant"] == "z" else "weight"
+    key = weight_field(meta["weight_variant"])
     weights = [r[key] for i in content for r in i["refs"] or [] if r[key] is not None]
     scale = f"{dataset['scale_min']}–{dataset['scale_max']}"
     excluded = Counter(

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from annotate.datasets.models import SplitName
+from annotate.releases.models import weight_field
 from annotate.releases.selectors.content import dumps, scoring_refs, sha256
 from annotate.releases.services.datasheet import datasheet_markdown
 from core.tabular import tsv_bytes
@@ -87,7 +88,7 @@ def refs_jsonl(content: list[dict[str, Any]], split: str, variant: str) -> bytes
 
 
 def references_tsv(content: list[dict[str, Any]], variant: str) -> bytes:
-    key = "z_weight" if variant == "z" else "weight"
+    key = weight_field(variant)
     rows = [
         (
             item["id"],

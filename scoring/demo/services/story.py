@@ -31,7 +31,7 @@ from django.utils import timezone
 from annotate.accounts.models import Role
 from annotate.accounts.services import user_create
 from annotate.datasets.models import Dataset, Item, Reference
-from annotate.rating.models import Campaign, Rating, Subject
+from annotate.rating.models import Assignment, Campaign, Rating, Subject
 from annotate.rating.services.adaptive import campaign_priorities_refresh
 from annotate.rating.services.campaigns import campaign_create, campaign_join
 from annotate.rating.services.qc import campaign_qc_evaluate
@@ -252,7 +252,7 @@ def _open_campaign(owner: User, dataset: Dataset) -> Campaign:
         ratings_per_unit=2,
         # Second opinions where the dev board needs them: its close pair's ΔBLEU difference
         # moves most with those references' weights (the uniform quarter covers the rest).
-        assignment="adaptive",
+        assignment=Assignment.ADAPTIVE,
         uniform_share=0.25,
         rating_budget=OPEN_CAMPAIGN_BUDGET,
     )

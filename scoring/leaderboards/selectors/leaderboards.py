@@ -8,7 +8,13 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotate.datasets.models import Visibility
 from annotate.datasets.selectors import dataset_list_visible
-from annotate.releases.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus
+from annotate.releases.models import (
+    Release,
+    ReleaseItem,
+    ReleaseReference,
+    ReleaseStatus,
+    weight_field,
+)
 from annotate.releases.visibility import release_references_visible
 from core.errors import NotFound
 from scoring.leaderboards.models import Leaderboard, Listing, Submission, SubmissionStatus
@@ -98,10 +104,6 @@ def leaderboard_metric(leaderboard: Leaderboard, name: str) -> Metric:
     return get_metric(name, **options)
 
 
-def _weight(reference, variant: str) -> float | None:
-    return reference.z_weight if variant == "z" else reference.weight
-
-
 def release_scoring_items(*, release: Release, split: str) -> list[tuple[ReleaseItem, RefItem]]:
     """The split's items that can be scored, in release order, with their weighted references.
 
@@ -115,12 +117,13 @@ def release_scoring_items(*, release: Release, split: str) -> list[tuple[Release
         .prefetch_related("references")
         .order_by("position")
     )
+    field = weight_field(release.weight_variant)
     scored = []
     for item in items:
         refs = tuple(
             WeightedRef(ref.text, float(w))
             for ref in item.references.all()
-            if (w := _weight(ref, release.weight_variant)) is not None
+            if (w := getattr(ref, field)) is not None
         )
         if any(ref.weight > 0 for ref in refs):
             scored.append((item, RefItem(item.external_id, refs)))
@@ -131,8 +134,9 @@ def leaderboard_item_ids(*, leaderboard: Leaderboard) -> list[str]:
     """Ids of the scored items in order: one query, no references loaded (uploads check
     against this on the web server, where a million items must stay cheap)."""
     release = leaderboard.release
-    weight_field = "z_weight" if release.weight_variant == "z" else "weight"
-    positive = ReleaseReference.objects.filter(item=OuterRef("pk"), **{f"{weight_field}__gt": 0})
+    positive = ReleaseReference.objects.filter(
+        item=OuterRef("pk"), **{f"{weight_field(release.weight_variant)}__gt": 0}
+    )
     return list(
         ReleaseItem.objects.filter(release=release, split=leaderboard.split)
         .filter(Exists(positive))

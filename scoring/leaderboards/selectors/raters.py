@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.core.cache import cache
 
-from annotate.releases.models import ReleaseReference
+from annotate.releases.models import ReleaseReference, weight_field
 from scoring.leaderboards.models import Leaderboard, Score, Submission
 from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import RankStability, RatingPools, get_entry, rank_stability
@@ -64,7 +64,7 @@ def _scored_rows(leaderboard: Leaderboard) -> Iterator[list[tuple[float, list, i
     """Each scored item's references with a weight, as (weight, ratings, live id), in release
     order: `release_scoring_items`'s rule (an item counts when a reference's weight is
     positive), read as plain rows a batch at a time (a board can hold millions)."""
-    field = "z_weight" if leaderboard.release.weight_variant == "z" else "weight"
+    field = weight_field(leaderboard.release.weight_variant)
     rows = (
         ReleaseReference.objects.filter(
             release=leaderboard.release,

@@ -225,12 +225,17 @@ def chunk_bounds(n_items: int, size: int | None = None) -> list[tuple[int, int]]
     return [(start, min(start + size, n_items)) for start in range(0, n_items, size)] or [(0, 0)]
 
 
+def _replace_stored(name: str, content: File) -> str:
+    """Store `content` under `name`, over what a superseded attempt left there."""
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    return default_storage.save(name, content)
+
+
 def save_matrix(name: str, matrix: np.ndarray) -> str:
     buffer = io.BytesIO()
     np.save(buffer, matrix, allow_pickle=False)
-    if default_storage.exists(name):
-        default_storage.delete(name)
-    return default_storage.save(name, ContentFile(buffer.getvalue()))
+    return _replace_stored(name, ContentFile(buffer.getvalue()))
 
 
 def save_profile(name: str, profile: WeightProfile) -> str:
@@ -239,7 +244,5 @@ def save_profile(name: str, profile: WeightProfile) -> str:
     with tempfile.TemporaryDirectory(dir=settings.RUNS_TMP_DIR) as folder:
         local = Path(folder) / "profile"
         profile.save(local)
-        if default_storage.exists(name):
-            default_storage.delete(name)
         with local.open("rb") as handle:
-            return default_storage.save(name, File(handle))
+            return _replace_stored(name, File(handle))
