@@ -3,6 +3,8 @@
 A mean rating m on the scale [lo, hi] maps linearly onto [-1, +1]:
     w = 2 (m - lo) / (hi - lo) - 1        (on 1-5: w = (m - 3) / 2)
 so the scale's lowest point is -1, its middle 0 and its top +1 (Galley et al. 2015, sec. 4).
+The formula is the metric library's `weight_of`, so a release's weights and the weights its
+ratings are resampled into on a leaderboard are computed by the same float operations.
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scoring.metrics import weight_of
+
+__all__ = ["summarise", "values_by_reference", "weight_of", "z_rescaled"]
+
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 12345
-
-
-def weight_of(mean: float, lo: int, hi: int) -> float:
-    """The weight in [-1, +1] of a mean rating on the scale [lo, hi]."""
-    return 2.0 * (mean - lo) / (hi - lo) - 1.0
 
 
 def summarise(scores: Sequence[float], lo: int, hi: int) -> dict[str, float | int | None]:

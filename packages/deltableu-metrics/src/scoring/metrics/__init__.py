@@ -95,6 +95,7 @@ if TYPE_CHECKING:
         rater_replicates,
         score_gradient,
         two_level_bootstrap,
+        weight_of,
     )
     from .refset import (
         RefItems,
@@ -151,6 +152,7 @@ _WHERE = {
     "two_level_bootstrap": "rater_bootstrap",
     "RaterReplicates": "rater_bootstrap",
     "rater_replicates": "rater_bootstrap",
+    "weight_of": "rater_bootstrap",
     "RefItems": "refset",
     "entries": "registry",
     "get_entry": "registry",
@@ -229,6 +231,7 @@ __all__ = [
     "score_gradient",
     "stats_slice",
     "two_level_bootstrap",
+    "weight_of",
     "weight_profile",
     "write_index",
 ]

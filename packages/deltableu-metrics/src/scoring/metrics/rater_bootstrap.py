@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, overload
 
 import numpy as np
 
@@ -50,11 +51,15 @@ SCORE_ONLY_OPTIONS = ("smooth", "smooth_value", "effective_order")
 FD_STEP = 1e-5  # relative step of the central differences of scores_from_stats
 
 
-def weight_of(mean: np.ndarray, scale_min: float, scale_max: float) -> np.ndarray:
-    """w = 2(m − lo)/(hi − lo) − 1 of mean ratings m on the scale [lo, hi] (Galley et al. 2015,
-    sec. 4; the web app's ``weight_of``, the same float operations)."""
-    out: np.ndarray = 2.0 * (mean - scale_min) / (scale_max - scale_min) - 1.0
-    return out
+@overload
+def weight_of(mean: float, scale_min: float, scale_max: float) -> float: ...
+@overload
+def weight_of(mean: np.ndarray, scale_min: float, scale_max: float) -> np.ndarray: ...
+def weight_of(mean: Any, scale_min: float, scale_max: float) -> Any:
+    """w = 2(m − lo)/(hi − lo) − 1 of a mean rating m (or an array of them) on the scale
+    [lo, hi] (Galley et al. 2015, sec. 4). The web app's weights use this function too, so a
+    resampled weight is computed with the same float operations as the released one."""
+    return 2.0 * (mean - scale_min) / (scale_max - scale_min) - 1.0
 
 
 @dataclass(frozen=True, eq=False)
