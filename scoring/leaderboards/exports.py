@@ -13,6 +13,8 @@ CSV_FIELDS = [
     "position", "group", "submission", "team", "method", "is_baseline", "is_public",
     "submitted_at", "finished_at", "url", "expected_rank", "order_holds_with_next",
 ]  # fmt: skip
+# Each metric's columns: its score (named by the metric), then `<metric>_<field>`.
+SCORE_FIELDS = ("score", "ci_low", "ci_high", "rater_ci_low", "rater_ci_high")
 
 
 def table_payload(table: LeaderboardTable, *, references_visible: bool) -> dict[str, Any]:
@@ -40,14 +42,14 @@ def payload_csv(payload: dict[str, Any]) -> str:
     metrics = [board["primary_metric"]] + [
         m for m in board["companion_metrics"] if m != board["primary_metric"]
     ]
-    parts = ("", "_ci_low", "_ci_high", "_rater_ci_low", "_rater_ci_high")
-    header = CSV_FIELDS + [f"{m}{part}" for m in metrics for part in parts]
+    header = CSV_FIELDS + [
+        m if name == "score" else f"{m}_{name}" for m in metrics for name in SCORE_FIELDS
+    ]
     rows = []
     for row in payload["rows"]:
         cells = [row[name] for name in CSV_FIELDS]
         for m in metrics:
             score = row["scores"].get(m) or {}
-            cells += [score.get(name) for name in ("score", "ci_low", "ci_high")]
-            cells += [score.get("rater_ci_low"), score.get("rater_ci_high")]
+            cells += [score.get(name) for name in SCORE_FIELDS]
         rows.append(cells)
     return csv_text(header, rows)

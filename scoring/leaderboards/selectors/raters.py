@@ -12,12 +12,12 @@ import numpy as np
 from django.core.cache import cache
 
 from annotate.releases.models import ReleaseReference, weight_field
+from core.bounded_cache import BoundedCache
 from scoring.leaderboards.models import Leaderboard, Score, Submission
 from scoring.leaderboards.selectors.stored import load_matrix
 from scoring.metrics import RankStability, RatingPools, get_entry, rank_stability
 
-_BOARDS: dict[str, BoardReferences] = {}
-_BOARDS_SIZE = 8
+_BOARDS: BoundedCache[BoardReferences] = BoundedCache(8)
 CACHE_SECONDS = 7 * 24 * 3600
 METHOD = (
     "1,000 bootstrap replicates with the interval's item draws; for a weighted metric on a "
@@ -108,10 +108,7 @@ def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
         np.frombuffer(sources, dtype=np.int64).copy(),
         _scale(leaderboard),
     )
-    if len(_BOARDS) >= _BOARDS_SIZE:
-        _BOARDS.pop(next(iter(_BOARDS)))
-    _BOARDS[key] = found
-    return found
+    return _BOARDS.remember(key, found)
 
 
 def board_rating_pools(*, leaderboard: Leaderboard) -> RatingPools | None:

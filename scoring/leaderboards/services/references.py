@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
 
+from core.bounded_cache import BoundedCache
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_metric, release_scoring_items
 from scoring.leaderboards.submission_files import submission_slice
@@ -44,8 +45,7 @@ from scoring.metrics.refset import RefSet
 
 log = logging.getLogger(__name__)
 
-_INDEX_CACHE: dict[str, PreparedReferences] = {}
-_INDEX_CACHE_SIZE = 8
+_INDEX_CACHE: BoundedCache[PreparedReferences] = BoundedCache(8)
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
             shared = PreparedReferences(
                 metric, primary.prepared, primary.nrefs, primary.item_ids, primary.refs
             )
-            return _remember(storage_name, shared)
+            return _INDEX_CACHE.remember(storage_name, shared)
     local = _cache_path(storage_name)
     index = _load_cached(local)
     stored = index is None and default_storage.exists(storage_name)
@@ -150,14 +150,7 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
     entry = PreparedReferences(
         metric, prepared_for(metric, index), index_nrefs(index), list(index.item_ids), index.refs
     )
-    return _remember(storage_name, entry)
-
-
-def _remember(storage_name: str, entry: PreparedReferences) -> PreparedReferences:
-    if len(_INDEX_CACHE) >= _INDEX_CACHE_SIZE:
-        _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)))
-    _INDEX_CACHE[storage_name] = entry
-    return entry
+    return _INDEX_CACHE.remember(storage_name, entry)
 
 
 def leaderboard_prepare(*, leaderboard_id: int) -> list[str]:
