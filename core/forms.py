@@ -31,6 +31,16 @@ def form_add_service_errors(form: forms.BaseForm, exc: ValidationError) -> None:
         form.add_error(name if name in form.fields else None, errors)
 
 
+def form_errors_text(form: forms.BaseForm) -> str:
+    """Each error after its field's label, in one line: the message for a page that a form
+    posted from elsewhere (a dashboard section) redirects back to."""
+    return " ".join(
+        f"{form.fields[name].label if name in form.fields else 'Form'}: "
+        + " ".join(str(error) for error in errors)
+        for name, errors in form.errors.items()
+    )
+
+
 class LimitedFileField(forms.FileField):
     """A file upload refused above the size a setting names (read at each upload, so a deployment
     or a test can change it), with the limit in the message."""

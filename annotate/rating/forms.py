@@ -11,7 +11,7 @@ from annotate.datasets.models import Dataset, Split
 from annotate.judgments.models import EvalSystem
 from annotate.rating.models import DEFAULT_ANCHORS, Campaign, Mode, Subject
 
-# What a form that leaves out an assignment setting gets: the model's defaults.
+# Assignment settings a form may leave out, and what it then gets: the model's defaults.
 DEFAULTS = {
     name: cast(Field, Campaign._meta.get_field(name)).get_default()
     for name in ("assignment", "uniform_share", "rating_budget")
@@ -71,23 +71,12 @@ class CampaignForm(forms.ModelForm):
         ]
         help_texts = {"split": "Empty: every split (a campaign on outputs needs one)."}
 
-    # Settings a form may leave out (a script posting the older form): the model's defaults.
-    OPTIONAL_WITH_DEFAULT = ("assignment", "uniform_share", "rating_budget")
-
-    def _clean_optional(self, name: str) -> Any:
-        value = self.cleaned_data.get(name)
-        if value in (None, ""):
-            return DEFAULTS[name]
-        return value
-
-    def clean_assignment(self) -> str:
-        return self._clean_optional("assignment")
-
-    def clean_uniform_share(self) -> float:
-        return self._clean_optional("uniform_share")
-
-    def clean_rating_budget(self) -> int:
-        return self._clean_optional("rating_budget")
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name, default in DEFAULTS.items():  # left out (a script posting the older form)
+            if name not in self.errors and cleaned.get(name) in (None, ""):
+                cleaned[name] = default
+        return cleaned
 
     def clean_subject(self) -> str:
         return self.cleaned_data.get("subject") or Subject.REFERENCES
@@ -106,7 +95,7 @@ class CampaignForm(forms.ModelForm):
         self.fields["split"].queryset = Split.objects.filter(dataset=dataset)  # type: ignore[attr-defined]
         systems: Any = self.fields["systems"]
         systems.queryset = EvalSystem.objects.filter(dataset=dataset)
-        for name in self.OPTIONAL_WITH_DEFAULT:
+        for name in DEFAULTS:
             self.fields[name].required = False
         order = ["name", "subject", "mode", "systems"]
         self.order_fields(order + [name for name in self.fields if name not in order])
@@ -118,11 +107,3 @@ class CampaignAssignmentForm(forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["assignment", "uniform_share", "rating_budget"]
-
-    def errors_named(self) -> str:
-        """Each error after its field's label, for a message on the page it redirects to."""
-        return " ".join(
-            f"{self.fields[name].label if name in self.fields else 'Form'}: "
-            + " ".join(str(error) for error in errors)
-            for name, errors in self.errors.items()
-        )

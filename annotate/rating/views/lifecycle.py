@@ -18,6 +18,7 @@ from annotate.rating.selectors.lifecycle import campaign_footprint
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
+from core.forms import form_errors_text
 from core.refusals import succeeded
 
 DONE = {"open": "is open: raters can join and rate", "close": "is closed: no new items go out"}
@@ -39,7 +40,7 @@ def campaign_assignment_view(request: AuthenticatedRequest, campaign_id: int) ->
     campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
     form = CampaignAssignmentForm(request.POST, instance=campaign)
     if not form.is_valid():
-        messages.error(request, form.errors_named())
+        messages.error(request, form_errors_text(form))
     elif succeeded(
         request, campaign_assignment_update, campaign=campaign, user=request.user,
         **form.cleaned_data,
