@@ -2,22 +2,43 @@
 
 from __future__ import annotations
 
+import time
+
 from core.runs.engine import run_execute
-from core.runs.models import Run
+from core.runs.models import Run, RunState
+
+# How long a run that another process claimed first may take to end there.
+OTHER_WORKER_SECONDS = 120
 
 
 def execute(run: Run | int) -> Run:
-    """Execute the run's current attempt here (claim, body, end) and return it refreshed."""
+    """Execute the run's current attempt here (claim, body, end) and return it refreshed.
+
+    In a test whose writes commit, the upload also sends the run to the broker, and a Celery
+    worker that an earlier test started for the session may have claimed it already: then it
+    ends there, and this waits for that (up to OTHER_WORKER_SECONDS) instead of returning a run
+    that is still running elsewhere. (A run executed here can stay running: a chord's.)"""
     run_id = run if isinstance(run, int) else run.pk
     current = Run.objects.get(pk=run_id)
-    run_execute(run_id=run_id, attempt=current.attempt)
-    return Run.objects.get(pk=run_id)
+    if current.state != RunState.RUNNING:
+        run_execute(run_id=run_id, attempt=current.attempt)
+        return Run.objects.get(pk=run_id)
+    deadline = time.monotonic() + OTHER_WORKER_SECONDS
+    while current.state == RunState.RUNNING and time.monotonic() < deadline:
+        time.sleep(0.2)
+        current = Run.objects.get(pk=run_id)
+    return current
 
 
 def execute_replicates(submission) -> Run | None:
-    """The run of a submission's replicates, queued when its scoring ended, executed here."""
+    """The run of a submission's replicates, queued when its scoring ended, executed here (or
+    waited for, when a worker took it first)."""
     replicates = (
-        Run.objects.filter(kind="replicates", scope=f"submission:{submission.pk}", state="queued")
+        Run.objects.filter(
+            kind="replicates",
+            scope=f"submission:{submission.pk}",
+            state__in=(RunState.QUEUED, RunState.RUNNING),
+        )
         .order_by("-pk")
         .first()
     )
