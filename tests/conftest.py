@@ -125,10 +125,30 @@ def user_named(request):
     return named
 
 
+def log_in(client, user) -> None:
+    """Give `client` a session of `user`, as `force_login` does, without the login signal.
+
+    The signal's receivers (axes' access log and its clean-ups, `last_login`) and the session's
+    key cycling cost ~19 queries a login, and the suite logs in a thousand times; what they do
+    is tested where it matters, through the login form.
+    """
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = user._meta.pk.value_to_string(user)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+
+
 def _client_for(user):
     client = APIClient()
     if user is not None:
-        client.force_login(user)
+        log_in(client, user)
     return client
 
 
@@ -226,8 +246,8 @@ def release_of(
     release = Release.objects.create(
         dataset=dataset, version=version, created_by=owner, public_splits=list(public_splits)
     )
-    for position, (split, external_id, refs) in enumerate(items):
-        item = ReleaseItem.objects.create(
+    release_items = ReleaseItem.objects.bulk_create(
+        ReleaseItem(
             release=release,
             split=split,
             external_id=external_id,
@@ -235,17 +255,22 @@ def release_of(
             message=f"message {external_id}",
             position=position,
         )
-        for index, (text, weight, *ratings) in enumerate(refs):
-            ReleaseReference.objects.create(
-                release=release,
-                item=item,
-                position=index,
-                text=text,
-                weight=weight,
-                z_weight=weight,
-                n=0 if weight is None else len(ratings[0]) if ratings else 3,
-                rating_values=ratings[0] if ratings else [],
-            )
+        for position, (split, external_id, _) in enumerate(items)
+    )
+    ReleaseReference.objects.bulk_create(
+        ReleaseReference(
+            release=release,
+            item=item,
+            position=index,
+            text=text,
+            weight=weight,
+            z_weight=weight,
+            n=0 if weight is None else len(ratings[0]) if ratings else 3,
+            rating_values=ratings[0] if ratings else [],
+        )
+        for item, (_, _, refs) in zip(release_items, items, strict=True)
+        for index, (text, weight, *ratings) in enumerate(refs)
+    )
     Release.objects.filter(pk=release.pk).update(status="published", published_at=timezone.now())
     release.refresh_from_db()
     return release
