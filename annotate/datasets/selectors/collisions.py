@@ -2,9 +2,10 @@
 
 A metric scored on the test split must not have seen the same id in dev (an id reused across
 splits is almost always the same conversation copied twice, and a leaderboard or a study would
-mix them). Every place that creates items asks here first: the dataset import (services), and
-the judgments import (annotate/judgments), which calls :func:`split_collisions` and words its
-refusal with :func:`split_collision_message`.
+mix them). Every place that creates items asks here first: the judgments import (annotate/judgments)
+calls :func:`split_collisions`; the dataset import, which reads all of the dataset's items
+anyway, asks :func:`collisions_in`; both word their refusal with
+:func:`split_collision_message`.
 """
 
 from __future__ import annotations
@@ -24,13 +25,27 @@ def split_collisions(
     """Of `external_ids`, meant for `split`, those the dataset already has in another split:
     id → that split's name, in the order given (each id once)."""
     wanted = list(dict.fromkeys(external_ids))
-    found: dict[str, str] = {}
+    held: dict[str, set[str]] = {}
     others = Item.objects.filter(split__dataset=dataset).exclude(split__name=split)
     for start in range(0, len(wanted), ID_BATCH):
         batch = wanted[start : start + ID_BATCH]
         rows = others.filter(external_id__in=batch).values_list("external_id", "split__name")
-        found.update(rows)
-    return {external_id: found[external_id] for external_id in wanted if external_id in found}
+        for external_id, other in rows:
+            held.setdefault(external_id, set()).add(other)
+    return collisions_in(held, split=split, external_ids=wanted)
+
+
+def collisions_in(
+    held: Mapping[str, Iterable[str]], *, split: str, external_ids: Iterable[str]
+) -> dict[str, str]:
+    """The same answer from `held` (id → the splits that have it), for a caller that has read
+    the dataset's items already: the other split named is the first by name."""
+    found: dict[str, str] = {}
+    for external_id in dict.fromkeys(external_ids):
+        others = sorted(set(held.get(external_id, ())) - {split})
+        if others:
+            found[external_id] = others[0]
+    return found
 
 
 def split_collision_message(

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, ProtectedError, RestrictedError
+from django.db.models import ProtectedError, RestrictedError
 from django.utils import timezone
 
 from annotate.datasets.formats import FileProblems, ItemRecord, parse_jsonl, parse_tsv
 from annotate.datasets.models import Dataset, Item, Reference, Split
-from annotate.datasets.selectors.collisions import split_collision_message, split_collisions
+from annotate.datasets.selectors.collisions import collisions_in, split_collision_message
 from annotate.datasets.selectors.deletion import DeletionPreview, dataset_deletion_preview
 from core.bulk import analyze_after_commit
 from core.dispatch import dispatch
@@ -88,32 +88,27 @@ def dataset_import_file(*, dataset: Dataset, lines: Iterable[bytes], fmt: str) -
     return dataset_import(dataset=dataset, records=PARSERS[fmt](lines))
 
 
-def _existing_conflicts(dataset: Dataset, records: list[ItemRecord]) -> list[LineProblem]:
-    wanted = {(r.split, r.external_id) for r in records}
-    taken = set(
-        Item.objects.filter(split__dataset=dataset).values_list("split__name", "external_id")
-    )
+def _existing_conflicts(records: list[ItemRecord], taken: dict[str, set[str]]) -> list[LineProblem]:
     return [
         LineProblem(r.line, f"{r.external_id!r} already exists in the {r.split} split", "id")
         for r in records
-        if (r.split, r.external_id) in taken & wanted
+        if r.split in taken.get(r.external_id, ())
     ]
 
 
-def _split_collisions(dataset: Dataset, records: list[ItemRecord]) -> list[LineProblem]:
+def _split_collisions(records: list[ItemRecord], taken: dict[str, set[str]]) -> list[LineProblem]:
     """One problem naming every id that would be in two splits, within the file or with the
-    dataset's items, at the first such line."""
-    line_of = {(r.split, r.external_id): r.line for r in records}
+    dataset's items (`taken`: each id's splits), at the first such line."""
     split_of: dict[str, str] = {}
     clashes: dict[str, tuple[int, str, str]] = {}  # id → (line refused, its split, the other)
     for record in records:
         seen = split_of.setdefault(record.external_id, record.split)
         if seen != record.split:
             clashes.setdefault(record.external_id, (record.line, record.split, seen))
+    line_of = {(r.split, r.external_id): r.line for r in records}
     for split in sorted({r.split for r in records}):
         ids = [r.external_id for r in records if r.split == split]
-        found = split_collisions(dataset=dataset, split=split, external_ids=ids)
-        for external_id, other in found.items():
+        for external_id, other in collisions_in(taken, split=split, external_ids=ids).items():
             clashes.setdefault(external_id, (line_of[split, external_id], split, other))
     if not clashes:
         return []
@@ -126,20 +121,39 @@ def _split_collisions(dataset: Dataset, records: list[ItemRecord]) -> list[LineP
     return [LineProblem(ordered[0][1][0], message, "id")]
 
 
+def _items_held(dataset: Dataset) -> tuple[dict[str, set[str]], int]:
+    """Each item id of the dataset with its splits, and the last position taken (-1 for none):
+    one read answers both checks of an import and where its items go."""
+    taken: dict[str, set[str]] = {}
+    last = -1
+    for split, external_id, position in Item.objects.filter(split__dataset=dataset).values_list(
+        "split__name", "external_id", "position"
+    ):
+        taken.setdefault(external_id, set()).add(split)
+        last = max(last, position)
+    return taken, last
+
+
+def _splits_of(dataset: Dataset, names: set[str]) -> dict[str, Split]:
+    """The dataset's splits of these names, the missing ones created (the caller holds the
+    dataset's row lock, so no other import creates them meanwhile)."""
+    splits = {split.name: split for split in Split.objects.filter(dataset=dataset, name__in=names)}
+    missing = [Split(dataset=dataset, name=name) for name in sorted(names - splits.keys())]
+    splits.update((split.name, split) for split in Split.objects.bulk_create(missing))
+    return splits
+
+
 @transaction.atomic
 def dataset_import(*, dataset: Dataset, records: list[ItemRecord]) -> ImportSummary:
     """Add items and their references to a dataset in one transaction."""
     # Lock the dataset row so two imports cannot interleave their positions.
     dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
-    conflicts = _existing_conflicts(dataset, records) + _split_collisions(dataset, records)
+    taken, last = _items_held(dataset)
+    conflicts = _existing_conflicts(records, taken) + _split_collisions(records, taken)
     if conflicts:
         raise FileProblems(conflicts)
-    splits = {
-        name: Split.objects.get_or_create(dataset=dataset, name=name)[0]
-        for name in {r.split for r in records}
-    }
-    start = Item.objects.filter(split__dataset=dataset).aggregate(m=Max("position"))["m"]
-    first = 0 if start is None else start + 1
+    splits = _splits_of(dataset, {r.split for r in records})
+    first = last + 1
     items = Item.objects.bulk_create(
         Item(
             split=splits[r.split],
