@@ -122,10 +122,10 @@ def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> 
         return False
     if budget_left(campaign=campaign, now=now) == 0:
         return True
-    if not _short_slots(campaign).exists():
-        return True
     raters = able_rater_ids(campaign=campaign)
-    return bool(raters) and not _short_slots_open_to(campaign, raters).exists()
+    if not raters:  # short slots wait for raters; none short means every slot has its ratings
+        return not _short_slots(campaign).exists()
+    return not _short_slots_open_to(campaign, raters).exists()  # a subset of the short ones
 
 
 def slot_capacity(*, campaign: Campaign, slot: Slot, able: list[int] | None = None) -> int:

@@ -43,6 +43,8 @@ def campaign_top_ups_refresh(*, campaign: Campaign) -> int:
             campaign=campaign, n__gte=2, sd__gte=campaign.disagreement_sd
         )
     }
+    if not weights:
+        return 0
     below = Slot.objects.filter(
         campaign=campaign, reference_id__in=list(weights), wanted__lt=target
     )
