@@ -22,6 +22,7 @@ from scoring.metrics import (
     two_level_bootstrap,
     weight_profile,
 )
+from scoring.metrics import rater_bootstrap as rb_module
 from scoring.metrics import weight_profiles as wp_module
 from scoring.metrics.refset import RefSet
 from scoring.metrics.significance import item_count_blocks
@@ -101,6 +102,17 @@ def test_small_blocks_draw_the_same_replicates(monkeypatch):
     # the same draws; matrix products of other shapes may round otherwise
     small = two_level_bootstrap(metric, profile, pools, 40, seed=7)
     np.testing.assert_allclose(small, whole, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("block_values", [1, 7, 1 << 30])
+def test_the_rating_draws_do_not_depend_on_how_many_replicates_a_block_holds(
+    monkeypatch, block_values
+):
+    pools = RatingPools.of([[1, 5, 2], [], [4, 4], [3], [2, 5, 5, 1]], [0.5, 0.25, 1, 1, 1])
+    rng = np.random.default_rng(3)
+    one_by_one = np.concatenate([pools.draw(rng, 1) for _ in range(50)])  # a replicate a call
+    monkeypatch.setattr(rb_module, "DRAW_BLOCK_VALUES", block_values)
+    assert np.array_equal(pools.draw(np.random.default_rng(3), 50), one_by_one)
 
 
 @pytest.mark.parametrize("name, opts", CASES, ids=IDS)

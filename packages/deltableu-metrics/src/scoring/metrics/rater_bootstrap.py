@@ -49,6 +49,8 @@ RATING_STREAM = 1  # the rating draws' generator is default_rng([seed, RATING_ST
 # Options that act on scores_from_stats only: a profile serves a metric that differs in them.
 SCORE_ONLY_OPTIONS = ("smooth", "smooth_value", "effective_order")
 FD_STEP = 1e-5  # relative step of the central differences of scores_from_stats
+# Ratings drawn per block of replicates (doubles of one array): see RatingPools.draw.
+DRAW_BLOCK_VALUES = 1 << 16
 
 
 @overload
@@ -125,16 +127,20 @@ class RatingPools:
             out.append((k, refs, self.ptr[refs].astype(np.intp)))
         return out
 
-    def _weights(self, pick: Callable[[np.ndarray, int, int], np.ndarray]) -> np.ndarray:
-        """(n_refs,) weights: the base weight of a reference without ratings, else
-        ``weight_of`` the mean of ``pick(first_slots, t, k)`` over t = 0..k-1 (summed in that
-        order), for the references with k ratings whose first slots are ``first_slots``."""
-        out = self.base_weights.copy()
+    def _weights(
+        self, pick: Callable[[np.ndarray, int, int], np.ndarray], rows: int | None = None
+    ) -> np.ndarray:
+        """(n_refs,) weights, or (rows, n_refs) when ``pick`` gives a row per replicate: the
+        base weight of a reference without ratings, else ``weight_of`` the mean of
+        ``pick(first_slots, t, k)`` over t = 0..k-1 (summed in that order), for the references
+        with k ratings whose first slots are ``first_slots``."""
+        shape = (self.n_refs,) if rows is None else (rows, self.n_refs)
+        out = np.broadcast_to(self.base_weights, shape).copy()
         for k, refs, first in self._by_size:
             total = pick(first, 0, k)
             for t in range(1, k):
                 total += pick(first, t, k)
-            out[refs] = weight_of(total / k, self.scale_min, self.scale_max)
+            out[..., refs] = weight_of(total / k, self.scale_min, self.scale_max)
         return out
 
     def weights(self) -> np.ndarray:
@@ -146,15 +152,23 @@ class RatingPools:
         replacement (as many as it has), averaged and rescaled. Consumes ``n · n_values``
         doubles of ``rng.random`` (the contract is in the module docstring)."""
         out = np.empty((n, self.n_refs))
-        u = np.empty(len(self.values))
+        # Replicates a block at a time: a (rows, n_values) draw reads the stream as `rows` draws
+        # of n_values do, and the sums run in the same order, so any block size gives the same
+        # bits. Small pools gain from blocks (fewer numpy calls); large ones gain nothing, as
+        # 1-D gathers over big arrays are the fast ones.
+        rows = max(1, min(n, DRAW_BLOCK_VALUES // max(len(self.values), 1)))
+        u = np.empty((rows, len(self.values)))
 
         def pick(first: np.ndarray, t: int, k: int) -> np.ndarray:
-            picked: np.ndarray = self.values[first + (u[first + t] * k).astype(np.intp)]
+            picked: np.ndarray = self.values[first + (u[:, first + t] * k).astype(np.intp)]
             return picked
 
-        for r in range(n):  # a replicate at a time: 1-D gathers are the fast ones
+        for start in range(0, n, rows):
+            block = min(rows, n - start)
+            if block < rows:
+                u = u[:block]
             rng.random(out=u)
-            out[r] = self._weights(pick)
+            out[start : start + block] = self._weights(pick, block)
         return out
 
 
