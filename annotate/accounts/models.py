@@ -8,8 +8,8 @@ from django.utils import timezone
 
 
 class Role(models.TextChoices):
-    RATER = "rater", "Rater"
-    RESEARCHER = "researcher", "Researcher"
+    RATER = "rater"
+    RESEARCHER = "researcher"
 
 
 class Profile(models.Model):

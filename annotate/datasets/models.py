@@ -6,13 +6,13 @@ from django.db import models
 
 
 class Visibility(models.TextChoices):
-    PUBLIC = "public", "Public"
-    PRIVATE = "private", "Private"
+    PUBLIC = "public"
+    PRIVATE = "private"
 
 
 class SplitName(models.TextChoices):
     DEV = "dev", "Development"
-    TEST = "test", "Test"
+    TEST = "test"
 
 
 class Origin(models.TextChoices):

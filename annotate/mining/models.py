@@ -8,9 +8,9 @@ from django.db import models
 
 class CorpusStatus(models.TextChoices):
     PENDING = "pending", "Waiting to be indexed"
-    INDEXING = "indexing", "Indexing"
-    READY = "ready", "Ready"
-    FAILED = "failed", "Failed"
+    INDEXING = "indexing"
+    READY = "ready"
+    FAILED = "failed"
 
 
 class CorpusFormat(models.TextChoices):

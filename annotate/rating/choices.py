@@ -12,10 +12,10 @@ class CampaignStatus(models.TextChoices):
     """draft → open ⇄ complete → closed → open. Open and complete follow the ratings (see
     services/lifecycle.py); the owner opens, closes and reopens."""
 
-    DRAFT = "draft", "Draft"
-    OPEN = "open", "Open"
-    COMPLETE = "complete", "Complete"
-    CLOSED = "closed", "Closed"
+    DRAFT = "draft"
+    OPEN = "open"
+    COMPLETE = "complete"
+    CLOSED = "closed"
 
 
 class Subject(models.TextChoices):
@@ -37,25 +37,25 @@ class Assignment(models.TextChoices):
 
 
 class QCStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    PASSED = "passed", "Passed"
-    FAILED = "failed", "Failed"
+    PENDING = "pending"
+    PASSED = "passed"
+    FAILED = "failed"
 
 
 class RatingKind(models.TextChoices):
-    NORMAL = "normal", "Normal"
+    NORMAL = "normal"
     REPEAT = "repeat", "Repeat (control)"
     BAD_REFERENCE = "bad_reference", "Degraded text (control)"
 
 
 class RatingStatus(models.TextChoices):
-    LEASED = "leased", "Leased"
-    DONE = "done", "Done"
-    SKIPPED = "skipped", "Skipped"
-    FLAGGED = "flagged", "Flagged"
+    LEASED = "leased"
+    DONE = "done"
+    SKIPPED = "skipped"
+    FLAGGED = "flagged"
 
 
 class Flag(models.TextChoices):
-    OFFENSIVE = "offensive", "Offensive"
+    OFFENSIVE = "offensive"
     NOT_ENGLISH = "not_english", "Not in the dataset's language"
     BROKEN = "broken", "Broken or unreadable"

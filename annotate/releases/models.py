@@ -36,8 +36,8 @@ semantic_version = RegexValidator(
 
 
 class ReleaseStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    PUBLISHED = "published", "Published"
+    DRAFT = "draft"
+    PUBLISHED = "published"
 
 
 class WeightVariant(models.TextChoices):

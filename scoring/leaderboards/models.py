@@ -92,17 +92,17 @@ class Team(models.Model):
 
 class SubmissionStatus(models.TextChoices):
     # An upload is checked before it is stored, so a stored submission starts queued.
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    FAILED = "failed", "Failed"
-    CANCELLED = "cancelled", "Cancelled"
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 class Listing(models.TextChoices):
     """Whether a submission is on the board, apart from its scoring status."""
 
-    LISTED = "listed", "Listed"
+    LISTED = "listed"
     HIDDEN = "hidden", "Hidden by the leaderboard's owner"
     WITHDRAWN = "withdrawn", "Withdrawn by its team"
 
