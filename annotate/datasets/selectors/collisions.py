@@ -2,9 +2,9 @@
 
 A metric scored on the test split must not have seen the same id in dev (an id reused across
 splits is almost always the same conversation copied twice, and a leaderboard or a study would
-mix them). Every place that creates items asks here first: the judgments import (annotate/judgments)
-calls :func:`split_collisions`; the dataset import, which reads all of the dataset's items
-anyway, asks :func:`collisions_in`; both word their refusal with
+mix them). Every place that creates items asks here first: the judgments import
+(annotate/judgments) calls :func:`split_collisions`; the dataset import, which reads all of the
+dataset's items anyway, asks :func:`collisions_in`; both word their refusal with
 :func:`split_collision_message`.
 """
 
