@@ -6,7 +6,11 @@ import pytest
 
 from annotate.datasets.formats import FileProblems
 from annotate.datasets.models import Item
-from annotate.datasets.selectors.collisions import split_collision_message, split_collisions
+from annotate.datasets.selectors.collisions import (
+    collisions_in,
+    split_collision_message,
+    split_collisions,
+)
 from annotate.datasets.services.datasets import dataset_import_file
 from annotate.judgments.services.importing import JudgmentsRejected, bundle_parse, judgments_import
 
@@ -66,6 +70,26 @@ def test_the_selector_other_importers_call(make_dataset):
         "2 item ids would be in both the dev and test splits: 'c3', 'c1'. "
         "An item id names one conversation in one split; rename or drop these."
     )
+
+
+def test_collisions_from_items_already_read_name_the_first_other_split():
+    held = {"a": {"dev"}, "b": {"test", "extra", "dev"}, "c": {"test"}}
+    assert collisions_in(held, split="test", external_ids=["c", "b", "a", "b", "zz"]) == {
+        "b": "dev",
+        "a": "dev",
+    }
+    assert collisions_in(held, split="dev", external_ids=["a"]) == {}
+
+
+def test_an_import_refuses_ids_the_dataset_holds_in_another_split_and_writes_nothing(
+    make_dataset,
+):
+    dataset = make_dataset(data=None)
+    dataset_import_file(dataset=dataset, lines=jsonl(("a", "dev"), ("b", "test")), fmt="jsonl")
+    problems = refusal(dataset, jsonl(("x", "dev"), ("b", "dev"), ("a", "test"))).problems
+    assert [(p.line, p.field) for p in problems] == [(2, "id")]
+    assert "'b' (line 2), 'a' (line 3)" in problems[0].message
+    assert Item.objects.filter(split__dataset=dataset).count() == 2
 
 
 def test_judgments_on_ids_the_dataset_has_in_the_other_split_are_refused(owner, make_dataset):
