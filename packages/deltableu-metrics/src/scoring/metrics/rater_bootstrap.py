@@ -134,13 +134,19 @@ class RatingPools:
         base weight of a reference without ratings, else ``weight_of`` the mean of
         ``pick(first_slots, t, k)`` over t = 0..k-1 (summed in that order), for the references
         with k ratings whose first slots are ``first_slots``."""
-        shape = (self.n_refs,) if rows is None else (rows, self.n_refs)
-        out = np.broadcast_to(self.base_weights, shape).copy()
+        if rows is None:
+            out = self.base_weights.copy()
+        else:
+            out = np.repeat(self.base_weights[None, :], rows, axis=0)
         for k, refs, first in self._by_size:
             total = pick(first, 0, k)
             for t in range(1, k):
                 total += pick(first, t, k)
-            out[..., refs] = weight_of(total / k, self.scale_min, self.scale_max)
+            weights = weight_of(total / k, self.scale_min, self.scale_max)
+            if rows is None:
+                out[refs] = weights
+            else:
+                out[:, refs] = weights
         return out
 
     def weights(self) -> np.ndarray:
@@ -157,10 +163,13 @@ class RatingPools:
         # bits. Small pools gain from blocks (fewer numpy calls); large ones gain nothing, as
         # 1-D gathers over big arrays are the fast ones.
         rows = max(1, min(n, DRAW_BLOCK_VALUES // max(len(self.values), 1)))
-        u = np.empty((rows, len(self.values)))
+        # A replicate a block (large pools): 1-D arrays throughout.
+        u = np.empty(len(self.values) if rows == 1 else (rows, len(self.values)))
 
         def pick(first: np.ndarray, t: int, k: int) -> np.ndarray:
-            picked: np.ndarray = self.values[first + (u[:, first + t] * k).astype(np.intp)]
+            slots = first + t
+            doubles = u[slots] if rows == 1 else u[:, slots]
+            picked: np.ndarray = self.values[first + (doubles * k).astype(np.intp)]
             return picked
 
         for start in range(0, n, rows):
@@ -168,7 +177,10 @@ class RatingPools:
             if block < rows:
                 u = u[:block]
             rng.random(out=u)
-            out[start : start + block] = self._weights(pick, block)
+            if rows == 1:
+                out[start] = self._weights(pick)
+            else:
+                out[start : start + block] = self._weights(pick, block)
         return out
 
 
