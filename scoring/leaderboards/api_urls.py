@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 import core.converters  # noqa: F401  (registers <id:…>)
 from scoring.leaderboards.api import (
@@ -9,52 +9,42 @@ from scoring.leaderboards.api import (
     teams,
 )
 
-urlpatterns = [
-    path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
+# One leaderboard.
+board = [
+    path("", leaderboards.LeaderboardDetailApi.as_view(), name="api-leaderboard"),
+    path("compare/", leaderboards.LeaderboardCompareApi.as_view(), name="api-leaderboard-compare"),
+    path("export/", leaderboards.LeaderboardExportApi.as_view(), name="api-leaderboard-export"),
     path(
-        "leaderboards/<slug:slug>/",
-        leaderboards.LeaderboardDetailApi.as_view(),
-        name="api-leaderboard",
-    ),
-    path(
-        "leaderboards/<slug:slug>/compare/",
-        leaderboards.LeaderboardCompareApi.as_view(),
-        name="api-leaderboard-compare",
-    ),
-    path(
-        "leaderboards/<slug:slug>/export/",
-        leaderboards.LeaderboardExportApi.as_view(),
-        name="api-leaderboard-export",
-    ),
-    path(
-        "leaderboards/<slug:slug>/export.<str:format>",
+        "export.<str:format>",
         leaderboards.LeaderboardExportApi.as_view(),
         name="api-leaderboard-export-as",
     ),
+    path("submissions/", submissions.SubmissionListApi.as_view(), name="api-submissions"),
     path(
-        "leaderboards/<slug:slug>/submissions/",
-        submissions.SubmissionListApi.as_view(),
-        name="api-submissions",
-    ),
-    path(
-        "leaderboards/<slug:slug>/eval-systems/",
+        "eval-systems/",
         eval_systems.LeaderboardEvalSystemsApi.as_view(),
         name="api-leaderboard-eval-systems",
     ),
     path(
-        "leaderboards/<slug:slug>/human-evaluation/",
+        "human-evaluation/",
         human_evaluation.LeaderboardHumanEvaluationApi.as_view(),
         name="api-leaderboard-human-evaluation",
     ),
+]
+
+# One team of the user's.
+team = [
+    path("", teams.TeamDetailApi.as_view(), name="api-team"),
+    path("invitation/", teams.TeamInvitationApi.as_view(), name="api-team-invitation"),
+    path("leave/", teams.TeamLeaveApi.as_view(), name="api-team-leave"),
+]
+
+urlpatterns = [
+    path("leaderboards/", leaderboards.LeaderboardListApi.as_view(), name="api-leaderboards"),
+    path("leaderboards/<slug:slug>/", include(board)),
     path("teams/", teams.TeamListApi.as_view(), name="api-teams"),
     path("teams/join/", teams.TeamJoinApi.as_view(), name="api-team-join"),
-    path("teams/<id:team_id>/", teams.TeamDetailApi.as_view(), name="api-team"),
-    path(
-        "teams/<id:team_id>/invitation/",
-        teams.TeamInvitationApi.as_view(),
-        name="api-team-invitation",
-    ),
-    path("teams/<id:team_id>/leave/", teams.TeamLeaveApi.as_view(), name="api-team-leave"),
+    path("teams/<id:team_id>/", include(team)),
     path(
         "submissions/<id:submission_id>/",
         submissions.SubmissionDetailApi.as_view(),
