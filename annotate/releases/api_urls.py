@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 import core.converters  # noqa: F401  (registers <id:…>)
 from annotate.releases import api as releases
@@ -14,7 +14,7 @@ release = [
 ]
 
 # A dataset's releases.
-dataset = [
+dataset: list[URLPattern | URLResolver] = [
     path("reveal/", releases.DatasetRevealApi.as_view(), name="api-dataset-reveal"),
     path("releases/", releases.ReleaseListApi.as_view(), name="api-releases"),
     path("releases/diff/", releases.ReleaseDiffApi.as_view(), name="api-release-diff"),

@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 import core.converters  # noqa: F401  (registers <id:…>)
 from annotate.releases import views as releases
@@ -14,7 +14,7 @@ release = [
 ]
 
 # A dataset's releases.
-dataset = [
+dataset: list[URLPattern | URLResolver] = [
     path("reveal/", releases.dataset_reveal_view, name="dataset-reveal"),
     path("releases/new/", releases.release_new, name="release-new"),
     path("releases/diff/", releases.release_diff_view, name="release-diff"),
