@@ -58,9 +58,13 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="bench-demo-") as var:
             env = {**os.environ, "VAR_DIR": var, "DATABASE_URL": f"sqlite:///{var}/db.sqlite3"}
             out = subprocess.run(
-                [sys.executable, __file__, "--child"], env=env, cwd=ROOT,
-                capture_output=True, text=True, check=True,
-            )  # fmt: skip
+                [sys.executable, __file__, "--child"],
+                env=env,
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
         result = json.loads(out.stdout.strip().splitlines()[-1])
         if not result["built"]:
             raise SystemExit("the story was there already: the database was not empty")

@@ -160,9 +160,13 @@ def measured(argv: list[str], cwd: str, repeat: int) -> tuple[float, float, str]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path[:2])}
     for _ in range(repeat):
         out = subprocess.run(
-            [sys.executable, "-c", _MEASURE, *argv], cwd=cwd, env=env,
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
+            [sys.executable, "-c", _MEASURE, *argv],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         run = json.loads(out.stdout)
         if run["code"] != 0:
             raise SystemExit(f"{argv[:3]} failed: {run['err']}")
@@ -200,8 +204,9 @@ def whole_process(n: int, hyps: list[str], items: list[RefItem], repeat: int) ->
         # BLEU's equality with sacrebleu is checked in part 1 (and by the tests), to 1e-9.
         index = [py, "-m", "scoring.metrics", "index", "-r", "refs.jsonl", "-o", "refs.idx"]
         t["index_build"] = measured(index, d, 1)
-        t["ours_index"] = measured([py, "-m", "scoring.metrics", "--index", "refs.idx",
-                                    "-i", "hyps.txt"], d, repeat)  # fmt: skip
+        t["ours_index"] = measured(
+            [py, "-m", "scoring.metrics", "--index", "refs.idx", "-i", "hyps.txt"], d, repeat
+        )
         t["start"] = measured([py, "-m", "scoring.metrics", "--version"], d, max(repeat, 5))
         t["py"] = measured([py, "-c", "pass"], d, max(repeat, 5))
     load = os.getloadavg()

@@ -93,13 +93,22 @@ def child(n_items: int, metric_name: str, n_samples: int) -> dict:
     tracemalloc.stop()
     low, high = np.percentile(reps, [2.5, 97.5])
     return {
-        "items": n_items, "refs": profile.n_refs, "ratings": len(pools.values),
-        "t_stats": t_stats, "t_profile": t_profile, "t_save": t_save,
-        "profile_mib": profile.nbytes / MIB, "file_mib": file_bytes / MIB,
-        "t_ci": t_ci, "t_two": t_two, "ci": [ci.low, ci.high], "two": [low, high],
-        "score": ci.score, "two_peak_mib": traced_peak / MIB,
+        "items": n_items,
+        "refs": profile.n_refs,
+        "ratings": len(pools.values),
+        "t_stats": t_stats,
+        "t_profile": t_profile,
+        "t_save": t_save,
+        "profile_mib": profile.nbytes / MIB,
+        "file_mib": file_bytes / MIB,
+        "t_ci": t_ci,
+        "t_two": t_two,
+        "ci": [ci.low, ci.high],
+        "two": [low, high],
+        "score": ci.score,
+        "two_peak_mib": traced_peak / MIB,
         "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }  # fmt: skip
+    }
 
 
 def main() -> None:

@@ -145,11 +145,23 @@ def populate(args: argparse.Namespace) -> tuple[int, list[str]]:
 
 def start_gunicorn(args: argparse.Namespace, env: dict[str, str], port: int) -> subprocess.Popen:
     command = [
-        sys.executable, "-m", "gunicorn", "deltableu.wsgi:application",
-        "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
-        "--threads", str(args.threads), "--worker-class", "gthread",
-        "--log-level", "warning", "--backlog", "256",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "deltableu.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(args.workers),
+        "--threads",
+        str(args.threads),
+        "--worker-class",
+        "gthread",
+        "--log-level",
+        "warning",
+        "--backlog",
+        "256",
+    ]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:

@@ -116,10 +116,15 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
             weight = 2.0 * (sum(ratings) / 3 - 1) / 4 - 1.0
             batch.append(
                 ReleaseReference(
-                    release=release, item=item, position=k, text=sentence(rng), weight=weight,
-                    n=3, rating_values=[float(r) for r in ratings],
+                    release=release,
+                    item=item,
+                    position=k,
+                    text=sentence(rng),
+                    weight=weight,
+                    n=3,
+                    rating_values=[float(r) for r in ratings],
                 )
-            )  # fmt: skip
+            )
         if len(batch) >= 20_000:
             ReleaseReference.objects.bulk_create(batch)
             batch = []
@@ -265,12 +270,16 @@ def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metri
     metric_time = None if skip_metric else metric_seconds(board, hyps)
     _INDEX_CACHE.clear()
     return {
-        "lines": n_items, "setup": setup, "indexes": prepared, "e2e": elapsed,
+        "lines": n_items,
+        "setup": setup,
+        "indexes": prepared,
+        "e2e": elapsed,
         "replicates": after,
         **{f"{key}_mb": value / 1024 for key, value in sampler.peak.items()},
         "build_own_mb": build_sampler.peak["own_one"] / 1024,
-        "metric": metric_time, "metrics": len(board.metrics),
-    }  # fmt: skip
+        "metric": metric_time,
+        "metrics": len(board.metrics),
+    }
 
 
 @contextmanager
@@ -279,10 +288,27 @@ def running_worker(name: str) -> Iterator[subprocess.Popen]:
     log = (WORK / f"worker-{name}.log").open("w")
     queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}"
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "deltableu", "worker", "-l", "warning",
-         "--concurrency", "2", "--without-gossip", "--without-mingle", "-Q", queues],
-        cwd=ROOT, env={**os.environ}, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "deltableu",
+            "worker",
+            "-l",
+            "warning",
+            "--concurrency",
+            "2",
+            "--without-gossip",
+            "--without-mingle",
+            "-Q",
+            queues,
+        ],
+        cwd=ROOT,
+        env={**os.environ},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     WORKER[:] = [worker]
     try:
         yield worker

@@ -40,9 +40,12 @@ class LineProblem:
     def as_dict(self, *keys: str) -> dict[str, Any]:
         """The problem as JSON, with only `keys` (each caller's documented shape) if given."""
         every = {
-            "file": self.file, "line": self.line, "field": self.field, "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "field": self.field,
+            "message": self.message,
             "level": self.level,
-        }  # fmt: skip
+        }
         return {key: every[key] for key in keys} if keys else every
 
 
@@ -105,9 +108,14 @@ class CountedProblem:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "file": self.file, "line": self.line, "message": self.message, "level": self.level,
-            "count": self.count, "lines": self.lines, "subjects": self.subjects,
-        }  # fmt: skip
+            "file": self.file,
+            "line": self.line,
+            "message": self.message,
+            "level": self.level,
+            "count": self.count,
+            "lines": self.lines,
+            "subjects": self.subjects,
+        }
 
 
 def _listed(values: list[Any], count: int, shown: int) -> str:

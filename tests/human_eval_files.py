@@ -25,9 +25,19 @@ from pathlib import Path
 CRITERIA = ("Relevance", "Informativeness")
 HUMAN = "human"
 MODEL_NAMES = (
-    "seq2seq", "seq2seq-mmi", "hred", "vhred", "transformer", "retrieval", "persona",
-    "copy-net", "lstm-attn", "gpt-small", "memnet", "rl-dialog",
-)  # fmt: skip
+    "seq2seq",
+    "seq2seq-mmi",
+    "hred",
+    "vhred",
+    "transformer",
+    "retrieval",
+    "persona",
+    "copy-net",
+    "lstm-attn",
+    "gpt-small",
+    "memnet",
+    "rl-dialog",
+)
 TOPICS = {
     "food": "pizza dinner lunch cook pasta hungry restaurant tasty breakfast coffee",
     "work": "meeting boss office project deadline email busy report team job",
@@ -127,10 +137,14 @@ def write_human_eval(
         turns = [" ".join(_sentence(rng, topic, rng.randint(4, 9))) for _ in range(depth)]
         context_rows.append(f"{item_id}\t{depth}\t{' EOS '.join(turns)}")
         good = _sentence(rng, topic, rng.randint(5, 10))
-        refs = [] if item_id in no_refs else [
-            " ".join(good if k == 0 else _variant(rng, good, topic))
-            for k in range(rng.randint(1, 4))
-        ]  # fmt: skip
+        refs = (
+            []
+            if item_id in no_refs
+            else [
+                " ".join(good if k == 0 else _variant(rng, good, topic))
+                for k in range(rng.randint(1, 4))
+            ]
+        )
         if item_id not in no_refs or int(item_id) % 2:  # some reference-less rows just the id
             ref_rows.append("\t".join([item_id, *refs]))
         for system, quality in qualities.items():

@@ -24,9 +24,15 @@ VIEW_LAYERS = ("views", "api")
 HTTP_NOT_FOUND = {"Http404", "get_object_or_404"}
 # Methods that write whatever they are called on (a queryset, a manager, a model instance).
 WRITES = {
-    "save", "create", "delete", "get_or_create", "update_or_create", "bulk_create",
-    "bulk_update", "select_for_update",
-}  # fmt: skip
+    "save",
+    "create",
+    "delete",
+    "get_or_create",
+    "update_or_create",
+    "bulk_create",
+    "bulk_update",
+    "select_for_update",
+}
 
 
 def _modules(layers: tuple[str, ...]) -> list[Path]:

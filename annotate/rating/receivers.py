@@ -35,8 +35,10 @@ def _sync_on_commit(dataset_id: int | None) -> None:
     connection = transaction.get_connection()
     pending = connection.run_on_commit if connection.in_atomic_block else []
     # Entries are (savepoint ids, callback, robust): a judgments import saves an item per row.
-    if any(isinstance(entry[1], _SyncDataset) and entry[1].dataset_id == dataset_id
-           for entry in pending):  # fmt: skip
+    if any(
+        isinstance(entry[1], _SyncDataset) and entry[1].dataset_id == dataset_id
+        for entry in pending
+    ):
         return
     transaction.on_commit(_SyncDataset(dataset_id))
 

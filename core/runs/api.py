@@ -27,11 +27,28 @@ class RunSerializer(serializers.ModelSerializer):
     class Meta:
         model = Run
         fields = [
-            "id", "kind", "scope", "state", "status", "status_text", "attempt", "max_attempts",
-            "percent", "done", "total", "message", "reason", "refused", "stage_timings",
-            "result", "cancel_requested", "created_at", "started_at", "heartbeat_at",
+            "id",
+            "kind",
+            "scope",
+            "state",
+            "status",
+            "status_text",
+            "attempt",
+            "max_attempts",
+            "percent",
+            "done",
+            "total",
+            "message",
+            "reason",
+            "refused",
+            "stage_timings",
+            "result",
+            "cancel_requested",
+            "created_at",
+            "started_at",
+            "heartbeat_at",
             "finished_at",
-        ]  # fmt: skip
+        ]
         read_only_fields = fields
 
 

@@ -37,9 +37,16 @@ class StudySummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = CorrelationStudy
         fields = [
-            "id", "name", "dataset", "weight_source", "release", "split", "status", "percent",
+            "id",
+            "name",
+            "dataset",
+            "weight_source",
+            "release",
+            "split",
+            "status",
+            "percent",
             "created_at",
-        ]  # fmt: skip
+        ]
 
 
 class StudyDetailSerializer(StudySummarySerializer):
@@ -52,10 +59,21 @@ class StudyDetailSerializer(StudySummarySerializer):
 
     class Meta(StudySummarySerializer.Meta):
         fields = [
-            *StudySummarySerializer.Meta.fields, "run", "message", "reason", "weight_campaign",
-            "judgment_set", "output_campaign", "criteria", "combine", "excluded_systems",
-            "leave_one_out", "pairs", "options", "result",
-        ]  # fmt: skip
+            *StudySummarySerializer.Meta.fields,
+            "run",
+            "message",
+            "reason",
+            "weight_campaign",
+            "judgment_set",
+            "output_campaign",
+            "criteria",
+            "combine",
+            "excluded_systems",
+            "leave_one_out",
+            "pairs",
+            "options",
+            "result",
+        ]
 
 
 class StudyOptionsInputSerializer(serializers.Serializer):

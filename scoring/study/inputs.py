@@ -211,9 +211,14 @@ def study_data(study: CorrelationStudy) -> StudyData:
     )
     by_system = {s: [outputs[s].get(i) for i in ids] for s in in_pairs}
     data = StudyData(
-        ids, refs, by_system, [(a, b) for a, b in pairs], human,
-        notes=notes, system_scores=system_scores,
-    )  # fmt: skip
+        ids,
+        refs,
+        by_system,
+        [(a, b) for a, b in pairs],
+        human,
+        notes=notes,
+        system_scores=system_scores,
+    )
     _settle_leave_one_out(study, data)
     return data
 

@@ -42,11 +42,16 @@ commits = pytest.mark.django_db(transaction=True)
 def _new_items(dataset, *ids: str) -> None:
     lines = [
         json.dumps(
-            {"id": i, "split": "dev", "context": [], "message": f"m {i}",
-             "references": [{"text": f"new reference {i}", "origin": "original"}]}
+            {
+                "id": i,
+                "split": "dev",
+                "context": [],
+                "message": f"m {i}",
+                "references": [{"text": f"new reference {i}", "origin": "original"}],
+            }
         ).encode()
         for i in ids
-    ]  # fmt: skip
+    ]
     dataset_import_file(dataset=dataset, lines=lines, fmt="jsonl")
 
 

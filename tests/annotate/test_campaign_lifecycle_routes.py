@@ -163,10 +163,19 @@ def test_the_campaign_form_can_keep_a_draft(make_dataset, client_for, owner):
     form = client_for(owner).get(url).content.decode()
     assert 'name="draft"' in form and 'name="qc_min_seconds"' in form
     fields = {
-        "name": "Drafted", "ratings_per_unit": 2, "control_rate": 0, "lease_minutes": 10,
-        "ratings_per_rater": 20, "extra_ratings_on_disagreement": 0, "disagreement_sd": 1.25,
-        "qc_min_seconds": 2, "qc_max_straightline": 0.8, "qc_alpha": 0.1, "qc_min_controls": 3,
-        "qc_max_repeat_difference": 1, "draft": "on",
-    }  # fmt: skip
+        "name": "Drafted",
+        "ratings_per_unit": 2,
+        "control_rate": 0,
+        "lease_minutes": 10,
+        "ratings_per_rater": 20,
+        "extra_ratings_on_disagreement": 0,
+        "disagreement_sd": 1.25,
+        "qc_min_seconds": 2,
+        "qc_max_straightline": 0.8,
+        "qc_alpha": 0.1,
+        "qc_min_controls": 3,
+        "qc_max_repeat_difference": 1,
+        "draft": "on",
+    }
     assert client_for(owner).post(url, fields).status_code == 302
     assert Campaign.objects.get(name="Drafted").status == CampaignStatus.DRAFT

@@ -34,9 +34,13 @@ def world(owner, make_dataset, make_campaign, make_rater):
     judgments = JudgmentSet.objects.create(dataset=dataset, owner=owner, name="imported")
     for judge in "abc":
         Judgment.objects.create(
-            judgment_set=judgments, judge=judge, external_id="c1", system=system,
-            criterion="relevance", score=3,
-        )  # fmt: skip
+            judgment_set=judgments,
+            judge=judge,
+            external_id="c1",
+            system=system,
+            criterion="relevance",
+            score=3,
+        )
     return dataset, campaign
 
 

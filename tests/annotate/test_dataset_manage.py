@@ -18,14 +18,24 @@ def create(*args):
 
 def test_the_command_creates_an_empty_dataset(owner):
     out = create(
-        "dialogue-2026", "--name", "Dialogue 2026", "--owner", "owner",
-        "--description", "Ten systems, three judges.", "--visibility", "public",
-    )  # fmt: skip
+        "dialogue-2026",
+        "--name",
+        "Dialogue 2026",
+        "--owner",
+        "owner",
+        "--description",
+        "Ten systems, three judges.",
+        "--visibility",
+        "public",
+    )
     assert out.strip() == "Created public dataset dialogue-2026 (empty)."
     dataset = Dataset.objects.get(slug="dialogue-2026")
     assert (dataset.name, dataset.owner, dataset.description, dataset.visibility) == (
-        "Dialogue 2026", owner, "Ten systems, three judges.", "public",
-    )  # fmt: skip
+        "Dialogue 2026",
+        owner,
+        "Ten systems, three judges.",
+        "public",
+    )
     assert not dataset.splits.exists()
     assert create("quiet", "--name", "Quiet", "--owner", "owner").startswith("Created private")
 
@@ -92,9 +102,16 @@ def test_only_the_owner_edits_on_the_page(make_dataset, client_for, request, who
     make_dataset(visibility=visibility)
     user = None if who == "anonymous" else request.getfixturevalue(who)
     assert client_for(user).get("/datasets/chat/edit/").status_code == code
-    client_for(user).post("/datasets/chat/edit/", {"name": "Taken over", "language": "en",
-                                                    "scale_min": 1, "scale_max": 5,
-                                                    "visibility": "public"})  # fmt: skip
+    client_for(user).post(
+        "/datasets/chat/edit/",
+        {
+            "name": "Taken over",
+            "language": "en",
+            "scale_min": 1,
+            "scale_max": 5,
+            "visibility": "public",
+        },
+    )
     assert (Dataset.objects.get().name == "Taken over") == (code == 200)
 
 
@@ -103,8 +120,14 @@ def test_the_page_edits_metadata_and_shows_problems(make_dataset, owner, client_
     client = client_for(owner)
     detail = client.get("/datasets/chat/").content.decode()
     assert 'href="/datasets/chat/edit/"' in detail and 'href="/datasets/chat/delete/"' in detail
-    fields = {"name": "Chat v2", "description": "d", "language": "pt-BR", "scale_min": 1,
-              "scale_max": 7, "visibility": "public"}  # fmt: skip
+    fields = {
+        "name": "Chat v2",
+        "description": "d",
+        "language": "pt-BR",
+        "scale_min": 1,
+        "scale_max": 7,
+        "visibility": "public",
+    }
     response = client.post("/datasets/chat/edit/", fields)
     assert response.status_code == 302 and response["Location"] == "/datasets/chat/"
     dataset = Dataset.objects.get(slug="chat")

@@ -121,13 +121,25 @@ def _snapshot() -> dict:
     from scoring.study.models import CorrelationStudy
 
     weights = Weight.objects.values_list(
-        "campaign__name", "reference__item__external_id", "reference__text", "n", "weight",
-        "z_weight", "ci_low", "ci_high",
-    )  # fmt: skip
+        "campaign__name",
+        "reference__item__external_id",
+        "reference__text",
+        "n",
+        "weight",
+        "z_weight",
+        "ci_low",
+        "ci_high",
+    )
     scores = Score.objects.values_list(
-        "submission__leaderboard__slug", "submission__method", "metric", "score", "ci_low",
-        "ci_high", "rater_ci_low", "rater_ci_high",
-    )  # fmt: skip
+        "submission__leaderboard__slug",
+        "submission__method",
+        "metric",
+        "score",
+        "ci_low",
+        "ci_high",
+        "rater_ci_low",
+        "rater_ci_high",
+    )
     outputs = Rating.objects.filter(slot__system_a__isnull=False, status="done").values_list(
         "rater__username", "slot__item__external_id", "slot__system_a__name", "kind", "score"
     )

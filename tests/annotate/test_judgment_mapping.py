@@ -154,8 +154,11 @@ def test_the_command_maps_columns_and_names_what_is_wrong(dataset, tmp_path, cap
     with pytest.raises(CommandError, match="no column is the judge"):
         call_command("import_judgments", "he", str(path))
     assert "judgments (j.tsv): 1:Rater#=criterion" in capsys.readouterr().err
-    for option, says in [("jduge=Rater#", "'jduge'"), ("judge=Nobody", "'Nobody'"),
-                         ("judge", "expected ROLE=COLUMN")]:  # fmt: skip
+    for option, says in [
+        ("jduge=Rater#", "'jduge'"),
+        ("judge=Nobody", "'Nobody'"),
+        ("judge", "expected ROLE=COLUMN"),
+    ]:
         with pytest.raises(CommandError, match=re.escape(says)) as refused:
             call_command("import_judgments", "he", str(path), "--column", option)
         assert "\n" not in str(refused.value)

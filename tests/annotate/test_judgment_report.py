@@ -15,16 +15,23 @@ from tests.human_eval_files import HUMAN, write_human_eval
 
 def test_like_problems_are_counted_as_one_entry_with_the_first_ids():
     problems = [
-        LineProblem(k, f"item '{k}' has no references", file="r.tsv", level="warning",
-                    kind="items have no references", subject=str(k))
+        LineProblem(
+            k,
+            f"item '{k}' has no references",
+            file="r.tsv",
+            level="warning",
+            kind="items have no references",
+            subject=str(k),
+        )
         for k in range(101, 147)
-    ] + [LineProblem(3, "bad", file="j.tsv"), LineProblem(9, "bad", file="j.tsv")]  # fmt: skip
+    ] + [LineProblem(3, "bad", file="j.tsv"), LineProblem(9, "bad", file="j.tsv")]
     counted = problems_counted(problems)
     assert [c.count for c in counted] == [46, 2]
     assert counted[0].message == (
-        "46 items have no references: " + ", ".join(str(k) for k in range(101, 121))
+        "46 items have no references: "
+        + ", ".join(str(k) for k in range(101, 121))
         + ", … (first 20)"
-    )  # fmt: skip
+    )
     assert counted[0].subjects[:2] == ["101", "102"] and counted[0].line == 101
     assert str(counted[1]) == "j.tsv: bad (2 times): lines 3, 9"
     one = problems_counted([LineProblem(4, "odd", file="j.tsv")])[0]
@@ -54,8 +61,9 @@ def test_the_synthetic_evaluation_imports_with_every_reference_less_item_listed(
     assert report["rows"] == 120 * 4 * 3 and report["errors"] == 0
     assert report["items_created"] == 120
     assert report["items_without_references"] == {
-        "count": len(files.reference_less), "ids": files.reference_less,
-    }  # fmt: skip
+        "count": len(files.reference_less),
+        "ids": files.reference_less,
+    }
     assert report["items_without_context"]["count"] == 0
     no_refs = [p for p in report["problems"] if "have no references" in p["message"]]
     assert len(no_refs) == 1 and no_refs[0]["count"] == len(files.reference_less) == 6
@@ -124,10 +132,16 @@ def test_the_command_imports_the_synthetic_evaluation_with_a_counted_report(
     make_dataset(slug="he", data=None)
     paths = files.paths
     call_command(
-        "import_judgments", "he", str(paths["judgments"]),
-        "--systems", str(paths["systems"]), "--contexts", str(paths["contexts"]),
-        "--references", str(paths["references"]),
-    )  # fmt: skip
+        "import_judgments",
+        "he",
+        str(paths["judgments"]),
+        "--systems",
+        str(paths["systems"]),
+        "--contexts",
+        str(paths["contexts"]),
+        "--references",
+        str(paths["references"]),
+    )
     out = capsys.readouterr()
     assert "Imported 3600 judgments (1800 rows) of 3 systems; 200 items created" in out.out
     assert f"{len(files.reference_less)} items without references" in out.out

@@ -75,10 +75,17 @@ def test_candidates_skip_duplicates_and_the_seed_s_own_conversation(index):
 def test_provenance_names_corpus_row_score_and_source_turns(index):
     first = mine(index, S1)[0]
     assert first.provenance == {
-        "method": "bm25", "corpus": "test corpus", "corpus_id": 7, "run": 3, "row": 2,
-        "score": pytest.approx(first.provenance["score"]), "rank": 1, "conversation": "x2",
-        "source_context": ["football tonight"], "source_message": "what a goal in the last minute",
-    }  # fmt: skip
+        "method": "bm25",
+        "corpus": "test corpus",
+        "corpus_id": 7,
+        "run": 3,
+        "row": 2,
+        "score": pytest.approx(first.provenance["score"]),
+        "rank": 1,
+        "conversation": "x2",
+        "source_context": ["football tonight"],
+        "source_message": "what a goal in the last minute",
+    }
     assert first.provenance["score"] > 0
     assert mine(index, S1)[-1].provenance == {"method": "parroted", "run": 3}
 

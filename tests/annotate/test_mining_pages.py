@@ -59,9 +59,12 @@ def test_the_owner_starts_a_run_from_the_page(
     run = Run.objects.get(kind="mining")
     assert (run.scope, run.state) == (f"dataset:{seeds.pk}", "queued")
     assert run.params == {
-        "dataset_id": seeds.pk, "corpus_id": corpus.pk, "corpus": corpus.name, "split": "dev",
+        "dataset_id": seeds.pk,
+        "corpus_id": corpus.pk,
+        "corpus": corpus.name,
+        "split": "dev",
         "k": 5,
-    }  # fmt: skip
+    }
     page = client_for(owner).get("/datasets/seeds/mining/").content.decode()
     assert f"/api/v1/runs/{run.pk}/" in page
 

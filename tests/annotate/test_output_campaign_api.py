@@ -13,9 +13,15 @@ pytestmark = pytest.mark.django_db
 
 API = "/api/v1"
 PAIRWISE = {
-    "dataset": "he", "split": "test", "subject": "outputs", "mode": "pairwise",
-    "name": "AB", "systems": ["mt", "rnn"], "ratings_per_unit": 1, "control_rate": 0,
-}  # fmt: skip
+    "dataset": "he",
+    "split": "test",
+    "subject": "outputs",
+    "mode": "pairwise",
+    "name": "AB",
+    "systems": ["mt", "rnn"],
+    "ratings_per_unit": 1,
+    "control_rate": 0,
+}
 
 
 @pytest.fixture

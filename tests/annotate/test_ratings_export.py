@@ -141,8 +141,12 @@ def test_the_quality_api_reports_raters_and_agreement(campaign, rated, owner, cl
     expert, _ = rated
     data = client_for(owner).get(reverse("api-campaign-quality", args=[campaign.pk])).json()
     assert set(data["agreement"]) == {
-        "alpha_interval", "alpha_ordinal", "units", "ratings", "raters",
-    }  # fmt: skip
+        "alpha_interval",
+        "alpha_ordinal",
+        "units",
+        "ratings",
+        "raters",
+    }
     by_crowd = {r["crowd_id"]: r for r in data["raters"]}
     assert by_crowd["PID-77"]["qc_status"] == "passed"
     assert by_crowd["PID-77"]["completion_code_valid"] is True

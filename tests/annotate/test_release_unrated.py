@@ -106,8 +106,13 @@ def test_the_freeze_api_takes_the_choice(owner, late, client_for, choice, kept):
 def test_the_freeze_form_offers_the_choice(owner, late, client_for):
     dataset, campaign = late
     url = reverse("release-new", kwargs={"slug": dataset.slug})
-    form = {"version": "2.0.0", "campaign": campaign.pk, "weight_variant": "raw",
-            "public_splits": ["dev"], "license": "CC-BY-4.0"}  # fmt: skip
+    form = {
+        "version": "2.0.0",
+        "campaign": campaign.pk,
+        "weight_variant": "raw",
+        "public_splits": ["dev"],
+        "license": "CC-BY-4.0",
+    }
     refused = client_for(owner).post(url, form)
     assert refused.status_code == 200 and b"2 references" in refused.content
     assert b'name="unrated"' in refused.content

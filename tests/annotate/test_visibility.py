@@ -52,8 +52,10 @@ def test_the_api_says_which_items_have_their_references_hidden(make_dataset, cli
     make_dataset(visibility="public")
     rows = client_for(other).get("/api/v1/datasets/chat/items/").json()["results"]
     assert {(r["id"], r["references_hidden"], len(r["references"]) > 0) for r in rows} == {
-        ("c1", False, True), ("c2", True, False), ("c3", False, True),
-    }  # fmt: skip
+        ("c1", False, True),
+        ("c2", True, False),
+        ("c3", False, True),
+    }
 
 
 def test_the_test_items_inputs_stay_public(make_dataset, client_for):
@@ -98,8 +100,9 @@ def test_the_dataset_keeps_a_split_hidden_while_a_release_does(release, owner):
     release_reveal(release=release, split="test", by=owner, confirm="chat")
     dataset_reveal_split(dataset=release.dataset, split="test", by=owner, confirm="chat")
     assert [r.release_id for r in SplitReveal.objects.order_by("revealed_at", "pk")] == [
-        release.pk, None,
-    ]  # fmt: skip
+        release.pk,
+        None,
+    ]
 
 
 def test_the_reveal_pages_and_endpoints_are_the_owners(release, client_for, owner, other):

@@ -32,9 +32,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=False)]
 
 EXAMPLES = 15
 CHECKS = [
-    not_a_server_error, status_code_conformance, content_type_conformance,
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
     response_schema_conformance,
-]  # fmt: skip
+]
 
 
 def _known(world) -> dict[str, dict[str, object]]:
@@ -42,8 +44,12 @@ def _known(world) -> dict[str, dict[str, object]]:
     shapes too (generated values mostly find nothing: 404)."""
     objects = world.objects
     return {
-        "datasets": {"slug": "pub", "version": "1.0.0", "name": "items.jsonl",
-                     "reference_id": objects["reference"]["hidden-test"]},
+        "datasets": {
+            "slug": "pub",
+            "version": "1.0.0",
+            "name": "items.jsonl",
+            "reference_id": objects["reference"]["hidden-test"],
+        },
         "leaderboards": {"slug": "pub-dev", "format": "csv"},
         "campaigns": {"campaign_id": objects["campaign"]["hidden"]},
         "ratings": {"rating_id": objects["rating"]["hidden"]},
@@ -52,7 +58,7 @@ def _known(world) -> dict[str, dict[str, object]]:
         "judgments": {"judgment_set_id": objects["judgment_set"]["private"]},
         "studies": {"study_id": objects["study"]["private"], "fmt": "json"},
         "corpora": {"corpus_id": objects["corpus"]["private"]},
-    }  # fmt: skip
+    }
 
 
 def _with_known(case, known) -> None:

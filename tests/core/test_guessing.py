@@ -35,11 +35,12 @@ def test_the_token_endpoint_locks_out(owner):
     client = APIClient()
     statuses = [
         client.post(
-            "/api/v1/auth/token/", {"username": "owner", "password": f"x{k}"},
+            "/api/v1/auth/token/",
+            {"username": "owner", "password": f"x{k}"},
             REMOTE_ADDR="192.0.2.2",
         ).status_code
         for k in range(LIMIT + 1)
-    ]  # fmt: skip
+    ]
     assert statuses[0] == 400 and statuses[-1] == 429
     right = client.post(
         "/api/v1/auth/token/", {"username": "owner", "password": PASSWORD}, REMOTE_ADDR="192.0.2.2"

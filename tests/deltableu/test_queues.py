@@ -12,10 +12,12 @@ from core.runs.tasks import EXECUTE_TASK
 from deltableu.celery import app
 
 LIGHT = [
-    "annotate.rating.tasks.rater_qc", "annotate.rating.tasks.campaign_weights",
-    "annotate.rating.tasks.leases_reclaim", "annotate.datasets.tasks.dataset_compute_stats",
+    "annotate.rating.tasks.rater_qc",
+    "annotate.rating.tasks.campaign_weights",
+    "annotate.rating.tasks.leases_reclaim",
+    "annotate.datasets.tasks.dataset_compute_stats",
     "runs.sweep",
-]  # fmt: skip
+]
 HEAVY_KINDS = [
     "corpus-index",
     "correlation-study",

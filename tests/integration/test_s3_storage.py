@@ -69,12 +69,16 @@ def s3(s3_server, settings, tmp_path):
         "default": {
             "BACKEND": "storages.backends.s3.S3Storage",
             "OPTIONS": {
-                "bucket_name": bucket, "endpoint_url": s3_server, "region_name": "us-east-1",
-                "access_key": "test", "secret_key": "test", "file_overwrite": False,
+                "bucket_name": bucket,
+                "endpoint_url": s3_server,
+                "region_name": "us-east-1",
+                "access_key": "test",
+                "secret_key": "test",
+                "file_overwrite": False,
                 "default_acl": None,
             },
         },
-    }  # fmt: skip
+    }
     yield lambda: sorted(
         o["Key"] for o in client.list_objects_v2(Bucket=bucket).get("Contents", [])
     )

@@ -17,9 +17,20 @@ def client_submit(live_server, token, board, outputs, *extra) -> list[str]:
     """The command line of `scoring.leaderboards.client submit` for this server, token, board
     and file."""
     return [
-        sys.executable, "-m", "scoring.leaderboards.client", "submit", "--url", live_server.url,
-        "--token", token, "--leaderboard", board.slug, "--file", str(outputs), *extra,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "scoring.leaderboards.client",
+        "submit",
+        "--url",
+        live_server.url,
+        "--token",
+        token,
+        "--leaderboard",
+        board.slug,
+        "--file",
+        str(outputs),
+        *extra,
+    ]
 
 
 def test_the_participant_client_submits_and_waits(

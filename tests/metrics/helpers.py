@@ -7,9 +7,23 @@ import random
 from scoring.metrics import RefItem, WeightedRef
 
 WORDS = [
-    "the", "cat", "sat", "on", "a", "mat", "0", "dog", "Barked", "loudly", ".", "!", "gangster",
-    "quick", "brown", "fox",
-]  # fmt: skip
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "0",
+    "dog",
+    "Barked",
+    "loudly",
+    ".",
+    "!",
+    "gangster",
+    "quick",
+    "brown",
+    "fox",
+]
 
 
 def sentence(rng: random.Random, shortest: int = 0) -> str:

@@ -72,9 +72,14 @@ def reference_prepare(
     values = -np.log(counts / prefix) / math.log(2)
     info = dict(zip(grams, values.tolist(), strict=True))
     return {
-        "info": info, "ref_ngrams": per_item, "ref_len": ref_len, "max_weight": max_weight,
-        "order": order, "tok": tok, "delta": delta,
-    }  # fmt: skip
+        "info": info,
+        "ref_ngrams": per_item,
+        "ref_len": ref_len,
+        "max_weight": max_weight,
+        "order": order,
+        "tok": tok,
+        "delta": delta,
+    }
 
 
 def reference_stats(hyps: Sequence[str], prepared: dict[str, Any]) -> np.ndarray:

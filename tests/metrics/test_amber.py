@@ -76,8 +76,13 @@ def test_correspondence_pairs_kth_occurrences() -> None:
 def test_split_type1() -> None:
     assert split_type1(["gangs"]) == ["gang", "gs"]
     assert split_type1(["gang", "a", "abcdef", "understanding"]) == [
-        "gang", "a", "abcd", "ef", "unde", "ng",
-    ]  # fmt: skip
+        "gang",
+        "a",
+        "abcd",
+        "ef",
+        "unde",
+        "ng",
+    ]
 
 
 def test_gapped_ngram_counts() -> None:

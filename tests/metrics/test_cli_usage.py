@@ -120,8 +120,11 @@ def test_several_systems_and_metrics_in_one_table(files, capsys):  # noqa: F811
     assert code == 0
     results = json.loads(out)
     assert [(r["metric"], r["hyps"]) for r in results] == [
-        ("dbleu", str(h1)), ("dbleu", str(h2)), ("bleu", str(h1)), ("bleu", str(h2))
-    ]  # fmt: skip
+        ("dbleu", str(h1)),
+        ("dbleu", str(h2)),
+        ("bleu", str(h1)),
+        ("bleu", str(h2)),
+    ]
     assert results[0]["p_value_bs"] is None and 0 < results[1]["p_value_ar"] <= 1
     assert results[1]["p_value"] == results[1]["p_value_bs"]
     code, text, _ = run(capsys, "score", *argv)

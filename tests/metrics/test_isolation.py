@@ -31,5 +31,12 @@ def test_registry_order_does_not_depend_on_import_order():
         "from scoring.metrics import entries; print(' '.join(entries()))"
     )
     assert _fresh_interpreter_output(code).split() == [
-        "bleu", "dbleu", "sbleu", "bleu-sbp", "nist", "dnist", "4grr", "amber",
-    ]  # fmt: skip
+        "bleu",
+        "dbleu",
+        "sbleu",
+        "bleu-sbp",
+        "nist",
+        "dnist",
+        "4grr",
+        "amber",
+    ]

@@ -97,10 +97,10 @@ def test_encoding_in_blocks_gives_the_same_tokens_and_hypotheses_first_ids(lines
     assert tokens_per_line(blocks, block_vocab) == tokens_per_line(whole, vocab)
     assert same is known and known == {"a": 0, "Z": 1}  # the caller's vocabulary is untouched
     names = {0: "a", 1: "Z"}
-    assert [[names.get(int(i)) for i in fixed.ids[s : s + n]]
-            for s, n in zip(fixed.starts, fixed.lens, strict=True)] == [
-        [t if t in known else None for t in toks] for toks in tokens_per_line(whole, vocab)
-    ]  # fmt: skip
+    assert [
+        [names.get(int(i)) for i in fixed.ids[s : s + n]]
+        for s, n in zip(fixed.starts, fixed.lens, strict=True)
+    ] == [[t if t in known else None for t in toks] for toks in tokens_per_line(whole, vocab)]
     # Ids follow first occurrence (match_direct relies on it), with no gap.
     first_seen = list(dict.fromkeys(t for toks in tokens_per_line(whole, vocab) for t in toks))
     assert block_vocab == {t: i for i, t in enumerate(first_seen)}

@@ -26,9 +26,15 @@ pytestmark = pytest.mark.slow
 
 def _run(*argv: object, cwd: Path, env: dict[str, str] | None = None, input: str | None = None):
     return subprocess.run(
-        [str(a) for a in argv], cwd=cwd, env=env, input=input,
-        capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+        [str(a) for a in argv],
+        cwd=cwd,
+        env=env,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +42,16 @@ def installed(tmp_path_factory):
     """(the venv's bin directory, a clean environment, an empty working directory)."""
     base = tmp_path_factory.mktemp("wheel")
     built = _run(
-        sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist",
-        PACKAGE, cwd=base,
-    )  # fmt: skip
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--outdir",
+        base / "dist",
+        PACKAGE,
+        cwd=base,
+    )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = (base / "dist").glob("deltableu_metrics-*.whl")
     venv.EnvBuilder(with_pip=True, clear=True).create(base / "venv")

@@ -52,9 +52,11 @@ def test_p_values_equal_the_metric_library_on_the_stored_statistics(board):
     # The answer corrects it for the board's three pairs, by Holm: the pair's own p among them.
     others = [
         paired_bootstrap(metric, stats[x], stats[y]).p_value
-        for x, y in [(sub(board, "oracle"), sub(board, "good baseline")),
-                     (sub(board, "good baseline"), b)]
-    ]  # fmt: skip
+        for x, y in [
+            (sub(board, "oracle"), sub(board, "good baseline")),
+            (sub(board, "good baseline"), b),
+        ]
+    ]
     assert comparison.answer.on_board and comparison.answer.pairs == 3
     assert comparison.answer.p_value == p
     assert comparison.answer.p_adjusted == pytest.approx(holm_adjust([p, *others])[0])

@@ -54,8 +54,11 @@ def test_the_owner_gets_a_likert_campaign_ready_for_raters(board, three, owner, 
     body = response.json()
     campaign = Campaign.objects.get(pk=body["id"])
     assert (body["subject"], body["mode"], body["split"], body["status"]) == (
-        "outputs", "likert", "dev", "open",
-    )  # fmt: skip
+        "outputs",
+        "likert",
+        "dev",
+        "open",
+    )
     assert body["systems"] == sorted([f"{exact.team.name}: exact", f"{close.team.name}: close"])
     assert body["name"] == "Human evaluation: Board" and body["ratings_per_unit"] == 2
     assert body["join_url"].endswith(f"/r/{campaign.token}/")
@@ -169,8 +172,9 @@ def test_the_same_method_twice_makes_two_systems(board, scored, owner, client_fo
     assert response.status_code == 201, response.json()
     team = first.team.name
     assert sorted(response.json()["systems"]) == [
-        f"{team}: same", f"{team}: same (submission {again.pk})",
-    ]  # fmt: skip
+        f"{team}: same",
+        f"{team}: same (submission {again.pk})",
+    ]
     texts = {
         s.source_ref: sorted(s.outputs.values_list("text", flat=True))
         for s in EvalSystem.objects.all()
@@ -205,8 +209,10 @@ def test_the_page_shows_problems_with_the_choices_kept(board, three, owner, clie
     client = client_for(owner)
     form = client.get(PAGE.format("board"))
     assert form.status_code == 200 and f'value="{three[2].pk}"' in form.content.decode()
-    bad = client.post(PAGE.format("board"), {"submissions": [three[0].pk], "mode": "pairwise",
-                                              "ratings_per_unit": 3})  # fmt: skip
+    bad = client.post(
+        PAGE.format("board"),
+        {"submissions": [three[0].pk], "mode": "pairwise", "ratings_per_unit": 3},
+    )
     assert bad.status_code == 400 and "two or more" in bad.content.decode()
     missing = client.post(PAGE.format("board"), {"mode": "likert", "ratings_per_unit": 3})
     assert missing.status_code == 400 and "This field is required" in missing.content.decode()

@@ -40,8 +40,9 @@ def expected_system_level(files, criterion: str, excluded: set[str]) -> dict:
         for row in _rows(files.paths["references"])
     }
     items = [i for i in files.item_ids if refs.get(i)]
-    outputs = {(r["SystemID"], r["InstanceID"]): r["Response"]
-               for r in _rows(files.paths["systems"], ",")}  # fmt: skip
+    outputs = {
+        (r["SystemID"], r["InstanceID"]): r["Response"] for r in _rows(files.paths["systems"], ",")
+    }
     scores = defaultdict(list)
     for row in _rows(files.paths["judgments"]):
         scores[(row["SystemID"], row["InstanceID"])].append(float(row[criterion]))
@@ -88,9 +89,16 @@ def _import_by_command(files, owner) -> JudgmentSet:
     call_command("create_dataset", "dstc", "--name", "DSTC-like", "--owner", owner.username)
     paths = files.paths
     call_command(
-        "import_judgments", "dstc", str(paths["judgments"]), "--systems", str(paths["systems"]),
-        "--contexts", str(paths["contexts"]), "--references", str(paths["references"]),
-    )  # fmt: skip
+        "import_judgments",
+        "dstc",
+        str(paths["judgments"]),
+        "--systems",
+        str(paths["systems"]),
+        "--contexts",
+        str(paths["contexts"]),
+        "--references",
+        str(paths["references"]),
+    )
     return JudgmentSet.objects.get(dataset__slug="dstc")
 
 
@@ -100,11 +108,28 @@ def test_from_raw_files_to_a_study_on_the_command_line(files, owner, tmp_path, c
     assert judged.report["items_without_references"]["count"] == len(files.reference_less)
     out = tmp_path / "study.json"
     call_command(
-        "run_study", "dstc", "--judgments", str(judged.pk), "--criterion", "Relevance",
-        "--criterion", "Informativeness", "--exclude", HUMAN, "--unit-size", "10",
-        "--assignments", "50", "--metric", "bleu", "--metric", "dbleu", "--no-sweeps",
-        "--json", str(out),
-    )  # fmt: skip
+        "run_study",
+        "dstc",
+        "--judgments",
+        str(judged.pk),
+        "--criterion",
+        "Relevance",
+        "--criterion",
+        "Informativeness",
+        "--exclude",
+        HUMAN,
+        "--unit-size",
+        "10",
+        "--assignments",
+        "50",
+        "--metric",
+        "bleu",
+        "--metric",
+        "dbleu",
+        "--no-sweeps",
+        "--json",
+        str(out),
+    )
     printed = capsys.readouterr().out
     assert "every reference counts with weight +1" in printed and "Systems — Relevance" in printed
     result = json.loads(out.read_text())
@@ -146,10 +171,14 @@ def test_from_raw_files_to_a_study_through_the_api(files, owner, client_for):
     ):
         imported = client.post(
             "/api/v1/datasets/dstc/judgments/",
-            {"judgments": judgments, "systems": systems, "contexts": contexts,
-             "references": references},
+            {
+                "judgments": judgments,
+                "systems": systems,
+                "contexts": contexts,
+                "references": references,
+            },
             format="multipart",
-        )  # fmt: skip
+        )
     assert imported.status_code == 201, imported.json()
     body = {
         "name": "API study",

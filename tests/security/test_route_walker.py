@@ -83,12 +83,21 @@ def _kind(route: Route, name: str) -> str:
             "leaderboard" if t.startswith(("leaderboards/", "api/v1/leaderboards/")) else "dataset"
         )
     known = {
-        "version": "version", "token": "token", "name": "file", "format": "format",
-        "fmt": "format", "judgment_set_id": "judgment_set", "study_id": "study",
-        "run_id": "run", "corpus_id": "corpus", "reference_id": "reference",
-        "submission_id": "submission", "campaign_id": "campaign", "rating_id": "rating",
+        "version": "version",
+        "token": "token",
+        "name": "file",
+        "format": "format",
+        "fmt": "format",
+        "judgment_set_id": "judgment_set",
+        "study_id": "study",
+        "run_id": "run",
+        "corpus_id": "corpus",
+        "reference_id": "reference",
+        "submission_id": "submission",
+        "campaign_id": "campaign",
+        "rating_id": "rating",
         "team_id": "team",
-    }  # fmt: skip
+    }
     if name not in known:
         raise AssertionError(f"{t}: name the kind of the path parameter <{name}> in the walker")
     return known[name]

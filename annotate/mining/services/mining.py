@@ -76,9 +76,12 @@ def mining_start(
         if runs_active_exists(kind=MINING_KIND, scope=dataset_scope(dataset.pk)):
             raise ValidationError("A mining run is already under way for this dataset.")
         params = {
-            "dataset_id": dataset.pk, "corpus_id": corpus.pk, "corpus": corpus.name,
-            "split": split, "k": k,
-        }  # fmt: skip
+            "dataset_id": dataset.pk,
+            "corpus_id": corpus.pk,
+            "corpus": corpus.name,
+            "split": split,
+            "k": k,
+        }
         return run_create(
             kind=MINING_KIND,
             owner=user,

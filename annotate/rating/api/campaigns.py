@@ -65,15 +65,39 @@ class CampaignSerializer(serializers.ModelSerializer):
     class Meta:
         model = Campaign
         fields = [
-            "id", "name", "dataset", "split", "subject", "mode", "systems", "status",
-            "status_changed_at", "actions",
-            "instructions", "scale_min", "scale_max", "anchors", "ratings_per_unit",
+            "id",
+            "name",
+            "dataset",
+            "split",
+            "subject",
+            "mode",
+            "systems",
+            "status",
+            "status_changed_at",
+            "actions",
+            "instructions",
+            "scale_min",
+            "scale_max",
+            "anchors",
+            "ratings_per_unit",
             "extra_ratings_on_disagreement",
-            "disagreement_sd", "lease_minutes", "control_rate", "ratings_per_rater",
-            "qc_min_seconds", "qc_max_straightline", "qc_alpha", "qc_min_controls",
-            "qc_max_repeat_difference", "assignment", "uniform_share", "rating_budget",
-            "priorities_refreshed_at", "priorities_summary", "join_url", "created_at",
-        ]  # fmt: skip
+            "disagreement_sd",
+            "lease_minutes",
+            "control_rate",
+            "ratings_per_rater",
+            "qc_min_seconds",
+            "qc_max_straightline",
+            "qc_alpha",
+            "qc_min_controls",
+            "qc_max_repeat_difference",
+            "assignment",
+            "uniform_share",
+            "rating_budget",
+            "priorities_refreshed_at",
+            "priorities_summary",
+            "join_url",
+            "created_at",
+        ]
         read_only_fields = ["priorities_refreshed_at", "priorities_summary"]
 
     def get_join_url(self, campaign: Campaign) -> str | None:
@@ -111,14 +135,30 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Campaign
         fields = [
-            "dataset", "split", "subject", "mode", "systems", "draft", "name", "instructions",
+            "dataset",
+            "split",
+            "subject",
+            "mode",
+            "systems",
+            "draft",
+            "name",
+            "instructions",
             "anchors",
             "ratings_per_unit",
-            "extra_ratings_on_disagreement", "disagreement_sd", "lease_minutes", "control_rate",
-            "ratings_per_rater", "qc_min_seconds", "qc_max_straightline", "qc_alpha",
-            "qc_min_controls", "qc_max_repeat_difference", "assignment", "uniform_share",
+            "extra_ratings_on_disagreement",
+            "disagreement_sd",
+            "lease_minutes",
+            "control_rate",
+            "ratings_per_rater",
+            "qc_min_seconds",
+            "qc_max_straightline",
+            "qc_alpha",
+            "qc_min_controls",
+            "qc_max_repeat_difference",
+            "assignment",
+            "uniform_share",
             "rating_budget",
-        ]  # fmt: skip
+        ]
 
 
 class CampaignAssignmentSerializer(serializers.ModelSerializer):

@@ -133,12 +133,16 @@ def flagged_units(*, campaign: Campaign, limit: int = FLAGGED_SHOWN) -> list[dic
     flagged = (
         Rating.objects.filter(campaign=campaign, status=RatingStatus.FLAGGED)
         .values(
-            "slot_id", "slot__item__external_id", "slot__reference__text",
-            "slot__system_a__name", "slot__system_b__name", "flag",
+            "slot_id",
+            "slot__item__external_id",
+            "slot__reference__text",
+            "slot__system_a__name",
+            "slot__system_b__name",
+            "flag",
         )
         .annotate(times=Count("pk"))
         .order_by("-times", "slot_id")
-    )[:limit]  # fmt: skip
+    )[:limit]
     return [
         {
             "item_external_id": row["slot__item__external_id"],

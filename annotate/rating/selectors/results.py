@@ -49,9 +49,12 @@ def campaign_means(*, campaign: Campaign) -> dict[tuple, float]:
     preference for A (−2 … +2). Only counted ratings (quality control) are used."""
     sums: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
     rows = counted_ratings(campaign=campaign).values_list(
-        "slot__system_a__name", "slot__system_b__name", "slot__item__external_id",
-        "score", "preference",
-    )  # fmt: skip
+        "slot__system_a__name",
+        "slot__system_b__name",
+        "slot__item__external_id",
+        "score",
+        "preference",
+    )
     for a, b, item_id, score, preference in rows.iterator():
         value = preference if campaign.pairwise else score
         if value is None:

@@ -42,9 +42,12 @@ def campaign_assignment_view(request: AuthenticatedRequest, campaign_id: int) ->
     if not form.is_valid():
         messages.error(request, form_errors_text(form))
     elif succeeded(
-        request, campaign_assignment_update, campaign=campaign, user=request.user,
+        request,
+        campaign_assignment_update,
+        campaign=campaign,
+        user=request.user,
         **form.cleaned_data,
-    ):  # fmt: skip
+    ):
         messages.success(request, f"{campaign.name}: assignment and budget saved.")
     return redirect("campaign-dashboard", campaign_id=campaign.pk)
 

@@ -270,15 +270,23 @@ def story_build(*, owner: User, dataset: Dataset, clock: DemoClock) -> Story:
     campaign = _rated_campaign(owner, dataset, personas, clock)
     release = _published(owner, dataset, campaign)
     test_board = _board(
-        owner, release, split="test", slug=TEST_BOARD, name="Demo dialogue: test",
+        owner,
+        release,
+        split="test",
+        slug=TEST_BOARD,
+        name="Demo dialogue: test",
         description="The hidden test split: scores count, references stay secret.",
-    )  # fmt: skip
+    )
     test_items = _items(dataset, "test")
     baselines = [_baseline(test_board, owner, b, test_items) for b in BASELINES]
     dev_board = _board(
-        owner, release, split="dev", slug=DEV_BOARD, name="Demo dialogue: dev",
+        owner,
+        release,
+        split="dev",
+        slug=DEV_BOARD,
+        name="Demo dialogue: dev",
         description="The public dev split: try your system here first.",
-    )  # fmt: skip
+    )
     dev_items = _items(dataset, "dev")
     # The two best baselines, close to each other: the open campaign's adaptive assignment
     # learns from this pair which references to rate again.

@@ -93,11 +93,25 @@ class LeaderboardSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Leaderboard
         fields = [
-            "slug", "name", "description", "release", "release_id", "split", "owner",
-            "primary_metric", "higher_is_better", "metric_options", "companion_metrics",
-            "is_public", "is_open", "daily_quota", "total_quota", "max_upload_bytes",
-            "counted_per_team", "created_at",
-        ]  # fmt: skip
+            "slug",
+            "name",
+            "description",
+            "release",
+            "release_id",
+            "split",
+            "owner",
+            "primary_metric",
+            "higher_is_better",
+            "metric_options",
+            "companion_metrics",
+            "is_public",
+            "is_open",
+            "daily_quota",
+            "total_quota",
+            "max_upload_bytes",
+            "counted_per_team",
+            "created_at",
+        ]
 
     def get_release(self, board: Leaderboard) -> str:
         """`<dataset-slug>@<version>`."""

@@ -51,11 +51,32 @@ class SubmissionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Submission
         fields = [
-            "id", "leaderboard", "team", "method", "description", "url", "format", "n_lines",
-            "status", "status_text", "progress", "run", "attempt", "error", "is_baseline",
-            "is_public", "counts", "charged", "listing", "listing_reason", "listing_changed_at",
-            "submitted_at", "started_at", "finished_at", "scores",
-        ]  # fmt: skip
+            "id",
+            "leaderboard",
+            "team",
+            "method",
+            "description",
+            "url",
+            "format",
+            "n_lines",
+            "status",
+            "status_text",
+            "progress",
+            "run",
+            "attempt",
+            "error",
+            "is_baseline",
+            "is_public",
+            "counts",
+            "charged",
+            "listing",
+            "listing_reason",
+            "listing_changed_at",
+            "submitted_at",
+            "started_at",
+            "finished_at",
+            "scores",
+        ]
         extra_kwargs = {
             "listing_reason": {"help_text": "Why it was hidden or withdrawn (its team reads it)."}
         }

@@ -205,10 +205,11 @@ def stat_labels(metric: Metric, n_stats: int) -> list[str]:
     order = getattr(metric, "max_order", None)
     if isinstance(order, int) and n_stats == 2 + 2 * order:
         return [
-            "hyp len", "ref len",
+            "hyp len",
+            "ref len",
             *(f"match {n}" for n in range(1, order + 1)),
             *(f"total {n}" for n in range(1, order + 1)),
-        ]  # fmt: skip
+        ]
     return [f"s{k}" for k in range(1, n_stats + 1)]
 
 

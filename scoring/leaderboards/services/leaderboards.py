@@ -75,9 +75,15 @@ def leaderboard_create(
 # What the owner may change once the board is open (the release, split and metrics are fixed:
 # they define the scores already given).
 SETTINGS = (
-    "name", "description", "is_public", "is_open", "daily_quota", "total_quota",
-    "max_upload_bytes", "counted_per_team",
-)  # fmt: skip
+    "name",
+    "description",
+    "is_public",
+    "is_open",
+    "daily_quota",
+    "total_quota",
+    "max_upload_bytes",
+    "counted_per_team",
+)
 
 
 def leaderboard_update(*, leaderboard: Leaderboard, user: User, **fields: object) -> Leaderboard:

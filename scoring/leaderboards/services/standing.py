@@ -160,10 +160,12 @@ def _check_pick(submission: Submission) -> None:
     picked = submissions_counted(leaderboard=board, team_id=submission.team_id)
     if picked.count() >= board.counted_per_team:
         names = ", ".join(f"“{s.method}”" for s in picked)
-        raise ValidationError({"counts": (
-            f"This leaderboard counts at most {board.counted_per_team} submission(s) a team, "
+        limit = board.counted_per_team
+        message = (
+            f"This leaderboard counts at most {limit} submission(s) a team, "
             f"and yours counts {names}: stop counting one first."
-        )})  # fmt: skip
+        )
+        raise ValidationError({"counts": message})
 
 
 def submission_change(

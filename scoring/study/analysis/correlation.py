@@ -216,9 +216,12 @@ class Summary:
 
     def as_dict(self) -> dict[str, float]:
         return {
-            "value": self.mean, "low": self.low, "high": self.high,
-            "spread_low": self.spread_low, "spread_high": self.spread_high,
-        }  # fmt: skip
+            "value": self.mean,
+            "low": self.low,
+            "high": self.high,
+            "spread_low": self.spread_low,
+            "spread_high": self.spread_high,
+        }
 
 
 def percentiles(values: np.ndarray) -> tuple[float, float]:

@@ -56,9 +56,14 @@ def coefficients(
 
 def describe(cfg: Config) -> dict:
     return {
-        "key": cfg.key, "metric": cfg.metric, "display": get_entry(cfg.metric).display_name,
-        "refs": cfg.refs, "refset": cfg.refset, "theta": cfg.theta, "order": cfg.order,
-    }  # fmt: skip
+        "key": cfg.key,
+        "metric": cfg.metric,
+        "display": get_entry(cfg.metric).display_name,
+        "refs": cfg.refs,
+        "refset": cfg.refset,
+        "theta": cfg.theta,
+        "order": cfg.order,
+    }
 
 
 def table_rows(

@@ -199,11 +199,14 @@ class _RangedBuild:
         """The index file's header (as :func:`.index.save_index` writes it)."""
         p = self.plan
         prepared: dict[str, Any] = {
-            "kind": "nist" if p.nist is not None else "bleu", "tokenize": p.tokenize,
-            "lowercase": p.lowercase, "max_order": p.max_order,
-            "vocab_size": max(self.vocab.values(), default=0) + 1, "orders": p.max_order,
+            "kind": "nist" if p.nist is not None else "bleu",
+            "tokenize": p.tokenize,
+            "lowercase": p.lowercase,
+            "max_order": p.max_order,
+            "vocab_size": max(self.vocab.values(), default=0) + 1,
+            "orders": p.max_order,
             "ref_tokens": True,
-        }  # fmt: skip
+        }
         if p.nist is not None:
             counts = self.refs_per_item
             prepared["nrefs"] = int(next(iter(counts))) if len(counts) == 1 else "var"

@@ -73,19 +73,35 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score one or more systems")
     score.add_argument("refs_pos", nargs="*", metavar="REFS", help="references (see -r)")
     score.add_argument(
-        "-r", "--refs", action="extend", nargs="+", default=[],
+        "-r",
+        "--refs",
+        action="extend",
+        nargs="+",
+        default=[],
         help="REFS.jsonl ('-': standard input), a release .zip, or plain text files",
-    )  # fmt: skip
+    )
     score.add_argument("--index", help="a reference index built by the index command")
     score.add_argument("--split", help="the split of a release archive (default: its only one)")
     score.add_argument(
-        "-i", "--hyps", "--input", dest="hyps", action="extend", nargs="+", default=[],
+        "-i",
+        "--hyps",
+        "--input",
+        dest="hyps",
+        action="extend",
+        nargs="+",
+        default=[],
         help="HYPS file(s) ('-': standard input)",
-    )  # fmt: skip
+    )
     score.add_argument(
-        "-m", "--metric", "--metrics", dest="metrics", action="extend", nargs="+",
-        choices=names, help="default: dbleu, or the index's metric",
-    )  # fmt: skip
+        "-m",
+        "--metric",
+        "--metrics",
+        dest="metrics",
+        action="extend",
+        nargs="+",
+        choices=names,
+        help="default: dbleu, or the index's metric",
+    )
     score.add_argument("--ci", action="store_true", help="95%% bootstrap confidence interval")
     score.add_argument("--n-bootstrap", type=int, default=1000, help="bootstrap resamples")
     score.add_argument("--n-ar", type=int, default=10000, help="approximate randomization trials")

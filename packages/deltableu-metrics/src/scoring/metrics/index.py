@@ -263,10 +263,13 @@ def bleu_arrays(index: BleuIndex, out: dict[str, np.ndarray]) -> dict[str, Any]:
     if index.ref_tokens is not None:
         out["ref_tokens"] = index.ref_tokens
     return {
-        "tokenize": index.tokenize, "lowercase": index.lowercase, "max_order": index.max_order,
-        "vocab_size": index.vocab_size, "orders": len(index.orders),
+        "tokenize": index.tokenize,
+        "lowercase": index.lowercase,
+        "max_order": index.max_order,
+        "vocab_size": index.vocab_size,
+        "orders": len(index.orders),
         "ref_tokens": index.ref_tokens is not None,
-    }  # fmt: skip
+    }
 
 
 def bleu_from_arrays(meta: dict[str, Any], item_ids: list[str], arrays: Any) -> BleuIndex:
@@ -317,10 +320,14 @@ def save_index(path: str | Path, index: IndexFile) -> None:
 def index_header(metric: str, options: Any, item_ids: list[str], prepared: Any) -> dict[str, Any]:
     """The JSON header of an index file (see :func:`save_index`)."""
     return {
-        "format": INDEX_FORMAT, "version": INDEX_FORMAT_VERSION, "metric": metric,
-        "options": options, "library_version": __version__, "item_ids": item_ids,
+        "format": INDEX_FORMAT,
+        "version": INDEX_FORMAT_VERSION,
+        "metric": metric,
+        "options": options,
+        "library_version": __version__,
+        "item_ids": item_ids,
         "prepared": prepared,
-    }  # fmt: skip
+    }
 
 
 def _header(meta: Any, path: str | Path) -> dict[str, Any]:

@@ -224,6 +224,14 @@ def match_direct(
 
 
 __all__ = [
-    "EntryPositions", "MatchCounts", "OrderGroups", "Segments", "direct_entries",
-    "effective_ref_len", "hyp_totals", "match_direct", "match_index", "order_groups",
-]  # fmt: skip
+    "EntryPositions",
+    "MatchCounts",
+    "OrderGroups",
+    "Segments",
+    "direct_entries",
+    "effective_ref_len",
+    "hyp_totals",
+    "match_direct",
+    "match_index",
+    "order_groups",
+]

@@ -263,11 +263,18 @@ class WeightProfile:
             out[f"order{k}.nrows"], out[f"order{k}.ref"] = compact(sizes), order.ref
             out[f"order{k}.amount"] = order.amount
         return {
-            "format": PROFILE_FORMAT, "version": PROFILE_FORMAT_VERSION,
-            "library_version": __version__, "metric": self.metric, "options": self.options,
-            "item_ids": self.item_ids, "n_stats": self.n_stats, "num_cols": self.num_cols,
-            "den_cols": self.den_cols, "fixed_cols": self.fixed_cols, "orders": len(self.orders),
-        }  # fmt: skip
+            "format": PROFILE_FORMAT,
+            "version": PROFILE_FORMAT_VERSION,
+            "library_version": __version__,
+            "metric": self.metric,
+            "options": self.options,
+            "item_ids": self.item_ids,
+            "n_stats": self.n_stats,
+            "num_cols": self.num_cols,
+            "den_cols": self.den_cols,
+            "fixed_cols": self.fixed_cols,
+            "orders": len(self.orders),
+        }
 
     @classmethod
     def from_arrays(cls, header: dict[str, Any], arrays: Any) -> WeightProfile:
@@ -288,10 +295,19 @@ class WeightProfile:
                 )
             )
         return cls(
-            header["metric"], header["options"], list(header["item_ids"]), int(header["n_stats"]),
-            list(header["num_cols"]), list(header["den_cols"]), list(header["fixed_cols"]),
-            arrays["ref_ptr"], arrays["ref_weights"], arrays["fixed"], arrays["den_base"], orders,
-        )  # fmt: skip
+            header["metric"],
+            header["options"],
+            list(header["item_ids"]),
+            int(header["n_stats"]),
+            list(header["num_cols"]),
+            list(header["den_cols"]),
+            list(header["fixed_cols"]),
+            arrays["ref_ptr"],
+            arrays["ref_weights"],
+            arrays["fixed"],
+            arrays["den_base"],
+            orders,
+        )
 
     def save(self, path: str | Path) -> None:
         """Write the profile to ``path`` atomically (an :mod:`.arrayfile`: no pickle)."""

@@ -184,10 +184,19 @@ def _profile(
 ) -> WeightProfile:
     num, den, fix = cols
     return WeightProfile(
-        metric.name, dict(metric.opts), list(refs.item_ids), len(num) + len(den) + len(fix),
-        num, den, fix, np.asarray(refs.ptr, dtype=np.int64),
-        np.asarray(refs.weights, dtype=np.float64), fixed, compact(den_base), orders,
-    )  # fmt: skip
+        metric.name,
+        dict(metric.opts),
+        list(refs.item_ids),
+        len(num) + len(den) + len(fix),
+        num,
+        den,
+        fix,
+        np.asarray(refs.ptr, dtype=np.int64),
+        np.asarray(refs.weights, dtype=np.float64),
+        fixed,
+        compact(den_base),
+        orders,
+    )
 
 
 def _bleu_part(

@@ -55,6 +55,16 @@ from .metric import BETA, NIST, DeltaNIST
 from .tables import InfoWeights, NISTIndex, ReferenceCounts, entry_info, reference_counts
 
 __all__ = [
-    "BETA", "NIST", "TOKENIZERS", "DeltaNIST", "InfoWeights", "NISTIndex", "ReferenceCounts",
-    "clear_token_cache", "encode_nist", "entry_info", "make_tokenizer", "reference_counts",
-]  # fmt: skip
+    "BETA",
+    "NIST",
+    "TOKENIZERS",
+    "DeltaNIST",
+    "InfoWeights",
+    "NISTIndex",
+    "ReferenceCounts",
+    "clear_token_cache",
+    "encode_nist",
+    "entry_info",
+    "make_tokenizer",
+    "reference_counts",
+]
