@@ -59,3 +59,23 @@ class Flag(models.TextChoices):
     OFFENSIVE = "offensive"
     NOT_ENGLISH = "not_english", "Not in the dataset's language"
     BROKEN = "broken", "Broken or unreadable"
+
+
+# What the owner sets for how a campaign hands out work and checks its raters (field names):
+# the campaign form and the API's campaign shapes offer the same ones, in this order. The
+# assignment settings may also change while the campaign runs.
+ASSIGNMENT_SETTINGS = ("assignment", "uniform_share", "rating_budget")
+CAMPAIGN_SETTINGS = (
+    "ratings_per_unit",
+    "control_rate",
+    "lease_minutes",
+    "ratings_per_rater",
+    "extra_ratings_on_disagreement",
+    "disagreement_sd",
+    "qc_min_seconds",
+    "qc_max_straightline",
+    "qc_alpha",
+    "qc_min_controls",
+    "qc_max_repeat_difference",
+    *ASSIGNMENT_SETTINGS,
+)

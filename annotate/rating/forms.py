@@ -9,12 +9,12 @@ from django.db.models import Field
 
 from annotate.datasets.models import Dataset, Split
 from annotate.judgments.models import EvalSystem
+from annotate.rating.choices import ASSIGNMENT_SETTINGS, CAMPAIGN_SETTINGS
 from annotate.rating.models import DEFAULT_ANCHORS, Campaign, Mode, Subject
 
 # Assignment settings a form may leave out, and what it then gets: the model's defaults.
 DEFAULTS = {
-    name: cast(Field, Campaign._meta.get_field(name)).get_default()
-    for name in ("assignment", "uniform_share", "rating_budget")
+    name: cast(Field, Campaign._meta.get_field(name)).get_default() for name in ASSIGNMENT_SETTINGS
 }
 
 
@@ -54,20 +54,7 @@ class CampaignForm(forms.ModelForm):
             "name",
             "split",
             "instructions",
-            "ratings_per_unit",
-            "control_rate",
-            "lease_minutes",
-            "ratings_per_rater",
-            "extra_ratings_on_disagreement",
-            "disagreement_sd",
-            "qc_min_seconds",
-            "qc_max_straightline",
-            "qc_alpha",
-            "qc_min_controls",
-            "qc_max_repeat_difference",
-            "assignment",
-            "uniform_share",
-            "rating_budget",
+            *CAMPAIGN_SETTINGS,
         ]
         help_texts = {"split": "Empty: every split (a campaign on outputs needs one)."}
 
@@ -106,4 +93,4 @@ class CampaignAssignmentForm(forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = ["assignment", "uniform_share", "rating_budget"]
+        fields = list(ASSIGNMENT_SETTINGS)

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from annotate.datasets.models import SplitName
 from annotate.datasets.selectors import dataset_get_visible, dataset_split_get
 from annotate.judgments.selectors import eval_systems
+from annotate.rating.choices import ASSIGNMENT_SETTINGS, CAMPAIGN_SETTINGS
 from annotate.rating.models import Campaign, Flag, Mode, Subject
 from annotate.rating.selectors.campaigns import (
     campaign_can_manage,
@@ -79,20 +80,7 @@ class CampaignSerializer(serializers.ModelSerializer):
             "scale_min",
             "scale_max",
             "anchors",
-            "ratings_per_unit",
-            "extra_ratings_on_disagreement",
-            "disagreement_sd",
-            "lease_minutes",
-            "control_rate",
-            "ratings_per_rater",
-            "qc_min_seconds",
-            "qc_max_straightline",
-            "qc_alpha",
-            "qc_min_controls",
-            "qc_max_repeat_difference",
-            "assignment",
-            "uniform_share",
-            "rating_budget",
+            *CAMPAIGN_SETTINGS,
             "priorities_refreshed_at",
             "priorities_summary",
             "join_url",
@@ -144,20 +132,7 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
             "name",
             "instructions",
             "anchors",
-            "ratings_per_unit",
-            "extra_ratings_on_disagreement",
-            "disagreement_sd",
-            "lease_minutes",
-            "control_rate",
-            "ratings_per_rater",
-            "qc_min_seconds",
-            "qc_max_straightline",
-            "qc_alpha",
-            "qc_min_controls",
-            "qc_max_repeat_difference",
-            "assignment",
-            "uniform_share",
-            "rating_budget",
+            *CAMPAIGN_SETTINGS,
         ]
 
 
@@ -166,7 +141,7 @@ class CampaignAssignmentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["assignment", "uniform_share", "rating_budget"]
+        fields = list(ASSIGNMENT_SETTINGS)
         extra_kwargs = {name: {"required": False} for name in fields}
 
 
