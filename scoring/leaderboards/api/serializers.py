@@ -15,6 +15,7 @@ from scoring.leaderboards.models import (
 )
 from scoring.leaderboards.selectors.leaderboard_table import TableRow
 from scoring.leaderboards.selectors.significance import ALPHA
+from scoring.leaderboards.services.leaderboards import BOARD_SETTINGS
 from scoring.metrics import get_entry
 
 RATER_CI_HELP = (
@@ -94,8 +95,6 @@ class LeaderboardSummarySerializer(serializers.ModelSerializer):
         model = Leaderboard
         fields = [
             "slug",
-            "name",
-            "description",
             "release",
             "release_id",
             "split",
@@ -104,12 +103,7 @@ class LeaderboardSummarySerializer(serializers.ModelSerializer):
             "higher_is_better",
             "metric_options",
             "companion_metrics",
-            "is_public",
-            "is_open",
-            "daily_quota",
-            "total_quota",
-            "max_upload_bytes",
-            "counted_per_team",
+            *BOARD_SETTINGS,
             "created_at",
         ]
 

@@ -74,7 +74,7 @@ def leaderboard_create(
 
 # What the owner may change once the board is open (the release, split and metrics are fixed:
 # they define the scores already given).
-SETTINGS = (
+BOARD_SETTINGS = (
     "name",
     "description",
     "is_public",
@@ -90,7 +90,7 @@ def leaderboard_update(*, leaderboard: Leaderboard, user: User, **fields: object
     """The owner's settings: quotas, the upload size limit, picks per team, open and public."""
     if not leaderboard_can_manage(user=user, leaderboard=leaderboard):
         raise PermissionDenied("Only the leaderboard's owner changes its settings.")
-    unknown = sorted(set(fields) - set(SETTINGS))
+    unknown = sorted(set(fields) - set(BOARD_SETTINGS))
     if unknown:
         raise ValidationError({name: "This setting cannot be changed." for name in unknown})
     for name, value in fields.items():
