@@ -204,6 +204,27 @@ def make_rater(db):
     return make
 
 
+# The campaign page's settings as an owner who keeps the usual ones posts them.
+CAMPAIGN_FORM_SETTINGS = {
+    "ratings_per_unit": 3,
+    "control_rate": 0.1,
+    "lease_minutes": 10,
+    "ratings_per_rater": 20,
+    "extra_ratings_on_disagreement": 2,
+    "disagreement_sd": 1.25,
+    "qc_min_seconds": 2,
+    "qc_max_straightline": 0.8,
+    "qc_alpha": 0.1,
+    "qc_min_controls": 3,
+    "qc_max_repeat_difference": 1,
+}
+
+
+def campaign_form(name: str, **changes: object) -> dict[str, object]:
+    """What the campaign page posts for a campaign called `name`, with `changes`."""
+    return {"name": name, **CAMPAIGN_FORM_SETTINGS, **changes}
+
+
 DEFAULT_RELEASE_ITEMS = [
     ("dev", "d1", [("the cat sat on the mat", 1.0), ("a cat was on the mat", 0.5), ("no", -1.0)]),
     ("dev", "d2", [("it was a great match", 1.0), ("what a game", 0.4)]),

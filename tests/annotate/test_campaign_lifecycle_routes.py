@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from annotate.rating.models import Campaign, CampaignStatus
+from tests.conftest import campaign_form
 
 pytestmark = pytest.mark.django_db
 
@@ -162,20 +163,8 @@ def test_the_campaign_form_can_keep_a_draft(make_dataset, client_for, owner):
     url = reverse("campaign-new", kwargs={"slug": dataset.slug})
     form = client_for(owner).get(url).content.decode()
     assert 'name="draft"' in form and 'name="qc_min_seconds"' in form
-    fields = {
-        "name": "Drafted",
-        "ratings_per_unit": 2,
-        "control_rate": 0,
-        "lease_minutes": 10,
-        "ratings_per_rater": 20,
-        "extra_ratings_on_disagreement": 0,
-        "disagreement_sd": 1.25,
-        "qc_min_seconds": 2,
-        "qc_max_straightline": 0.8,
-        "qc_alpha": 0.1,
-        "qc_min_controls": 3,
-        "qc_max_repeat_difference": 1,
-        "draft": "on",
-    }
+    fields = campaign_form(
+        "Drafted", ratings_per_unit=2, control_rate=0, extra_ratings_on_disagreement=0, draft="on"
+    )
     assert client_for(owner).post(url, fields).status_code == 302
     assert Campaign.objects.get(name="Drafted").status == CampaignStatus.DRAFT

@@ -5,6 +5,7 @@ import pytest
 
 from annotate.rating.models import Campaign, CampaignRater, CampaignStatus, Rating
 from tests.annotate.output_campaign_kit import output_campaign, output_eval_dataset
+from tests.conftest import campaign_form
 
 pytestmark = pytest.mark.django_db
 
@@ -35,24 +36,14 @@ def likert(dataset_systems, owner):
 
 
 def _form(dataset, systems, **changes):
-    form = {
-        "name": "Pairs",
-        "subject": "outputs",
-        "mode": "pairwise",
-        "split": dataset.splits.get(name="test").pk,
-        "systems": [s.pk for s in systems],
-        "ratings_per_unit": 2,
-        "control_rate": 0.1,
-        "lease_minutes": 10,
-        "ratings_per_rater": 20,
-        "extra_ratings_on_disagreement": 2,
-        "disagreement_sd": 1.25,
-        "qc_min_seconds": 2,
-        "qc_max_straightline": 0.8,
-        "qc_alpha": 0.1,
-        "qc_min_controls": 3,
-        "qc_max_repeat_difference": 1,
-    }
+    form = campaign_form(
+        "Pairs",
+        subject="outputs",
+        mode="pairwise",
+        split=dataset.splits.get(name="test").pk,
+        systems=[s.pk for s in systems],
+        ratings_per_unit=2,
+    )
     return {**form, **changes}
 
 

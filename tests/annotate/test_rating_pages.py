@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from annotate.rating.models import CampaignRater, Rating, RatingStatus
+from tests.conftest import campaign_form
 
 pytestmark = pytest.mark.django_db
 
@@ -169,20 +170,7 @@ def test_starting_a_campaign_leads_to_its_dashboard(make_dataset, client_for, ow
     dataset = make_dataset()
     response = client_for(owner).post(
         reverse("campaign-new", args=[dataset.slug]),
-        {
-            "name": "Round two",
-            "ratings_per_unit": 3,
-            "control_rate": 0.1,
-            "lease_minutes": 10,
-            "ratings_per_rater": 20,
-            "extra_ratings_on_disagreement": 2,
-            "disagreement_sd": 1.25,
-            "qc_min_seconds": 2,
-            "qc_max_straightline": 0.8,
-            "qc_alpha": 0.1,
-            "qc_min_controls": 3,
-            "qc_max_repeat_difference": 1,
-        },
+        campaign_form("Round two"),
     )
     from annotate.rating.models import Campaign
 
