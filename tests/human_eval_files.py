@@ -80,6 +80,15 @@ class HumanEvalFiles:
     criteria: tuple[str, ...] = CRITERIA
     header_names: dict[str, list[str]] = field(default_factory=dict)
 
+    def import_judgments_args(self, slug: str) -> list[str]:
+        """`manage.py import_judgments` of these files into the dataset `slug`."""
+        options = [
+            word
+            for name in ("systems", "contexts", "references")
+            for word in (f"--{name}", str(self.paths[name]))
+        ]
+        return ["import_judgments", slug, str(self.paths["judgments"]), *options]
+
 
 def _sentence(rng: random.Random, topic: list[str], length: int) -> list[str]:
     words = [rng.choice(OPENERS)] if rng.random() < 0.4 else []

@@ -130,18 +130,7 @@ def test_the_command_imports_the_synthetic_evaluation_with_a_counted_report(
 ):
     files = write_human_eval(tmp_path, seed=1, contexts=200, systems=3)
     make_dataset(slug="he", data=None)
-    paths = files.paths
-    call_command(
-        "import_judgments",
-        "he",
-        str(paths["judgments"]),
-        "--systems",
-        str(paths["systems"]),
-        "--contexts",
-        str(paths["contexts"]),
-        "--references",
-        str(paths["references"]),
-    )
+    call_command(*files.import_judgments_args("he"))
     out = capsys.readouterr()
     assert "Imported 3600 judgments (1800 rows) of 3 systems; 200 items created" in out.out
     assert f"{len(files.reference_less)} items without references" in out.out

@@ -87,18 +87,7 @@ def files(tmp_path):
 
 def _import_by_command(files, owner) -> JudgmentSet:
     call_command("create_dataset", "dstc", "--name", "DSTC-like", "--owner", owner.username)
-    paths = files.paths
-    call_command(
-        "import_judgments",
-        "dstc",
-        str(paths["judgments"]),
-        "--systems",
-        str(paths["systems"]),
-        "--contexts",
-        str(paths["contexts"]),
-        "--references",
-        str(paths["references"]),
-    )
+    call_command(*files.import_judgments_args("dstc"))
     return JudgmentSet.objects.get(dataset__slug="dstc")
 
 
