@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 from core.runs.engine import run_execute
 from core.runs.models import Run, RunState
+from tests.workers import wait_for
 
 # How long a run that another process claimed first may take to end there.
 OTHER_WORKER_SECONDS = 120
@@ -16,18 +15,22 @@ def execute(run: Run | int) -> Run:
 
     In a test whose writes commit, the upload also sends the run to the broker, and a Celery
     worker that an earlier test started for the session may have claimed it already: then it
-    ends there, and this waits for that (up to OTHER_WORKER_SECONDS) instead of returning a run
-    that is still running elsewhere. (A run executed here can stay running: a chord's.)"""
+    ends there, and this waits for that (up to OTHER_WORKER_SECONDS, then fails) instead of
+    returning a run that is still running elsewhere. (A run executed here can stay running: a
+    chord's.)"""
     run_id = run if isinstance(run, int) else run.pk
     current = Run.objects.get(pk=run_id)
     if current.state != RunState.RUNNING:
         run_execute(run_id=run_id, attempt=current.attempt)
         return Run.objects.get(pk=run_id)
-    deadline = time.monotonic() + OTHER_WORKER_SECONDS
-    while current.state == RunState.RUNNING and time.monotonic() < deadline:
-        time.sleep(0.2)
-        current = Run.objects.get(pk=run_id)
-    return current
+    return wait_for(
+        lambda: _ended(run_id), OTHER_WORKER_SECONDS, f"run {run_id} to end in another process"
+    )
+
+
+def _ended(run_id: int) -> Run | None:
+    current = Run.objects.get(pk=run_id)
+    return None if current.state == RunState.RUNNING else current
 
 
 def execute_replicates(submission) -> Run | None:
