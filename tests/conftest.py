@@ -139,7 +139,7 @@ def log_in(client, user) -> None:
 
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = user._meta.pk.value_to_string(user)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = client._get_backend()  # the one force_login would name
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
     client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
