@@ -85,3 +85,30 @@ def test_stats_count_items_and_references(make_dataset):
     }
     dataset.refresh_from_db()
     assert dataset.stats_updated_at is not None
+
+
+def _lines(ids_and_splits) -> list[bytes]:
+    row = '{{"id": "{}", "split": "{}", "message": "m", "references": [{{"text": "r"}}]}}\n'
+    return [row.format(i, s).encode() for i, s in ids_and_splits]
+
+
+def test_an_import_takes_as_many_queries_for_many_items_and_both_splits():
+    # One read of the dataset's items serves every check and the positions; missing splits,
+    # items and references are one insert each.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotate.accounts.models import Role
+    from tests.conftest import dataset_of, user_of
+
+    owner = user_of("owner", Role.RESEARCHER)
+    counts = []
+    for slug, rows in [
+        ("one-split", [("a", "dev")]),
+        ("two-splits", [(f"i{k}", "dev" if k % 2 else "test") for k in range(60)]),
+    ]:
+        dataset = dataset_of(owner, slug=slug, data=None)  # no split yet: both are made
+        with CaptureQueriesContext(connection) as queries:
+            dataset_import_file(dataset=dataset, lines=_lines(rows), fmt="jsonl")
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
