@@ -78,6 +78,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from deltableu.celery import worker_command  # noqa: E402
+
 WORDS = [f"w{n}" for n in range(3000)]
 BENCH_PASSWORD = "bench-" + os.urandom(8).hex()
 
@@ -288,22 +290,7 @@ def running_worker(name: str) -> Iterator[subprocess.Popen]:
     log = (WORK / f"worker-{name}.log").open("w")
     queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}"
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "deltableu",
-            "worker",
-            "-l",
-            "warning",
-            "--concurrency",
-            "2",
-            "--without-gossip",
-            "--without-mingle",
-            "-Q",
-            queues,
-        ],
+        worker_command(loglevel="warning", concurrency=2, queues=queues),
         cwd=ROOT,
         env={**os.environ},
         stdout=log,

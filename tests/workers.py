@@ -10,7 +10,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -19,7 +18,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
-from deltableu.celery import app
+from deltableu.celery import app, worker_command
 
 WORKER_START_SECONDS = 60
 
@@ -47,27 +46,15 @@ class Worker:
         }
         with log_path.open("w") as log:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "deltableu",
-                    "worker",
-                    "-l",
-                    "info",
-                    "--concurrency",
-                    "1",
-                    "-n",
-                    name,
-                    "--without-gossip",
-                    "--without-mingle",
-                    "-Q",
-                    env.get(
+                worker_command(
+                    loglevel="info",
+                    concurrency=1,
+                    queues=env.get(
                         "QUEUES",
                         f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_HEAVY_QUEUE}",
                     ),
-                ]
+                    name=name,
+                )
                 + (
                     ["-B", "-s", str(log_path.parent / "beat-schedule")]
                     if env.get("WITH_BEAT")
