@@ -2,7 +2,9 @@ from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -27,6 +29,8 @@ APPS = [app for app in settings.INSTALLED_APPS if app.startswith("annotate.")]
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on every page that names no icon (the admin, the API docs).
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("runs/", run_views.run_list, name="run-list"),
     path("admin/", admin.site.urls),
     *(path("", include(f"{app}.urls")) for app in APPS),
