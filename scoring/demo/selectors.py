@@ -18,7 +18,7 @@ class Stop:
     title: str
     url: str
     what: str
-    login: str  # who sees the page ("" for anyone)
+    login: str  # the demo logins who see the page, joined by " or " ("" for anyone)
 
 
 def _campaign(dataset_id: int, name: str) -> Campaign | None:

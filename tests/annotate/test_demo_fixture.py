@@ -309,7 +309,24 @@ def test_the_home_page_offers_the_tour_and_the_studies(loaded, client):
     for url in tour.values():
         assert f'href="{url}"'.replace("&", "&amp;") in page
     client.force_login(User.objects.get(username="ada"))
-    assert "Do the metrics agree with the raters?" in client.get("/").content.decode()
+    page = client.get("/").content.decode()
+    assert "Do the metrics agree with the raters?" in page
+    # Ada's own stops link straight to their pages; a rater's page, through the log-in form.
+    assert f'href="{tour["A correlation study"]}"' in page
+    rate = tour["Rate references yourself"]
+    assert f'href="/accounts/login/?next={rate.replace("/", "%2F")}"' in page
+
+
+def test_a_tour_stop_of_other_logins_links_through_the_log_in_form():
+    from scoring.demo.selectors import Stop
+    from scoring.demo.templatetags.demo import tour_link
+
+    rate = Stop("Rate", "/campaigns/3/rate/", "keys 1-5", "rita or raj")
+    board = Stop("Board", "/leaderboards/demo-test/?a=1&b=2", "anyone", "")
+    assert [tour_link(rate, who) for who in (None, "rita", "raj")] == [rate.url] * 3
+    assert tour_link(rate, "ada") == "/accounts/login/?next=%2Fcampaigns%2F3%2Frate%2F"
+    assert tour_link(rate, "rit") == tour_link(rate, "ada")  # names, not parts of them
+    assert {tour_link(board, who) for who in (None, "ada", "pat")} == {board.url}
 
 
 @pytest.mark.django_db

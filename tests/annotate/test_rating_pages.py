@@ -97,12 +97,26 @@ def test_a_bad_score_shows_an_error(make_campaign, make_rater, client_for):
     assert "Give a whole number from 1 to 5" in response.content.decode()
 
 
-@pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
+@pytest.mark.parametrize("who", ["other", "rater", "anonymous"])
 def test_only_members_reach_the_rate_page(make_campaign, client_for, who, user_named):
     campaign = make_campaign()
     user = user_named(who)
     response = client_for(user).get(reverse("campaign-rate", args=[campaign.pk]))
     assert response.status_code == (302 if who == "anonymous" else 404)
+    if who == "anonymous":
+        assert response["Location"].startswith(reverse("login"))
+
+
+def test_the_owner_who_has_not_joined_is_shown_the_way_in(make_campaign, client_for, owner):
+    campaign = make_campaign()
+    client = client_for(owner)
+    response = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("campaign-dashboard", args=[campaign.pk]), 302)]
+    page = response.content.decode()
+    assert "You have not joined this campaign as a rater" in page
+    assert f"/r/{campaign.token}/" in page  # the link it points to
+    client.get(f"/r/{campaign.token}/")  # joining makes the owner a rater like any other
+    assert client.get(reverse("campaign-rate", args=[campaign.pk])).status_code == 200
 
 
 def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, client_for):

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from annotate.rating.models import Flag, QCStatus
 from annotate.rating.selectors.campaigns import (
     campaign_get_for_rater,
+    campaign_get_managed,
     campaign_membership,
     rater_progress,
 )
@@ -24,11 +25,23 @@ from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.qc import rater_qc_evaluate
 from annotate.rating.services.ratings import rating_pass, rating_submit
 from core.auth_request import AuthenticatedRequest
+from core.errors import NotFound
 
 
 @login_required
 def campaign_rate(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
-    campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    try:
+        campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
+    except NotFound:
+        # Its owner, following a rater's link (the demo tour has one), is shown the way in
+        # rather than a 404; anyone else still learns nothing about the campaign.
+        campaign_get_managed(user=request.user, campaign_id=campaign_id)
+        messages.info(
+            request,
+            "You have not joined this campaign as a rater. To rate in it yourself, open its "
+            "link for raters with an account (below).",
+        )
+        return redirect("campaign-dashboard", campaign_id=campaign_id)
     rating = rating_next(campaign=campaign, rater=request.user)
     progress = rater_progress(campaign=campaign, rater=request.user)
     if rating is None:
