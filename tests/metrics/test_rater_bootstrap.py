@@ -296,6 +296,30 @@ def test_noisy_ratings_bias_the_two_level_replicates_upward_and_recentring_remov
     assert low <= observed <= high
 
 
+def test_a_score_at_zero_gets_no_replicate_and_no_interval_below_zero():
+    # The system matches only references its raters split on (1 and 5: weight 0): its ΔBLEU is
+    # 0, and so are all its item replicates. Panels drawing more 5s than 1s make some two-level
+    # replicates positive (those with more 1s stay at 0), so the recentring shift is positive;
+    # moved by it, the replicates at 0 would fall below what ΔBLEU can be.
+    rng = random.Random(4)
+    items, hyps, ratings = [], [], []
+    for i in range(40):  # words of their own: the output matches nothing of the good reference
+        good, bad = (" ".join(rng.choices([f"{kind}{k}" for k in range(15)], k=6)) for kind in "gb")
+        items.append(RefItem(f"i{i}", (WeightedRef(good, 0.0), WeightedRef(bad, 0.0))))
+        hyps.append(bad)
+        ratings += [[5.0, 5.0, 5.0], [1.0, 5.0]]
+    pools = RatingPools.of(ratings)
+    metric = get_metric("dbleu", max_order=2)
+    profile = weight_profile(metric, hyps, reweighted(items, pools.weights()))
+    raw = two_level_bootstrap(metric, profile, pools, n_samples=400, seed=2)
+    got = rater_replicates(metric, profile, pools, n_samples=400, seed=2)
+    assert np.all(got.items == 0.0) and got.shift > 0
+    assert (raw - got.shift).min() < 0  # what the replicates were before they were kept in range
+    np.testing.assert_array_equal(got.scores, np.maximum(raw - got.shift, 0.0))
+    assert percentile_bounds(got.scores)[0] == 0.0
+    assert metric.score_range == (0.0, 100.0) and get_metric("dnist").score_range[0] == 0.0
+
+
 def test_with_identical_ratings_rater_replicates_are_the_item_bootstrap():
     hyps, items = random_corpus(6, n=15)
     metric = get_metric("dbleu")

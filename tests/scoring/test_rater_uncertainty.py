@@ -76,12 +76,15 @@ def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
     assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == percentile_bounds(expected.scores)
     assert dbleu.extras["rater_shift"] == expected.shift
     # Recentred on the item bootstrap: the raw two-level replicates minus what the ratings'
-    # resampling adds on average (the item draws are the interval's).
+    # resampling adds on average (the item draws are the interval's), kept within ΔBLEU's
+    # 0–100 (four items: a draw of perfect matches alone scores 100).
     raw = two_level_bootstrap(metric, profile, pools, n_samples=1000)
-    assert np.allclose(replicates, raw - expected.shift)
     items = bootstrap_replicates(metric, stats)
     assert np.array_equal(expected.items, items)
-    assert replicates.mean() == pytest.approx(items.mean(), abs=1e-9)
+    recentred = raw - expected.shift
+    assert recentred.mean() == pytest.approx(items.mean(), abs=1e-9)
+    assert np.allclose(replicates, np.clip(recentred, 0.0, max(100.0, items.max())))
+    assert replicates.max() <= max(100.0, items.max())
     # Raters add uncertainty: the interval with them is wider than the items' alone.
     assert dbleu.rater_ci_high - dbleu.rater_ci_low > dbleu.ci_high - dbleu.ci_low
     # ΔNIST is weighted too; BLEU is not: its replicates are the item bootstrap's.

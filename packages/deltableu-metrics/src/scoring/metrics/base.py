@@ -137,6 +137,10 @@ class Metric(ABC):
     # reference set, as NIST's information weights): a corpus can then be scored in parts.
     item_local: ClassVar[bool] = False
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    # The values a score can take. Resampled scores that are shifted (the raters' replicates,
+    # recentred) are kept inside it: an interval reaching below a score that cannot go below 0
+    # describes nothing.
+    score_range: ClassVar[tuple[float, float]] = (-math.inf, math.inf)
 
     def __init__(self, **options: Any) -> None:
         """Store the checked options (defaults for the ones not given) in ``self.opts``."""

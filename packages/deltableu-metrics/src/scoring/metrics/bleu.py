@@ -65,6 +65,7 @@ class BleuFamily(Metric):
 
     definition: str = "counts"  # what a matched n-gram earns, see matching.py
     item_local = True  # every row is its item's (see stats_direct)
+    score_range = (0.0, 100.0)  # negative matches (ΔBLEU) are clamped to 0 in compute_bleu
     # BLEU's own defaults; metrics that smooth or add options replace the tuple.
     options = common_options(4, "exp", None)
 

@@ -235,9 +235,10 @@ def two_level_bootstrap(
 class RaterReplicates:
     """Replicates with the raters' uncertainty, centred where the items' alone are.
 
-    ``scores`` are the two-level replicates less ``shift``; ``items`` the item bootstrap's
-    replicates of the same score (the same item draws); ``shift`` = mean(two-level) −
-    mean(items), what resampling the ratings adds on average."""
+    ``scores`` are the two-level replicates less ``shift``, kept within the metric's
+    ``score_range``; ``items`` the item bootstrap's replicates of the same score (the same item
+    draws); ``shift`` = mean(two-level) − mean(items), what resampling the ratings adds on
+    average."""
 
     scores: np.ndarray
     items: np.ndarray
@@ -276,7 +277,12 @@ def rater_replicates(
     observed = pools.weights() if weights is None else weights
     items = bootstrap_replicates(metric, profile.rows(observed), n_samples, seed)
     shift = float(raw.mean() - items.mean())
-    return RaterReplicates(raw - shift, items, shift)
+    # A score at the edge of its range (ΔBLEU 0: every match on references rated bad) would
+    # otherwise be given replicates, and an interval, beyond it. The item replicates widen the
+    # range by what rounding gives a real score there (a perfect BLEU may be 100 + 1e-14).
+    low, high = metric.score_range
+    kept = np.clip(raw - shift, min(low, items.min()), max(high, items.max()))
+    return RaterReplicates(kept, items, shift)
 
 
 @dataclass(frozen=True, eq=False)

@@ -35,6 +35,8 @@ class NIST(Metric):
     """NIST as mteval-v13a computes it (stats: num_1..N, den_1..N, hyp length, ref length)."""
 
     name: ClassVar[str] = "nist"
+    # Information gains are ≥ 0 (ΔNIST's negative matches are clamped in scores_from_stats).
+    score_range: ClassVar[tuple[float, float]] = (0.0, math.inf)
     display_name: ClassVar[str] = "NIST"
     description: ClassVar[str] = (
         "NIST (mteval-v13a): information-weighted n-gram precision, n <= 5, "
