@@ -5,19 +5,33 @@ import io
 
 import pytest
 
+from annotate.accounts.models import Role
 from annotate.datasets.models import Dataset
 from scoring.leaderboards.models import Leaderboard
+from tests.conftest import leaderboard_of, release_of, user_of
 from tests.scoring.conftest import GOOD, HIDDEN, PERFECT
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def board(make_leaderboard, owner, other, scored):
-    board = make_leaderboard(companion_metrics=["bleu"])
-    scored(board, owner, GOOD, method="baseline", is_baseline=True)
-    scored(board, other, PERFECT, method="oracle")
-    return board
+def _two_entries(owner):
+    """The dev board "board" on release world@1.0.0: the owner's baseline, another's oracle."""
+    board = leaderboard_of(
+        owner, release=release_of(owner, slug="world"), companion_metrics=["bleu"]
+    )
+    scored_now(board, owner, GOOD, method="baseline", is_baseline=True)
+    scored_now(board, user_of("other", Role.RESEARCHER), PERFECT, method="oracle")
+    return {"board": board}
+
+
+# Built once for the module; the tests that open boards use release chat@1.0.0 of their own.
+shared, world, board = shared_scoring_world(_two_entries, "board")
+
+
+def opened_boards() -> list[str]:
+    """Slugs of the boards the test opened (the module's own board aside)."""
+    return list(Leaderboard.objects.exclude(slug="board").values_list("slug", flat=True))
 
 
 def new_board(**fields):
@@ -38,7 +52,7 @@ def test_the_list_has_visible_leaderboards(board, client_for, owner, other):
     assert client_for(None).get("/api/v1/leaderboards/").json() == []
     assert client_for(other).get("/api/v1/leaderboards/").json() == []
     mine = client_for(owner).get("/api/v1/leaderboards/").json()
-    assert mine[0]["release"] == "chat@1.0.0" and mine[0]["higher_is_better"] is True
+    assert mine[0]["release"] == "world@1.0.0" and mine[0]["higher_is_better"] is True
 
 
 def test_the_detail_has_configuration_signature_and_rows(board, client_for):
@@ -130,7 +144,7 @@ def test_bad_leaderboards_are_refused(make_release, client_for, owner, fields, f
     make_release()
     response = client_for(owner).post("/api/v1/leaderboards/", new_board(**fields), format="json")
     assert response.status_code == 400 and field in response.json()
-    assert not Leaderboard.objects.exists()
+    assert opened_boards() == []
 
 
 def test_only_the_datasets_owner_opens_one(make_release, client_for, other, rater):
@@ -141,7 +155,7 @@ def test_only_the_datasets_owner_opens_one(make_release, client_for, other, rate
     assert post(other).status_code == 403
     Dataset.objects.filter(pk=release.dataset_id).update(visibility="private")
     assert post(other).status_code == 400  # a private dataset's release does not exist for them
-    assert not Leaderboard.objects.exists()
+    assert opened_boards() == []
 
 
 def test_the_schema_documents_the_leaderboard_endpoints(client_for):

@@ -6,26 +6,34 @@ import json
 
 import pytest
 
+from annotate.accounts.models import Role
 from scoring.leaderboards.models import Leaderboard, Team
 from scoring.metrics import read_refs_jsonl
+from tests.conftest import leaderboard_of, release_of, user_of
 from tests.runs_kit import upload
 from tests.scoring.conftest import GOOD, HIDDEN, NONSENSE, PERFECT
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 TEST_HYPS = ["the answer is here", "another reference"]
 
 
-@pytest.fixture
-def board(make_leaderboard, owner, other, scored):
-    board = make_leaderboard(companion_metrics=["bleu", "nist"])
-    scored(board, owner, GOOD, method="copy baseline", is_baseline=True)
-    scored(board, other, PERFECT, method="oracle", url="https://example.org/paper")
-    return board
+def _two_entries(owner):
+    """The dev board "board" on release chat@1.0.0: the owner's baseline and another's oracle."""
+    board = leaderboard_of(owner, release=release_of(owner), companion_metrics=["bleu", "nist"])
+    scored_now(board, owner, GOOD, method="copy baseline", is_baseline=True)
+    other = user_of("other", Role.RESEARCHER)
+    scored_now(board, other, PERFECT, method="oracle", url="https://example.org/paper")
+    return {"board": board}
+
+
+# Built once for the module (tests that open boards of their own name them apart).
+shared, world, board = shared_scoring_world(_two_entries, "board")
 
 
 @pytest.fixture
 def hidden_board(make_release, make_leaderboard, owner, other, scored):
-    board = make_leaderboard(split="test", slug="hidden", release=make_release())
+    board = make_leaderboard(split="test", slug="hidden", release=make_release(slug="secret"))
     scored(board, owner, ["answer", "reference"], method="tiny baseline", is_baseline=True)
     scored(board, other, TEST_HYPS, method="participant system")
     return board
@@ -122,11 +130,11 @@ def test_json_export(board, client_for):
 
 
 def test_a_formula_in_a_method_name_stays_text_in_the_csv(
-    make_leaderboard, other, scored, client_for
+    make_release, make_leaderboard, other, scored, client_for
 ):
-    board = make_leaderboard()
+    board = make_leaderboard(slug="formula", release=make_release(slug="formula"))
     scored(board, other, GOOD, method='=HYPERLINK("http://evil")')
-    text = client_for(None).get("/leaderboards/board/export.csv").content.decode()
+    text = client_for(None).get("/leaderboards/formula/export.csv").content.decode()
     assert "'=HYPERLINK" in text
 
 
@@ -164,7 +172,7 @@ def test_hidden_references_never_leave_for_non_owners(
 
 
 def test_the_owner_opens_a_leaderboard_from_a_release(make_release, client_for, owner):
-    release = make_release()
+    release = make_release(slug="opened")
     page = client_for(owner).get(f"/leaderboards/new/?release={release.pk}")
     assert page.status_code == 200
     assert f'<option value="{release.pk}" selected>'.encode() in page.content
@@ -196,7 +204,7 @@ def test_the_owner_opens_a_leaderboard_from_a_release(make_release, client_for, 
 def test_only_the_owner_opens_a_leaderboard_on_their_release(
     make_release, client_for, other, rater
 ):
-    release = make_release()
+    release = make_release(slug="owned")
     anonymous = client_for(None).get(f"/leaderboards/new/?release={release.pk}")
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
     assert client_for(rater).get("/leaderboards/new/").status_code == 403
@@ -234,7 +242,7 @@ def test_a_published_release_page_offers_its_owner_a_leaderboard(
 
     from tests.annotate.release_kit import published, rated
 
-    dataset, campaign = rated(make_dataset, make_campaign, make_rater)
+    dataset, campaign = rated(make_dataset, make_campaign, make_rater, slug="offered")
     release = published(dataset, campaign, owner)
     url = reverse("release-detail", args=[release.dataset.slug, release.version])
     link = reverse("leaderboard-new") + f"?release={release.pk}"
