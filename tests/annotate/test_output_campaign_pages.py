@@ -151,7 +151,8 @@ def test_who_sees_which_page(likert, owner, other, staff, make_rater, client_for
         assert client_for(outsider).get(dash).status_code == 404
     assert client_for(rater).get(rate).status_code == 200
     assert client_for(other).get(rate).status_code == 404  # not a member
-    assert client_for(owner).get(rate).status_code == 404  # owners do not rate unjoined
+    unjoined = client_for(owner).get(rate)  # owners do not rate unjoined: shown the way in
+    assert (unjoined.status_code, unjoined["Location"]) == (302, dash)
     rating = Rating.objects.get(rater=rater)
     stolen = client_for(other).post(f"{rate}{rating.pk}/", {"score": "3"})
     assert stolen.status_code == 404
