@@ -277,7 +277,7 @@ def rater_replicates(
     observed = pools.weights() if weights is None else weights
     items = bootstrap_replicates(metric, profile.rows(observed), n_samples, seed)
     shift = float(raw.mean() - items.mean())
-    # A score at the edge of its range (ΔBLEU 0: every match on references rated bad) would
+    # A score at the edge of its range (ΔBLEU 0: no match on a reference rated good) would
     # otherwise be given replicates, and an interval, beyond it. The item replicates widen the
     # range by what rounding gives a real score there (a perfect BLEU may be 100 + 1e-14).
     low, high = metric.score_range
