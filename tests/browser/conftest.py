@@ -34,3 +34,11 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-component-update",
         ],
     }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _browser_and_server_end_before_the_database(django_db_setup, live_server, browser):
+    # Set up in this order, torn down in the reverse: Chromium closes its keep-alive sockets
+    # first, so the live server's request threads end and close their database connections
+    # before the test database is dropped (PostgreSQL refuses to drop a database in use).
+    yield
