@@ -14,14 +14,13 @@ def execute(run: Run | int) -> Run:
     """Execute the run's current attempt here (claim, body, end) and return it refreshed.
 
     In a test whose writes commit, the upload also sends the run to the broker, and a Celery
-    worker that an earlier test started for the session may have claimed it already: then it
-    ends there, and this waits for that (up to OTHER_WORKER_SECONDS, then fails) instead of
-    returning a run that is still running elsewhere. (A run executed here can stay running: a
-    chord's.)"""
+    worker that an earlier test started for the session may claim it first, before this call
+    or while it claims: then it ends there, and this waits for that (up to
+    OTHER_WORKER_SECONDS, then fails) instead of returning a run that is still running
+    elsewhere. (A run executed here can stay running: a chord's.)"""
     run_id = run if isinstance(run, int) else run.pk
     current = Run.objects.get(pk=run_id)
-    if current.state != RunState.RUNNING:
-        run_execute(run_id=run_id, attempt=current.attempt)
+    if run_execute(run_id=run_id, attempt=current.attempt):
         return Run.objects.get(pk=run_id)
     return wait_for(
         lambda: _ended(run_id), OTHER_WORKER_SECONDS, f"run {run_id} to end in another process"

@@ -101,12 +101,15 @@ def run_claim(run_id: int, attempt: int) -> Run | None:
     return run
 
 
-def run_execute(*, run_id: int, attempt: int) -> None:
-    """The body of the one Celery task every run goes through: claim, work, end."""
+def run_execute(*, run_id: int, attempt: int) -> bool:
+    """The body of the one Celery task every run goes through: claim, work, end. Returns
+    whether this call claimed the attempt (False: another process has it, it has ended, or it
+    was cancelled while queued)."""
     run = run_claim(run_id, attempt)
     if run is None:
-        return  # a duplicate or stale message, or cancelled while queued
+        return False  # a duplicate or stale message, or cancelled while queued
     run_continue(run_id=run_id, attempt=attempt, step=get_kind(run.kind).body, ends_run=True)
+    return True
 
 
 def run_continue(

@@ -1,11 +1,13 @@
 """Headless Chromium from Debian's packages, driven by Playwright (it cannot download browsers)."""
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+REQUEST_THREAD_END_SECONDS = 10
 
 
 def pytest_collection_modifyitems(config, items):
@@ -36,9 +38,20 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+@pytest.fixture(scope="session")
+def _request_threads_end(django_db_setup):
+    """Torn down after the live server and before the test database: waits for the server's
+    request threads, which close their database connections as their sockets close."""
+    yield
+    for thread in threading.enumerate():
+        if thread.name.endswith("(process_request_thread)"):
+            thread.join(timeout=REQUEST_THREAD_END_SECONDS)
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _browser_and_server_end_before_the_database(django_db_setup, live_server, browser):
+def _browser_and_server_end_before_the_database(_request_threads_end, live_server, browser):
     # Set up in this order, torn down in the reverse: Chromium closes its keep-alive sockets
-    # first, so the live server's request threads end and close their database connections
-    # before the test database is dropped (PostgreSQL refuses to drop a database in use).
+    # first, then the live server stops, and its request threads have ended before the test
+    # database is dropped (PostgreSQL refuses to drop a database in use; 12 connections were
+    # left open before).
     yield
