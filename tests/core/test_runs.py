@@ -48,8 +48,8 @@ def test_a_run_succeeds_with_progress_timings_and_no_files_left(
 
 def test_a_duplicate_message_does_nothing(owner, sent, django_capture_on_commit_callbacks):
     run = new_run(owner, django_capture_on_commit_callbacks)
-    execute(run)
-    engine.run_execute(run_id=run.pk, attempt=1)
+    assert engine.run_execute(run_id=run.pk, attempt=1) is True  # claimed and run here
+    assert engine.run_execute(run_id=run.pk, attempt=1) is False  # said so: not claimed again
     assert [(run.pk, 1)] == SEEN
 
 
