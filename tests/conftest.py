@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,50 @@ def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
+
+
+# How long the test database waits at the end for other processes' and threads' connections
+# (a worker stopping, a request thread closing) before they are ended so it can be dropped.
+OTHER_SESSIONS_SECONDS = 10
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, and at the end no other session on a PostgreSQL test database, which
+    it refuses to drop while one is connected: stragglers get time to close, then are ended
+    with a warning that names them."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    gc.collect()  # a finished thread's connection in a reference cycle closes when collected
+    with django_db_blocker.unblock():
+        others = wait_for_other_sessions(connection, OTHER_SESSIONS_SECONDS)
+        if others:
+            warnings.warn(f"ended sessions left on the test database: {others}", stacklevel=1)
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
+def wait_for_other_sessions(connection, seconds: float) -> list[tuple]:
+    """(pid, application name, client port, state, last query) of the other sessions still on
+    the connection's database after waiting up to `seconds` for them to close."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, application_name, client_port, state, left(query, 80)"
+                " FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            others = cursor.fetchall()
+        if not others or time.monotonic() > deadline:
+            return others
+        time.sleep(0.2)
 
 
 def _uses_db(request) -> tuple[bool, bool]:
