@@ -18,7 +18,7 @@ class Stop:
     title: str
     url: str
     what: str
-    login: str  # the demo logins who see the page, joined by " or " ("" for anyone)
+    logins: tuple[str, ...] = ()  # the demo logins who see the page (none: anyone)
 
 
 def _campaign(dataset_id: int, name: str) -> Campaign | None:
@@ -46,7 +46,7 @@ def _story_stops(board: Leaderboard) -> list[Stop]:
                 "A finished rating campaign",
                 url,
                 "three raters, their agreement, quality control and live weights",
-                "ada",
+                ("ada",),
             )
         )
     release = Release.objects.filter(dataset=dataset, version=names.RELEASE_VERSION).first()
@@ -57,26 +57,22 @@ def _story_stops(board: Leaderboard) -> list[Stop]:
                 "A published release",
                 url,
                 "its files, checksums and datasheet; the test split hidden",
-                "",
             )
         )
     url = reverse("leaderboard-detail", args=[board.slug])
-    stops.append(
-        Stop("A test leaderboard", url, "four baselines with intervals and rank groups", "")
-    )
+    stops.append(Stop("A test leaderboard", url, "four baselines with intervals and rank groups"))
     stops.append(
         Stop(
             "Two entries compared",
             _compare_url(board),
             "item by item, with the significance test",
-            "",
         )
     )
     study = CorrelationStudy.objects.filter(dataset=dataset, name=names.STUDY_NAME).first()
     if study is not None and study.output_campaign_id is not None:
         url = reverse("campaign-dashboard", args=[study.output_campaign_id])
         stops.append(
-            Stop("A human evaluation", url, "the raters' scores of the four baselines", "ada")
+            Stop("A human evaluation", url, "the raters' scores of the four baselines", ("ada",))
         )
     if study is not None:
         url = reverse("study-detail", args=[study.pk])
@@ -85,7 +81,7 @@ def _story_stops(board: Leaderboard) -> list[Stop]:
                 "A correlation study",
                 url,
                 "which metric agrees with the raters: tables and plots",
-                "ada",
+                ("ada",),
             )
         )
     return stops
@@ -100,12 +96,12 @@ def _your_turn_stops(board: Leaderboard) -> list[Stop]:
                 "Rate references yourself",
                 url,
                 "an open campaign, ready at once (keys 1–5)",
-                "rita or raj",
+                ("rita", "raj"),
             )
         )
     if Leaderboard.objects.filter(slug=names.DEV_BOARD).exists():
         url = reverse("submission-new", args=[names.DEV_BOARD])
-        stops.append(Stop("Submit a system", url, "to the open dev leaderboard", "pat"))
+        stops.append(Stop("Submit a system", url, "to the open dev leaderboard", ("pat",)))
     stops.append(
         Stop(
             "Runs",

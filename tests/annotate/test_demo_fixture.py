@@ -321,11 +321,11 @@ def test_a_tour_stop_of_other_logins_links_through_the_log_in_form():
     from scoring.demo.selectors import Stop
     from scoring.demo.templatetags.demo import tour_link
 
-    rate = Stop("Rate", "/campaigns/3/rate/", "keys 1-5", "rita or raj")
-    board = Stop("Board", "/leaderboards/demo-test/?a=1&b=2", "anyone", "")
+    rate = Stop("Rate", "/campaigns/3/rate/", "keys 1-5", ("rita", "raj"))
+    board = Stop("Board", "/leaderboards/demo-test/?a=1&b=2", "anyone")
     assert [tour_link(rate, who) for who in (None, "rita", "raj")] == [rate.url] * 3
     assert tour_link(rate, "ada") == "/accounts/login/?next=%2Fcampaigns%2F3%2Frate%2F"
-    assert tour_link(rate, "rit") == tour_link(rate, "ada")  # names, not parts of them
+    assert tour_link(rate, "rit") == tour_link(rate, "ada")  # whole names only
     assert {tour_link(board, who) for who in (None, "ada", "pat")} == {board.url}
 
 
