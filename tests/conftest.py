@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import time
 import warnings
 from pathlib import Path
 
@@ -52,35 +51,32 @@ def django_db_setup(django_db_setup, django_db_blocker):
     yield
     from django.db import connection
 
+    from tests.workers import wait_for  # a plugin of this file's: imported once pytest rewrote it
+
     if connection.vendor != "postgresql":
         return
     gc.collect()  # a finished thread's connection in a reference cycle closes when collected
     with django_db_blocker.unblock():
-        others = wait_for_other_sessions(connection, OTHER_SESSIONS_SECONDS)
-        if others:
+        try:
+            wait_for(lambda: not other_sessions(connection), OTHER_SESSIONS_SECONDS)
+        except AssertionError:
+            others = other_sessions(connection)
             warnings.warn(f"ended sessions left on the test database: {others}", stacklevel=1)
             with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                )
+                for pid, *_ in others:
+                    cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
-def wait_for_other_sessions(connection, seconds: float) -> list[tuple]:
-    """(pid, application name, client port, state, last query) of the other sessions still on
-    the connection's database after waiting up to `seconds` for them to close."""
-    deadline = time.monotonic() + seconds
-    while True:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pid, application_name, client_port, state, left(query, 80)"
-                " FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            others = cursor.fetchall()
-        if not others or time.monotonic() > deadline:
-            return others
-        time.sleep(0.2)
+def other_sessions(connection) -> list[tuple]:
+    """(pid, application name, client port, state, last query) of the other sessions on the
+    connection's database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, application_name, client_port, state, left(query, 80)"
+            " FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchall()
 
 
 def _uses_db(request) -> tuple[bool, bool]:
