@@ -107,7 +107,7 @@ def _your_turn_stops(board: Leaderboard) -> list[Stop]:
             "Runs",
             reverse("run-list"),
             "every scoring and study run, with its stages and timings",
-            "ada",
+            ("ada",),
         )
     )
     return stops
