@@ -154,6 +154,19 @@ def test_every_state_is_reached_and_left(make_campaign, make_rater, make_dataset
     assert "action" in refused.value.message_dict
 
 
+def test_joining_an_open_campaign_does_not_recount_it(
+    make_campaign, make_rater, django_assert_max_num_queries
+):
+    # A new rater can only reopen a complete campaign: on an open one, joining costs the
+    # membership, the top-ups and one read of the status, not the six of a completion check.
+    campaign = make_campaign(ratings_per_unit=2)
+    make_rater(campaign)  # who has rated nothing yet: the campaign is open
+    newcomer = make_rater()
+    with django_assert_max_num_queries(8):
+        campaign_join(campaign=campaign, rater=newcomer)
+    assert status_of(campaign) == CampaignStatus.OPEN
+
+
 def test_closing_keeps_a_live_lease_answerable_until_it_expires(make_campaign, make_rater):
     campaign = make_campaign(ratings_per_unit=1)
     rater = make_rater(campaign)

@@ -7,7 +7,7 @@ import pytest
 from annotate.rating.models import Rating, Weight
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.ratings import rating_submit
-from annotate.rating.services.weights import weights_recompute_campaign
+from annotate.rating.services.weights import weight_recompute, weights_recompute_campaign
 from annotate.rating.weights_math import weight_of
 
 pytestmark = pytest.mark.django_db
@@ -24,6 +24,21 @@ def test_a_rating_updates_its_references_weight_at_once(make_campaign, make_rate
     first = rate(campaign, make_rater(campaign), 5)
     weight = Weight.objects.get(campaign=campaign, reference_id=first.slot.reference_id)
     assert (weight.n, weight.weight) == (1, 1.0)
+
+
+def test_a_references_weight_row_is_written_by_one_upsert_that_keeps_its_z_weight(
+    make_campaign, make_rater, django_assert_num_queries
+):
+    campaign = make_campaign(ratings_per_unit=2)
+    reference_id = rate(campaign, make_rater(campaign), 5).slot.reference_id
+    Weight.objects.filter(campaign=campaign).update(z_weight=0.5)
+    rate_to = Rating.objects.get(campaign=campaign, slot__reference_id=reference_id)
+    Rating.objects.filter(pk=rate_to.pk).update(score=1)
+    with django_assert_num_queries(2):  # the counted scores, then INSERT … ON CONFLICT UPDATE
+        returned = weight_recompute(campaign=campaign, reference_id=reference_id)
+    (stored,) = Weight.objects.filter(campaign=campaign, reference_id=reference_id)
+    assert (returned.n, returned.weight) == (stored.n, stored.weight) == (1, -1.0)
+    assert stored.z_weight == 0.5 and stored.scores_seen == "1"
 
 
 def test_the_weight_is_the_rescaled_mean_with_n_sd_and_interval(make_campaign, make_rater):

@@ -202,7 +202,11 @@ def campaign_join(*, campaign: Campaign, rater: User, crowd_id: str = "") -> Cam
     )
     if created:
         campaign_top_ups_refresh(campaign=campaign)
-        campaign_status_refresh(campaign=campaign)
+        # A rater who has answered nothing can only reopen a complete campaign, never complete
+        # an open one (every short slot is open to them): only a complete one is looked at.
+        campaign.refresh_from_db(fields=["status"])
+        if campaign.status == CampaignStatus.COMPLETE:
+            campaign_status_refresh(campaign=campaign)
     return membership
 
 

@@ -36,11 +36,21 @@ def _raw_fields(scores: Sequence[int], campaign: Campaign) -> dict[str, object]:
 
 
 def weight_recompute(*, campaign: Campaign, reference_id: int) -> Weight:
-    """The raw weight of one reference, written in the caller's transaction."""
+    """The raw weight of one reference, written in the caller's transaction; the returned row
+    holds the raw fields (its z_weight, kept in the database, is not read back).
+
+    One upsert (INSERT … ON CONFLICT DO UPDATE) on every rating: `update_or_create` took six
+    statements (two savepoints, a locking read, the write), and two raters' first ratings of
+    a reference at once are merged by the database instead of one failing on the unique key.
+    """
     ratings = counted_ratings(campaign=campaign).filter(slot__reference_id=reference_id)
     scores = list(in_rating_order(ratings).values_list("score", flat=True))
-    weight, _ = Weight.objects.update_or_create(
-        campaign=campaign, reference_id=reference_id, defaults=_raw_fields(scores, campaign)
+    weight = Weight(campaign=campaign, reference_id=reference_id, **_raw_fields(scores, campaign))
+    Weight.objects.bulk_create(
+        [weight],
+        update_conflicts=True,
+        unique_fields=["campaign", "reference"],
+        update_fields=[*RAW_FIELDS, "updated_at"],
     )
     return weight
 
