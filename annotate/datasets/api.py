@@ -10,7 +10,7 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,6 +33,8 @@ def _editable_dataset(request: Request, slug: str) -> Dataset:
 
 
 class DatasetListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         responses=paginated(s.DatasetOutputSerializer),
         operation_id="v1_datasets_list",
@@ -56,6 +58,8 @@ class DatasetListApi(APIView):
 
 
 class DatasetDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses=s.DatasetOutputSerializer, summary="One dataset")
     def get(self, request: Request, slug: str) -> Response:
         dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
@@ -103,6 +107,8 @@ class DatasetDeletionApi(APIView):
 
 
 class DatasetItemsApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         parameters=[OpenApiParameter("split", str, enum=["dev", "test"], required=False)],
         responses=paginated(s.ItemOutputSerializer),
@@ -118,8 +124,6 @@ class DatasetItemsApi(APIView):
 
 
 class DatasetImportApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request={"multipart/form-data": s.ImportInputSerializer},
         responses={
@@ -147,6 +151,8 @@ class DatasetImportApi(APIView):
 
 
 class DatasetExportApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         responses={(200, "application/jsonl"): OpenApiResponse(description="Canonical JSONL")},
         summary="The dataset as JSONL, the same layout the import reads",

@@ -10,7 +10,6 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -107,8 +106,6 @@ def _upload_responses(ok: int, serializer: type[serializers.Serializer]) -> dict
 
 
 class JudgmentImportApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=UPLOAD_SCHEMA,
         responses=_upload_responses(201, JudgmentSetOutputSerializer),
@@ -137,8 +134,6 @@ class JudgmentImportApi(APIView):
 
 
 class JudgmentPreviewApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=UPLOAD_SCHEMA,
         responses=_upload_responses(200, JudgmentPreviewSerializer),
@@ -158,8 +153,6 @@ class JudgmentPreviewApi(APIView):
 
 
 class JudgmentSetDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         responses={200: JudgmentSetOutputSerializer, 404: OpenApiResponse(description="")},
         summary="An import of judgments with its report (problems by file and line)",

@@ -10,7 +10,6 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -86,8 +85,6 @@ def _owned_dataset(request: Request, slug: str) -> Dataset:
 
 
 class CorpusListApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         responses=paginated(CorpusOutputSerializer),
         operation_id="v1_corpora_list",
@@ -119,8 +116,6 @@ class CorpusListApi(APIView):
 
 
 class CorpusDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(responses=CorpusOutputSerializer, summary="A corpus, its status and bad rows")
     def get(self, request: Request, corpus_id: int) -> Response:
         corpus = corpus_get_usable(user=request.user, corpus_id=corpus_id)
@@ -128,8 +123,6 @@ class CorpusDetailApi(APIView):
 
 
 class MiningApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(responses=JobOutputSerializer, summary="The dataset's latest mining run")
     def get(self, request: Request, slug: str) -> Response:
         job = mining_job_latest(dataset=_owned_dataset(request, slug))
@@ -151,8 +144,6 @@ class MiningApi(APIView):
 
 
 class CandidateListApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         parameters=[
             OpenApiParameter("split", str, enum=SplitName.values, required=False),
@@ -175,8 +166,6 @@ class CandidateListApi(APIView):
 
 
 class CandidateDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(responses={204: None}, summary="Remove a mined candidate (owner)")
     def delete(self, request: Request, slug: str, reference_id: int) -> Response:
         dataset = _owned_dataset(request, slug)

@@ -18,7 +18,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -133,6 +133,8 @@ class ReleaseInputSerializer(serializers.Serializer):
 
 
 class ReleaseListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses=ReleaseOutputSerializer(many=True), summary="Releases of a dataset")
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
@@ -159,6 +161,8 @@ class ReleaseListApi(APIView):
 
 
 class ReleaseDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses=ReleaseOutputSerializer, summary="One release")
     def get(self, request: Request, slug: str, version: str) -> Response:
         release = release_get_visible(user=request.user, slug=slug, version=version)
@@ -166,8 +170,6 @@ class ReleaseDetailApi(APIView):
 
 
 class ReleasePublishApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=PublishInputSerializer,
         responses=ReleaseOutputSerializer,
@@ -181,8 +183,6 @@ class ReleasePublishApi(APIView):
 
 
 class ReleaseRevealApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=RevealInputSerializer,
         responses=ReleaseOutputSerializer,
@@ -196,6 +196,8 @@ class ReleaseRevealApi(APIView):
 
 
 class ReleaseManifestApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses=OpenApiResponse(description="manifest.json"), summary="Manifest")
     def get(self, request: Request, slug: str, version: str) -> Response:
         release = release_get_visible(user=request.user, slug=slug, version=version)
@@ -205,6 +207,8 @@ class ReleaseManifestApi(APIView):
 
 
 class ReleaseFileApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiResponse()})
     def get(self, request: Request, slug: str, version: str, name: str) -> FileResponse:
         release = release_get_visible(user=request.user, slug=slug, version=version)
@@ -230,6 +234,8 @@ class ReleaseImportInputSerializer(serializers.Serializer):
 
 
 class ReleaseArchiveApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         responses={
             (200, "application/zip"): OpenApiResponse(description="The archive"),
@@ -270,6 +276,8 @@ class ReleaseArchiveApi(APIView):
 
 
 class ReleaseDiffApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         parameters=[
             OpenApiParameter("old", str, required=True),
@@ -295,7 +303,6 @@ class ReleaseDiffApi(APIView):
 
 
 class ReleaseImportApi(APIView):
-    permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
 
     @extend_schema(
@@ -321,8 +328,6 @@ class ReleaseImportApi(APIView):
 
 
 class DatasetRevealApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=RevealInputSerializer,
         responses=s.DatasetOutputSerializer,

@@ -243,7 +243,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "core.guessing.GuardedTokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Closed by default: an endpoint that forgets to say is for signed-in users only. The
+    # public reads (visible datasets, releases and boards) say IsAuthenticatedOrReadOnly.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": ["core.throttling.AnonThrottle", "core.throttling.UserThrottle"],

@@ -100,10 +100,11 @@ def test_a_release_keeps_the_dataset_and_is_named(world, owner, client_for):
     "who, visibility, code",
     [
         ("owner", "private", 200), ("staff", "private", 200),
-        ("other", "private", 404), ("rater", "private", 404), ("anonymous", "private", 404),
+        ("other", "private", 404), ("rater", "private", 404), ("anonymous", "private", 403),
         ("other", "public", 403), ("rater", "public", 403), ("anonymous", "public", 403),
     ],
 )  # fmt: skip
+# Anonymous requests are refused before any lookup: private and public datasets answer alike.
 def test_only_the_owner_sees_the_preview(make_dataset, client_for, request, who, visibility, code):
     make_dataset(visibility=visibility)
     user = None if who == "anonymous" else request.getfixturevalue(who)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -37,8 +36,6 @@ class EvalSystemSerializer(serializers.ModelSerializer):
 
 
 class LeaderboardEvalSystemsApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=EvalSystemsInputSerializer,
         responses={

@@ -9,7 +9,6 @@ from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,8 +44,6 @@ class HumanEvaluationInputSerializer(serializers.Serializer):
 
 
 class LeaderboardHumanEvaluationApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=HumanEvaluationInputSerializer,
         responses={

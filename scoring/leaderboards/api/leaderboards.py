@@ -109,6 +109,8 @@ class CsvRenderer(BaseRenderer):
 
 
 class LeaderboardExportApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     renderer_classes = [JSONRenderer, CsvRenderer]
 
     @extend_schema(
@@ -129,6 +131,8 @@ class LeaderboardExportApi(APIView):
 
 
 class LeaderboardCompareApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(
         parameters=[
             OpenApiParameter("a", int, description="Submission A (default: the best entry)."),

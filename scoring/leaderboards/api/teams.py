@@ -8,7 +8,6 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -47,8 +46,6 @@ class TeamJoinSerializer(serializers.Serializer):
 
 
 class TeamListApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(responses=TeamSerializer(many=True), summary="Your teams")
     def get(self, request: Request) -> Response:
         teams = selectors.teams_of_user(user=request.user)
@@ -67,8 +64,6 @@ class TeamListApi(APIView):
 
 
 class TeamDetailApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(responses=TeamSerializer, summary="A team of yours")
     def get(self, request: Request, team_id: int) -> Response:
         team = selectors.team_get_for_member(user=request.user, team_id=team_id)
@@ -76,8 +71,6 @@ class TeamDetailApi(APIView):
 
 
 class TeamInvitationApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=None,
         responses=TeamSerializer,
@@ -90,8 +83,6 @@ class TeamInvitationApi(APIView):
 
 
 class TeamLeaveApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=None,
         responses={204: OpenApiResponse(description="You left the team")},
@@ -104,8 +95,6 @@ class TeamLeaveApi(APIView):
 
 
 class TeamJoinApi(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         request=TeamJoinSerializer,
         responses={200: TeamSerializer},
