@@ -104,6 +104,9 @@ def _reference(data, options: StudyOptions) -> None:
     stats, _ = compute_stats(data, configs, 1)
     scheme = AssignmentScheme(options.assignments, options.seed)
     obs = observations(data, stats, configs, scheme, options.unit_size)
+    if obs is None:
+        print(f"no scipy comparison: no pair has {options.unit_size} items with references")
+        return
     m, q = obs.metric[configs[0].key], obs.human[data.criteria[0]]
     t = time.perf_counter()
     for a in range(len(q)):

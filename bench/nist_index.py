@@ -122,19 +122,17 @@ def child(
         reference_stats(hyps, prepared)
     elif mode == "build":
         save_index(path, build_index(metric, items))
-        built = end = time.perf_counter()
+        built = time.perf_counter()
     elif mode == "ranged":
         from scoring.metrics import write_index
 
         write_index(path, metric, items, range_items=range_size)
-        built = end = time.perf_counter()
+        built = time.perf_counter()
     elif mode == "new":
         index = build_index(metric, items)
         built = time.perf_counter()
         metric.stats(hyps, index.prepared)
-    if mode in ("build", "ranged"):
-        pass
-    elif mode != "new":
+    else:  # mapped: the index file the "new" run saved
         del items  # a worker holds no reference objects: the mapped file has them
         index = load_index(path)
         prepared = prepared_for(metric, index)
@@ -142,8 +140,7 @@ def child(
         for a in range(0, n_items, SLICE):
             b = min(a + SLICE, n_items)
             stats_slice(metric, hyps[a:b], prepared, a, b, n_items)
-    if mode not in ("build", "ranged"):
-        end = time.perf_counter()
+    end = time.perf_counter()  # build and ranged only build: their stats time is nil
     if trace:
         out["tracemalloc_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()

@@ -69,7 +69,7 @@ def build_campaign(n_items: int, rng: random.Random):
     from django.utils import timezone
 
     from annotate.datasets.models import Dataset, Item, Reference, Split
-    from annotate.rating.models import Campaign, Rating
+    from annotate.rating.models import Campaign, Rating, Slot
 
     owner = User.objects.create(username="bench-owner")
     raters = User.objects.bulk_create(User(username=f"bench-rater{k}") for k in range(RATERS))
@@ -85,12 +85,21 @@ def build_campaign(n_items: int, rng: random.Random):
         for p in range(3)
     )
     campaign = Campaign.objects.create(owner=owner, dataset=dataset, name="Bench")
+    slots = Slot.objects.bulk_create(
+        Slot(
+            campaign=campaign,
+            item_id=reference.item_id,
+            reference=reference,
+            wanted=RATINGS_PER_REFERENCE,
+        )
+        for reference in references
+    )
     start = timezone.now() - timedelta(days=1)
     ratings = []
-    for reference in references:
+    for slot in slots:
         for rater in rng.sample(raters, RATINGS_PER_REFERENCE):
             at = start + timedelta(seconds=len(ratings))
-            rating = Rating(campaign=campaign, reference=reference, rater=rater, status="done")
+            rating = Rating(campaign=campaign, slot=slot, rater=rater, status="done")
             rating.score, rating.started_at, rating.finished_at = rng.randint(1, 5), at, at
             ratings.append(rating)
     Rating.objects.bulk_create(ratings, batch_size=2000)
@@ -101,16 +110,18 @@ def add_ratings(campaign, references, raters, rng: random.Random) -> None:
     """A few new ratings, each with its reference's raw weight updated as `rating_submit` does."""
     from django.utils import timezone
 
-    from annotate.rating.models import Rating
+    from annotate.rating.models import Rating, Slot
     from annotate.rating.services.weights import weight_recompute
 
-    rated = set(Rating.objects.filter(campaign=campaign).values_list("reference_id", "rater_id"))
+    rated = set(
+        Rating.objects.filter(campaign=campaign).values_list("slot__reference_id", "rater_id")
+    )
     for reference in rng.sample(references, WINDOW_RATINGS):
         rater = next(r for r in raters if (reference.pk, r.pk) not in rated)
         now = timezone.now()
         Rating.objects.create(
             campaign=campaign,
-            reference=reference,
+            slot=Slot.objects.get(campaign=campaign, reference=reference),
             rater=rater,
             status="done",
             score=rng.randint(1, 5),

@@ -1,0 +1,84 @@
+"""Every script in bench/ runs to its end on a tiny input.
+
+The benchmarks are where the README's speed and memory numbers come from, and nothing else runs
+them: two had broken unnoticed (bench/weights.py still built ratings on the old reference
+column; bench/nist_index.py sent its "old" measurement down the memory-mapped path). Here each
+runs in a process of its own with sizes small enough to take seconds; what they measure is
+not checked (timings belong to the scripts, not to tests).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Each starts a process (a few seconds apiece): `make test` runs them, `make test-fast` does not.
+pytestmark = pytest.mark.slow
+
+TINY = {
+    "adaptive_rating.py": ["--items", "20", "--panels", "2", "--systems", "4"],
+    "amber.py": ["--pairs", "300"],
+    "companion.py": ["--items", "100"],
+    "correlation.py": ["--items", "200", "--processes", "1"],
+    "demo_load.py": ["--runs", "1"],
+    "hostile.py": ["--only", "NaN / NUL JSON body"],
+    "metrics.py": ["--items", "100"],
+    "mining.py": ["--sizes", "500", "--queries", "10"],
+    "nist_index.py": ["--items", "100", "--old-max", "100", "--range-size", "50"],
+    "rater_bootstrap.py": ["--items", "100", "--samples", "20"],
+    "scoring_e2e.py": ["--sizes", "50", "--refs", "2"],
+    "weights.py": ["--items", "20"],
+}
+# Load-tests gunicorn against a PostgreSQL database of its own making.
+NEEDS_POSTGRESQL = {"rating_load.py": ["--raters", "3", "--items", "5", "--think", "0"]}
+
+
+def test_every_bench_script_is_listed():
+    scripts = {path.name for path in (ROOT / "bench").glob("*.py")}
+    assert scripts == set(TINY) | set(NEEDS_POSTGRESQL)
+
+
+# The suite's own database, broker and cache (CI's PostgreSQL and Redis) are not the scripts':
+# each makes a throwaway SQLite database and file-system broker of its own without them.
+NOT_PASSED_ON = (
+    "DEBUG",
+    "DJANGO_SETTINGS_MODULE",
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "CACHE_URL",
+)
+
+
+def run_bench(name: str, args: list[str], **env: str) -> None:
+    clean = {k: v for k, v in os.environ.items() if k not in NOT_PASSED_ON}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / name), *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip(), "the script printed nothing"
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_the_bench_script_runs_on_a_tiny_input(name, tmp_path):
+    # The scripts that use Django make their own throwaway SQLite database under VAR_DIR.
+    run_bench(name, TINY[name], VAR_DIR=str(tmp_path))
+
+
+@pytest.mark.parametrize("name", sorted(NEEDS_POSTGRESQL))
+def test_the_postgresql_bench_script_runs_on_a_tiny_input(name):
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        pytest.skip("needs PostgreSQL (CI runs it)")
+    server = url.rsplit("/", 1)[0]
+    run_bench(name, [*NEEDS_POSTGRESQL[name], "--pg", server, "--db", "deltableu_bench_smoke"])
