@@ -116,16 +116,19 @@ def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> 
     """Whether no slot can take another rating (the rule in this module's docstring), or the
     rating budget is spent."""
     now = now or timezone.now()
-    if not Slot.objects.filter(campaign=campaign).exists():
-        return False  # nothing to rate yet: references may still come
     if _live_leases(campaign, now).exists():
         return False
     if budget_left(campaign=campaign, now=now) == 0:
-        return True
+        return True  # (a spent budget means ratings, so slots)
     raters = able_rater_ids(campaign=campaign)
-    if not raters:  # short slots wait for raters; none short means every slot has its ratings
-        return not _short_slots(campaign).exists()
-    return not _short_slots_open_to(campaign, raters).exists()  # a subset of the short ones
+    # Short slots wait for raters; with raters able, only those one of them can still answer
+    # (a subset of the short ones) keep the campaign open.
+    short = _short_slots_open_to(campaign, raters) if raters else _short_slots(campaign)
+    if short.exists():
+        return False
+    # Asked last, as it only matters when the answer would be "complete" (the rare case):
+    # nothing to rate yet is not complete, since references may still come.
+    return Slot.objects.filter(campaign=campaign).exists()
 
 
 def slot_capacity(*, campaign: Campaign, slot: Slot, able: list[int] | None = None) -> int:

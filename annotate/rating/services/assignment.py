@@ -43,7 +43,9 @@ def leases_reclaim(*, campaign_id: int | None = None, now: datetime | None = Non
     if campaign_id is not None:
         expired = expired.filter(campaign_id=campaign_id)
     reclaimed = 0
-    with transaction.atomic():
+    # Its own transaction when called alone (the periodic sweep); inside the caller's when
+    # handing out work, without a savepoint: a failure here fails the caller's request anyway.
+    with transaction.atomic(savepoint=False):
         for rating in expired.select_for_update(skip_locked=True, of=("self",)).order_by("pk"):
             lease_drop(rating=rating)
             reclaimed += 1

@@ -2,8 +2,8 @@
 
 Called wherever the answer can change — a rating, a skip or a flag lands, a rater finds nothing
 left, joins, or is judged by quality control, slots are added — and cheap when the campaign is
-busy (a live lease settles it at once). One conditional UPDATE per call: it cannot loop, and two
-callers at once agree.
+busy (a live lease settles it at once). One read, and a conditional UPDATE only when the status
+moves: it cannot loop, and two callers at once agree.
 """
 
 from __future__ import annotations
@@ -25,8 +25,14 @@ def campaign_status_refresh(*, campaign: Campaign) -> str:
         if complete
         else (CampaignStatus.COMPLETE, CampaignStatus.OPEN)
     )
-    Campaign.objects.filter(pk=campaign.pk, status=before).update(
-        status=after, status_changed_at=timezone.now()
-    )
-    campaign.status = Campaign.objects.values_list("status", flat=True).get(pk=campaign.pk)
+    statuses = Campaign.objects.filter(pk=campaign.pk).values_list("status", flat=True)
+    campaign.status = statuses.get()
+    # Most calls change nothing (a rating lands in a campaign that stays open): one read. The
+    # write is conditional on the status read, so a concurrent transition (the owner closing
+    # the campaign, another caller completing it) is never overwritten; it is then read again.
+    if campaign.status == before:
+        moved = Campaign.objects.filter(pk=campaign.pk, status=before).update(
+            status=after, status_changed_at=timezone.now()
+        )
+        campaign.status = after if moved else statuses.get()
     return campaign.status
