@@ -5,6 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 REQUEST_THREAD_END_SECONDS = 10
@@ -55,3 +56,10 @@ def _browser_and_server_end_before_the_database(_request_threads_end, live_serve
     # database is dropped (PostgreSQL refuses to drop a database in use; 12 connections were
     # left open before).
     yield
+    # While Playwright's session lasts, its event loop counts as running in this thread, and
+    # Django's connection handler (asgiref's Local) then keeps this thread's connections in a
+    # context-local store instead of the thread-local one: every test from the first browser
+    # test on ran on a second connection, which nothing closed once the loop stopped (an idle
+    # session left on the test database at the end of every full run). This teardown runs
+    # before Playwright's own, while that store is still the one in use.
+    connections.close_all()
