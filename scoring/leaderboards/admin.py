@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from scoring.leaderboards.models import Leaderboard, Score, Submission, Team
 
@@ -44,6 +45,8 @@ class SubmissionAdmin(admin.ModelAdmin):
     raw_id_fields = ["leaderboard", "team", "submitted_by", "run", "listing_changed_by"]
     readonly_fields = ["submitted_at", "finished_at"]
     inlines = [ScoreInline]
+    # A paper's address typed without its scheme is an https one, as on the submission form.
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Score)
