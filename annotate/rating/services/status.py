@@ -17,21 +17,18 @@ from annotate.rating.selectors.lifecycle import campaign_is_complete
 def campaign_status_refresh(*, campaign: Campaign) -> str:
     """Move an open campaign to complete, or a complete one back to open, as its slots and
     raters now say; draft and closed stay. Returns the status (also set on `campaign`)."""
+    statuses = Campaign.objects.filter(pk=campaign.pk).values_list("status", flat=True)
+    campaign.status = statuses.get()  # the stored one: the caller's copy may be stale
     if campaign.status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE):
         return campaign.status
-    complete = campaign_is_complete(campaign=campaign)
-    before, after = (
-        (CampaignStatus.OPEN, CampaignStatus.COMPLETE)
-        if complete
-        else (CampaignStatus.COMPLETE, CampaignStatus.OPEN)
+    after = (
+        CampaignStatus.COMPLETE if campaign_is_complete(campaign=campaign) else CampaignStatus.OPEN
     )
-    statuses = Campaign.objects.filter(pk=campaign.pk).values_list("status", flat=True)
-    campaign.status = statuses.get()
-    # Most calls change nothing (a rating lands in a campaign that stays open): one read. The
+    # Most calls change nothing (a rating lands in a campaign that stays open): no write. The
     # write is conditional on the status read, so a concurrent transition (the owner closing
     # the campaign, another caller completing it) is never overwritten; it is then read again.
-    if campaign.status == before:
-        moved = Campaign.objects.filter(pk=campaign.pk, status=before).update(
+    if campaign.status != after:
+        moved = Campaign.objects.filter(pk=campaign.pk, status=campaign.status).update(
             status=after, status_changed_at=timezone.now()
         )
         campaign.status = after if moved else statuses.get()
