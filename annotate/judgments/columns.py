@@ -251,10 +251,6 @@ def _index_of(guess: ColumnGuess, column: str) -> int | None:
     return None
 
 
-def _has(file: str, role: str) -> bool:
-    return role in LAYOUTS[file].roles
-
-
 def mapping_apply(guesses: dict[str, ColumnGuess], mapped: list[MappedColumn]) -> None:
     """Give the mapped columns their roles (a single role leaves the column that had it);
     a column found in no file it could belong to is an error naming it."""

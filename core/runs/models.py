@@ -79,11 +79,6 @@ class Run(models.Model):
         return self.state in self.ACTIVE
 
     @property
-    def waiting_for_worker(self) -> bool:
-        """Queued and not taken: its message waits in the outbox or in the broker's queue."""
-        return self.state == RunState.QUEUED
-
-    @property
     def status_text(self) -> str:
         """The state in the words a page shows."""
         if self.state == RunState.QUEUED:

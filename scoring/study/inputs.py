@@ -21,7 +21,7 @@ import numpy as np
 from django.core.exceptions import ValidationError
 
 from annotate.datasets.models import Item
-from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
+from annotate.judgments.models import Judgment, JudgmentSet
 from annotate.judgments.selectors import eval_outputs, judgment_means
 from annotate.rating.models import Campaign, Weight
 from annotate.rating.selectors.results import campaign_means
@@ -241,10 +241,6 @@ def _settle_leave_one_out(study: CorrelationStudy, data: StudyData) -> None:
     elif copies:
         listed = ", ".join(sorted(copies))
         data.notes.append(f"outputs of {listed} coincide with references and are scored with them")
-
-
-def study_system_names(study: CorrelationStudy) -> list[str]:
-    return sorted(EvalSystem.objects.filter(dataset=study.dataset).values_list("name", flat=True))
 
 
 def campaign_system_names(campaign: Campaign) -> set[str]:

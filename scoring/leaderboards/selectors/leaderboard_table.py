@@ -96,11 +96,6 @@ class LeaderboardTable:
     def higher_is_better(self) -> bool:
         return get_entry(self.leaderboard.primary_metric).higher_is_better
 
-    @property
-    def best_baseline(self) -> Submission | None:
-        """The default comparison: the best-ranked baseline."""
-        return next((r.submission for r in self.rows if r.submission.is_baseline), None)
-
 
 def latest_scores(submission: Submission) -> dict[str, Score]:
     """Each metric's most recent score (a re-scored submission keeps its older rows)."""

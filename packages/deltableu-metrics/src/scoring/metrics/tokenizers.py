@@ -222,11 +222,6 @@ class Segments:
     starts: np.ndarray  # int64
     lens: np.ndarray  # int64
 
-    @property
-    def seg_of_pos(self) -> np.ndarray:
-        """Segment index of every token position."""
-        return np.repeat(np.arange(len(self.lens), dtype=np.int64), self.lens)
-
     def remaining(self) -> np.ndarray:
         """For each position, the number of tokens from it to the end of its segment."""
         ends = np.repeat(self.starts + self.lens, self.lens)
