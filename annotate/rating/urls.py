@@ -8,6 +8,7 @@ manage = [
     path("", campaign_dashboard.campaign_dashboard, name="campaign-dashboard"),
     path("ratings.csv", campaign_dashboard.campaign_ratings_csv, name="campaign-ratings-csv"),
     path("ratings.jsonl", campaign_dashboard.campaign_ratings_jsonl, name="campaign-ratings-jsonl"),
+    path("codes/", campaign_dashboard.campaign_codes, name="campaign-codes"),
     path("transition/", lifecycle.campaign_transition_view, name="campaign-transition"),
     path("assignment/", lifecycle.campaign_assignment_view, name="campaign-assignment"),
     path("delete/", lifecycle.campaign_delete_view, name="campaign-delete"),

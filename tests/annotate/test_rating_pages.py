@@ -147,7 +147,7 @@ def test_the_account_page_lists_the_raters_campaigns(make_campaign, make_rater, 
 
 def test_a_crowd_participant_who_passed_gets_a_valid_code(make_campaign, client_for):
     from annotate.rating.models import CampaignRater
-    from annotate.rating.selectors.completion import completion_code_verify
+    from annotate.rating.selectors.completion import completion_codes_check
 
     campaign = make_campaign(ratings_per_rater=1)
     client = client_for(None)
@@ -157,7 +157,7 @@ def test_a_crowd_participant_who_passed_gets_a_valid_code(make_campaign, client_
     page = client.get(reverse("campaign-done", args=[campaign.pk])).content.decode()
     assert "completion-code" in page
     code = page.split('id="completion-code">')[1].split("<")[0]
-    assert completion_code_verify(campaign, "good-one", code)
+    assert completion_codes_check(campaign=campaign, entries=[("good-one", code)]).valid == 1
 
 
 def test_the_owner_sees_campaigns_on_the_dataset_page(make_campaign, client_for, owner, other):

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from annotate.rating.models import CampaignRater, Rating
-from annotate.rating.selectors.completion import completion_code_for, completion_code_verify
+from annotate.rating.selectors.completion import completion_code_for
 from annotate.rating.selectors.ratings_export import FIELDS, rater_pseudonym
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import crowd_rater_get_or_create
@@ -184,18 +184,3 @@ def test_raters_without_a_crowd_id_get_no_code(campaign, make_rater):
     membership = CampaignRater.objects.get(rater=make_rater(campaign))
     membership.qc_status = "passed"
     assert completion_code_for(campaign=campaign, membership=membership) is None
-
-
-def test_codes_verify_per_participant_and_campaign(campaign, make_campaign):
-    user = crowd_rater_get_or_create(campaign=campaign, participant_id="PID-1")
-    CampaignRater.objects.filter(rater=user).update(qc_status="passed")
-    membership = CampaignRater.objects.get(rater=user)
-    code = completion_code_for(campaign=campaign, membership=membership)
-    assert completion_code_verify(campaign, "PID-1", code)
-    assert completion_code_verify(campaign, "PID-1", f" {code[:5].lower()}-{code[5:]} ")
-    assert not completion_code_verify(campaign, "PID-2", code)
-    assert not completion_code_verify(campaign, "PID-1", "AAAAAAAAAA")
-    other = make_campaign(dataset=campaign.dataset, name="Other")
-    assert not completion_code_verify(other, "PID-1", code)
-    CampaignRater.objects.filter(rater=user).update(qc_status="failed")
-    assert not completion_code_verify(campaign, "PID-1", code)  # valid only while passed

@@ -5,20 +5,26 @@ they have nothing left to rate, as a receipt they can give the researcher (say, 
 
 The code is a salted HMAC (Django's `salted_hmac`, a key of its own derived from the site's
 secret) of the campaign's token and the participant's id,
-so the owner can check any code a participant hands in without a table of issued codes, and a
-code from one campaign is worthless in another.
+so the owner can check any code a participant hands in without a table of issued codes
+(`completion_codes_check`: the dashboard's "Check codes" page and the API), and a code from one
+campaign is worthless in another.
 """
 
 from __future__ import annotations
 
 import base64
 import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
 from annotate.rating.models import Campaign, CampaignRater, QCStatus
 
 CODE_LENGTH = 10  # base32 characters: 50 bits, far beyond guessing
+# A salt of its own for accounts' receipts, so that no crowd participant's id gives one.
+ACCOUNT_PURPOSE = "deltableu.completion-code.account"
 
 
 def _code(campaign: Campaign, crowd_id: str, purpose: str = "deltableu.completion-code") -> str:
@@ -35,13 +41,97 @@ def completion_code_for(*, campaign: Campaign, membership: CampaignRater) -> str
     return _code(campaign, membership.crowd_id)
 
 
-def completion_code_verify(campaign: Campaign, crowd_id: str, code: str) -> bool:
-    """Whether `code` is the valid completion code of participant `crowd_id` (case, spaces and
-    dashes ignored): right for them, and they passed quality control."""
-    membership = CampaignRater.objects.filter(campaign=campaign, crowd_id=crowd_id).first()
-    expected = completion_code_for(campaign=campaign, membership=membership) if membership else None
-    given = code.replace("-", "").replace(" ", "").upper()
-    return expected is not None and hmac.compare_digest(expected, given)
+class Verdict:
+    """What checking one handed-in code found (`VERDICTS` says it in words)."""
+
+    VALID = "valid"
+    WRONG_CODE = "wrong_code"
+    QC_PENDING = "qc_pending"
+    QC_FAILED = "qc_failed"
+    UNKNOWN = "unknown_participant"
+
+
+VERDICTS = {
+    Verdict.VALID: "Valid: this participant passed quality control.",
+    Verdict.WRONG_CODE: "Wrong code for this participant (a code from another campaign, "
+    "another participant's, or mistyped).",
+    Verdict.QC_PENDING: "The code is right, but quality control has not judged the answers yet.",
+    Verdict.QC_FAILED: "The code is right, but the answers failed quality control.",
+    Verdict.UNKNOWN: "No rater of this campaign has this crowd id or username.",
+}
+
+# The most codes one check takes: a large crowd batch; more go in a second check.
+MAX_CODE_CHECKS = 10_000
+
+
+@dataclass(frozen=True)
+class CodeCheck:
+    participant: str
+    code: str
+    verdict: str
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict == Verdict.VALID
+
+    @property
+    def message(self) -> str:
+        return VERDICTS[self.verdict]
+
+
+@dataclass(frozen=True)
+class CodeChecks:
+    results: list[CodeCheck]
+
+    @property
+    def checked(self) -> int:
+        return len(self.results)
+
+    @property
+    def valid(self) -> int:
+        return sum(check.valid for check in self.results)
+
+
+def _code_of(campaign: Campaign, membership: CampaignRater) -> str:
+    if membership.crowd_id:
+        return _code(campaign, membership.crowd_id)
+    return _code(campaign, str(membership.rater_id), purpose=ACCOUNT_PURPOSE)
+
+
+def _verdict(campaign: Campaign, membership: CampaignRater | None, code: str) -> str:
+    if membership is None:
+        return Verdict.UNKNOWN
+    given = code.replace("-", "").replace(" ", "").upper().encode()
+    # Bytes, as compare_digest refuses str with characters outside ASCII.
+    if not hmac.compare_digest(_code_of(campaign, membership).encode(), given):
+        return Verdict.WRONG_CODE
+    if membership.qc_status == QCStatus.PASSED:
+        return Verdict.VALID
+    return Verdict.QC_FAILED if membership.qc_status == QCStatus.FAILED else Verdict.QC_PENDING
+
+
+def completion_codes_check(*, campaign: Campaign, entries: Sequence[tuple[str, str]]) -> CodeChecks:
+    """Check the codes participants handed in, as (participant, code) pairs: a crowd id with
+    its completion code, or an account rater's username with their receipt (a crowd id is
+    looked up first). Case, spaces and dashes in a code are ignored; a code is valid only for
+    its participant, in this campaign, once they passed quality control. One query, however
+    many entries."""
+    wanted = {participant.strip() for participant, _ in entries}
+    memberships = (
+        CampaignRater.objects.filter(campaign=campaign)
+        .filter(Q(crowd_id__in=wanted) | Q(crowd_id="", rater__username__in=wanted))
+        .select_related("rater")
+        .order_by("-crowd_id")  # a crowd id before an account's username of the same text
+    )
+    found: dict[str, CampaignRater] = {}
+    for membership in memberships:
+        found.setdefault(membership.crowd_id or membership.rater.username, membership)
+    return CodeChecks(
+        [
+            CodeCheck(participant, code, _verdict(campaign, found.get(participant.strip()), code))
+            for participant, code in entries
+        ]
+    )
 
 
 def completion_code_shown(
@@ -54,5 +144,4 @@ def completion_code_shown(
         return completion_code_for(campaign=campaign, membership=membership)
     if not answered or membership.qc_status != QCStatus.PASSED:
         return None
-    # A salt of its own, so that no crowd participant's id can produce an account's code.
-    return _code(campaign, str(membership.rater_id), purpose="deltableu.completion-code.account")
+    return _code_of(campaign, membership)

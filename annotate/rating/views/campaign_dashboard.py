@@ -1,5 +1,6 @@
-"""The owner's campaign dashboard (progress, agreement, raters, then weights or results) and
-the export of its ratings (owner and staff only)."""
+"""The owner's campaign dashboard (progress, agreement, raters, then weights or results), the
+export of its ratings and the check of its participants' completion codes (owner and staff
+only)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods
 
-from annotate.rating.forms import CampaignAssignmentForm
+from annotate.rating.forms import CampaignAssignmentForm, CompletionCodesForm
 from annotate.rating.models import Campaign
 from annotate.rating.selectors.agreement import campaign_agreement
 from annotate.rating.selectors.assignment import assignment_overview
 from annotate.rating.selectors.campaigns import campaign_get_managed, campaign_progress
+from annotate.rating.selectors.completion import completion_codes_check
 from annotate.rating.selectors.dashboard import (
     flagged_units,
     raters_overview,
@@ -105,3 +108,15 @@ def campaign_ratings_jsonl(
     return _download(
         lines, "application/jsonl; charset=utf-8", f"campaign-{campaign.pk}-ratings.jsonl"
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_codes(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
+    form = CompletionCodesForm(request.POST or None)
+    checks = None
+    if request.method == "POST" and form.is_valid():
+        checks = completion_codes_check(campaign=campaign, entries=form.cleaned_data["lines"])
+    context = {"campaign": campaign, "form": form, "checks": checks}
+    return render(request, "annotate/campaigns/codes.html", context)
