@@ -165,6 +165,11 @@ def test_bad_input_is_a_400_naming_the_field(campaign, client_for, owner, body, 
     assert field in str(response.json())
 
 
+def test_the_entries_come_as_json_only(campaign, client_for, owner):
+    response = client_for(owner).post(api_url(campaign), {"entries": "a"}, format="multipart")
+    assert response.status_code == 415
+
+
 # -- page ----------------------------------------------------------------------------------
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +15,7 @@ from annotate.rating.selectors.completion import (
     completion_codes_check,
 )
 from core.api import validated_input
+from core.parsers import StrictJSONParser
 
 
 class CodeEntrySerializer(serializers.Serializer):
@@ -50,13 +51,11 @@ class CodeChecksSerializer(serializers.Serializer):
 
 
 class CampaignCompletionCodesApi(APIView):
+    parser_classes = [StrictJSONParser]  # a list of objects: JSON only, as the schema says
+
     @extend_schema(
         request=CodeCheckInputSerializer,
-        responses={
-            200: CodeChecksSerializer,
-            400: OpenApiResponse(description="What is wrong with which entry."),
-            404: OpenApiResponse(description="No such campaign, or not yours."),
-        },
+        responses=CodeChecksSerializer,
         summary="Check the completion codes participants handed in (owner)",
         description=(
             "Before paying a crowd batch: for each participant and code, whether the code is "
