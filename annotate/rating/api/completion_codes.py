@@ -28,9 +28,10 @@ class CodeEntrySerializer(serializers.Serializer):
 
 
 class CodeCheckInputSerializer(serializers.Serializer):
-    entries = CodeEntrySerializer(
-        many=True,
+    entries = serializers.ListField(
+        child=CodeEntrySerializer(),
         allow_empty=False,
+        min_length=1,  # allow_empty alone leaves minItems out of the schema
         max_length=MAX_CODE_CHECKS,
         help_text=f"The codes to check, at most {MAX_CODE_CHECKS:,} at a time.",
     )
