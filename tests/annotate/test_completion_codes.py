@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from annotate.rating.forms import code_lines_read
 from annotate.rating.models import CampaignRater
 from annotate.rating.selectors.completion import (
     MAX_CODE_CHECKS,
+    VERDICTS,
     Verdict,
     completion_code_for,
     completion_code_shown,
@@ -210,3 +215,47 @@ def test_others_do_not_find_the_page(campaign, client_for, user_named, who):
 def test_anonymous_visitors_are_sent_to_log_in(campaign, client_for):
     response = client_for(None).get(page_url(campaign))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+# -- command -------------------------------------------------------------------------------
+
+
+def check_command(campaign_id, path) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("check_completion_codes", str(campaign_id), str(path), stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_the_command_prints_each_verdict_as_csv(campaign, tmp_path):
+    code = crowd_code(campaign, "PID-1")
+    path = tmp_path / "codes.csv"
+    path.write_bytes(f"\ufeffWorkerId,code\nPID-1,{code}\n=cmd(),{code}\n".encode())
+    out, err = check_command(campaign.pk, path)
+    assert list(csv.reader(io.StringIO(out))) == [
+        ["participant", "code", "verdict", "message"],
+        ["PID-1", code, "valid", "Valid: this participant passed quality control."],
+        ["'=cmd()", code, "unknown_participant", VERDICTS["unknown_participant"]],
+    ]
+    assert "1 of 2 valid" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"PID-1,A\nPID-2\n", "line 2: give a participant and a code"),
+        (b"PID-1,A\n\xff\xfe,B\n", "line 2: not valid UTF-8"),
+        (b"\n\n", "give 1 to 10,000 participants and codes"),
+    ],
+)
+def test_the_command_names_what_is_wrong(campaign, tmp_path, content, message):
+    path = tmp_path / "codes.csv"
+    path.write_bytes(content)
+    with pytest.raises(CommandError, match=message):
+        check_command(campaign.pk, path)
+
+
+def test_the_command_names_a_missing_file_or_campaign(campaign, tmp_path):
+    with pytest.raises(CommandError, match="No such file"):
+        check_command(campaign.pk, tmp_path / "nowhere.csv")
+    with pytest.raises(CommandError, match="No campaign 0"):
+        check_command(0, tmp_path / "nowhere.csv")
