@@ -1,6 +1,7 @@
 """A rater's whole journey in a real browser: the researcher makes an invitation into a campaign;
 a new person follows it, signs up, rates with the keyboard, undoes one answer, finishes with a
-completion code they copy, and finds the campaign under "My campaigns". Screenshots of the key
+completion code they copy, and finds the campaign under "My campaigns"; the researcher checks the
+code they hand in. Screenshots of the key
 pages go to the test's output directory (test-results/…)."""
 
 from pathlib import Path
@@ -43,7 +44,8 @@ def test_a_new_rater_follows_an_invitation_to_a_completion_code(
     screenshots = Path(output_path)
     # One rating per reference and no speed check: a test answers faster than any person.
     campaign = make_campaign(name="Weekend chat", ratings_per_unit=1, qc_min_seconds=0)
-    link = invitation_link(browser.new_context().new_page(), live_server.url, campaign)
+    owner_page = browser.new_context().new_page()
+    link = invitation_link(owner_page, live_server.url, campaign)
     assert link.startswith(f"{live_server.url}/invite/")
 
     context = browser.new_context(
@@ -102,6 +104,18 @@ def test_a_new_rater_follows_an_invitation_to_a_completion_code(
     expect(card).to_contain_text(code)
     shot(page, screenshots, "5-my-campaigns")
     assert Rating.objects.filter(campaign=campaign, status=RatingStatus.DONE).count() == 6
+
+    # The rater hands the code in; the researcher checks it (and a mistyped one) before paying.
+    owner_page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
+    owner_page.get_by_role("link", name="Check the completion codes").click()
+    owner_page.get_by_label("Participants and their codes").fill(
+        f"weekend-rater\t{code.lower()}\nweekend-rater\t{code[::-1]}\n"
+    )
+    owner_page.get_by_role("button", name="Check the codes").click()
+    expect(owner_page.get_by_role("heading", name="1 of 2 valid")).to_be_visible()
+    expect(owner_page.locator("#code-checks tbody tr").first).to_contain_text("valid")
+    expect(owner_page.locator("#code-checks tbody tr").last).to_contain_text("Wrong code")
+    shot(owner_page, screenshots, "6-owner-checks-codes")
 
 
 def test_my_campaigns_and_the_rate_page_on_a_phone(
