@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
@@ -21,6 +23,14 @@ from django.conf import settings
 from deltableu.celery import app, worker_command
 
 WORKER_START_SECONDS = 60
+# How long a test waits at its end for the work it started (debounced tasks included).
+WORKER_IDLE_SECONDS = 60
+# The log must stay still this long: longer than the brokers' polling (0.2 s for the file
+# system's), so that a task still queued behind the last one has been received.
+WORKER_QUIET_SECONDS = 0.5
+# Celery's log lines of a task: "Task <name>[<id>] received", then one that ends it
+# ("succeeded in", "raised unexpected", "retry", …).
+TASK_LINE = re.compile(r"\] Task \S+\[([0-9a-f-]+)\] (\w+)")
 
 
 def database_url(db: dict) -> str:
@@ -73,6 +83,27 @@ class Worker:
                 pytest.fail(f"The Celery worker did not start:\n{log_path.read_text()}")
             time.sleep(0.2)
 
+    def tasks_in_hand(self) -> int:
+        """Tasks the worker received and has not ended, from its log (no broadcast needed: the
+        file-system broker has none)."""
+        received, ended = Counter(), Counter()
+        for task_id, word in TASK_LINE.findall(self.log_path.read_text(errors="replace")):
+            (received if word == "received" else ended)[task_id] += 1
+        return sum((received - ended).values())
+
+    def wait_until_idle(self) -> None:
+        """Until every task received has ended and the log has been still for a moment: the
+        next test's database flush must not meet this test's work half done (PostgreSQL then
+        reports a deadlock between the TRUNCATE and the task's reads)."""
+        deadline = time.monotonic() + WORKER_IDLE_SECONDS
+        size = -1
+        while time.monotonic() < deadline and self.process.poll() is None:
+            now = self.log_path.stat().st_size
+            if now == size and not self.tasks_in_hand():
+                return
+            size = now
+            time.sleep(WORKER_QUIET_SECONDS)
+
     def kill(self) -> None:
         """SIGKILL the worker and its pool: no warm shutdown, work in hand is lost."""
         with contextlib.suppress(ProcessLookupError):
@@ -116,13 +147,15 @@ def _main_worker() -> dict[str, Worker]:
 
 @pytest.fixture
 def celery_worker_process(start_worker, _main_worker):
-    """The shared worker, started on first use and again if a test killed it."""
+    """The shared worker, started on first use and again if a test killed it; at the test's
+    end, idle (torn down before the database fixture that flushes the test's rows)."""
     worker = _main_worker.get("worker")
     if worker is None or worker.process.poll() is not None:
         worker = _main_worker["worker"] = start_worker(
             SCORING_CHUNK_ITEMS=SESSION_WORKER_CHUNK_ITEMS
         )
-    return worker
+    yield worker
+    worker.wait_until_idle()
 
 
 def wait_for(condition, timeout=30.0, what="the worker"):
