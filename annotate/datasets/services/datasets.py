@@ -187,7 +187,9 @@ def _enqueue_stats(dataset_id: int) -> None:
 
 def dataset_compute_stats(*, dataset_id: int) -> dict[str, object]:
     """Recompute a dataset's counts (items and references per split and per origin)."""
-    dataset = Dataset.objects.get(pk=dataset_id)
+    dataset = Dataset.objects.filter(pk=dataset_id).first()
+    if dataset is None:
+        return {}  # deleted after its debounced task was sent: nothing to count
     splits = count_by(Item.objects.filter(split__dataset=dataset), "split__name")
     origins = count_by(Reference.objects.filter(item__split__dataset=dataset), "origin")
     stats = {

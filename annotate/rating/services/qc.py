@@ -110,7 +110,9 @@ def rater_qc_evaluate(*, campaign: Campaign, rater: User) -> CampaignRater:
 
 def campaign_qc_evaluate(*, campaign_id: int) -> int:
     """Judge every rater of the campaign again, e.g. after its thresholds changed."""
-    campaign = Campaign.objects.get(pk=campaign_id)
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return 0  # deleted after its task was sent: nobody to judge
     raters = User.objects.filter(campaign_memberships__campaign=campaign)
     for rater in raters:
         rater_qc_evaluate(campaign=campaign, rater=rater)

@@ -74,7 +74,9 @@ def weights_recompute_campaign(*, campaign_id: int, full: bool = False) -> int:
     move with almost any rating — so it is computed for every reference from the same single
     read and written where it changed. Queries: three reads, then one per batch of writes.
     """
-    campaign = Campaign.objects.get(pk=campaign_id)
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return 0  # deleted after its debounced task was sent: no weights to bring up to date
     # Weights before ratings: a rating committed in between is then newer than what was stored,
     # and its reference is recomputed now rather than at the next run.
     stored = {

@@ -155,7 +155,9 @@ def reference_index(leaderboard: Leaderboard, name: str) -> PreparedReferences:
 
 def leaderboard_prepare(*, leaderboard_id: int) -> list[str]:
     """Build (or find) the reference index of every metric of a leaderboard."""
-    leaderboard = Leaderboard.objects.select_related("release").get(pk=leaderboard_id)
+    leaderboard = Leaderboard.objects.select_related("release").filter(pk=leaderboard_id).first()
+    if leaderboard is None:
+        return []  # deleted before a worker took its task: nothing to build
     for name in leaderboard.metrics:
         reference_index(leaderboard, name)
     return leaderboard.metrics
