@@ -125,8 +125,10 @@ def code_lines_read(text: str) -> tuple[list[tuple[str, str]], LineProblems]:
         values = _line_values(line)
         if not any(values) or (not entries and not problems.problems and _is_header(values)):
             continue
-        if len(values) != 2 or not all(values):
+        if len(values) != 2:
             problems.error(number, f"give a participant and a code (found {len(values)} values)")
+        elif not all(values):
+            problems.error(number, "the participant or the code is empty")
         elif len(values[0]) > MAX_PARTICIPANT_CHARS:
             problems.error(number, f"longer than {MAX_PARTICIPANT_CHARS} characters", "participant")
         elif len(values[1]) > MAX_CODE_CHARS:

@@ -109,13 +109,15 @@ def test_pasted_lines_take_tabs_commas_semicolons_or_spaces_and_a_header():
 
 
 def test_each_bad_line_is_named():
-    entries, problems = code_lines_read("A1,CODE1\nA2\nA3,B,C\n" + "x" * 151 + ",C\nA5," + "c" * 65)
+    text = "A1,CODE1\nA2\nA3,B,C\n" + "x" * 151 + ",C\nA5," + "c" * 65 + "\nA6,\n"
+    entries, problems = code_lines_read(text)
     assert entries == [("A1", "CODE1")]
     assert [str(p) for p in problems.problems] == [
         "line 2: give a participant and a code (found 1 values)",
         "line 3: give a participant and a code (found 3 values)",
         "line 4, participant: longer than 150 characters",
         "line 5, code: longer than 64 characters",
+        "line 6: the participant or the code is empty",
     ]
 
 
