@@ -1,13 +1,8 @@
 from django.urls import include, path
 
 import core.converters  # noqa: F401  (registers <id:…>)
-from annotate.rating.api import (
-    campaign_lifecycle,
-    campaign_quality,
-    campaigns,
-    completion_codes,
-    rater,
-)
+from annotate.rating.api import campaign_lifecycle, campaign_quality, campaigns, rater
+from annotate.rating.api.completion_codes import CampaignCompletionCodesApi
 
 # What the owner does with one campaign (and its raters' next item and progress).
 campaign = [
@@ -26,11 +21,7 @@ campaign = [
     path("quality/", campaign_quality.CampaignQualityApi.as_view(), name="api-campaign-quality"),
     path("results/", campaign_quality.CampaignResultsApi.as_view(), name="api-campaign-results"),
     path("weights/", campaign_quality.CampaignWeightsApi.as_view(), name="api-campaign-weights"),
-    path(
-        "completion-codes/",
-        completion_codes.CampaignCompletionCodesApi.as_view(),
-        name="api-campaign-completion-codes",
-    ),
+    path("completion-codes/", CampaignCompletionCodesApi.as_view(), name="api-campaign-codes"),
 ]
 
 urlpatterns = [

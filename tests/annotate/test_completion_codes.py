@@ -125,7 +125,7 @@ def test_each_bad_line_is_named():
 
 
 def api_url(campaign) -> str:
-    return reverse("api-campaign-completion-codes", args=[campaign.pk])
+    return reverse("api-campaign-codes", args=[campaign.pk])
 
 
 @pytest.mark.parametrize(

@@ -81,15 +81,9 @@ class CodeCheck:
 
 @dataclass(frozen=True)
 class CodeChecks:
-    results: list[CodeCheck]
-
-    @property
-    def checked(self) -> int:
-        return len(self.results)
-
-    @property
-    def valid(self) -> int:
-        return sum(check.valid for check in self.results)
+    results: list[CodeCheck]  # one per entry, in the entries' order
+    checked: int
+    valid: int
 
 
 def _code_of(campaign: Campaign, membership: CampaignRater) -> str:
@@ -126,12 +120,11 @@ def completion_codes_check(*, campaign: Campaign, entries: Sequence[tuple[str, s
     found: dict[str, CampaignRater] = {}
     for membership in memberships:
         found.setdefault(membership.crowd_id or membership.rater.username, membership)
-    return CodeChecks(
-        [
-            CodeCheck(participant, code, _verdict(campaign, found.get(participant.strip()), code))
-            for participant, code in entries
-        ]
-    )
+    results = [
+        CodeCheck(participant, code, _verdict(campaign, found.get(participant.strip()), code))
+        for participant, code in entries
+    ]
+    return CodeChecks(results, len(results), sum(check.valid for check in results))
 
 
 def completion_code_shown(
