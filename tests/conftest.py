@@ -87,16 +87,6 @@ def other_sessions(connection) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _uses_db(request) -> tuple[bool, bool]:
-    """(uses the database, in transactional mode) for the running test."""
-    marker = request.node.get_closest_marker("django_db")
-    names = set(request.fixturenames)
-    transactional = bool(
-        (marker and marker.kwargs.get("transaction")) or names & {"transactional_db", "live_server"}
-    )
-    return bool(marker or names & {"db", "transactional_db", "live_server"}), transactional
-
-
 @pytest.fixture(autouse=True)
 def _sqlite_release_triggers_let_flush_work(request):
     # Published releases are guarded by triggers that abort DELETE; SQLite's flush (how
@@ -105,7 +95,9 @@ def _sqlite_release_triggers_let_flush_work(request):
     # the database gets them back first.
     from django.db import connection
 
-    uses_db, transactional = _uses_db(request)
+    from tests.workers import uses_db as uses_db_of  # a plugin of this file's (see above)
+
+    uses_db, transactional = uses_db_of(request)
     if not uses_db or connection.vendor != "sqlite":
         yield
         return

@@ -147,15 +147,39 @@ def _main_worker() -> dict[str, Worker]:
 
 @pytest.fixture
 def celery_worker_process(start_worker, _main_worker):
-    """The shared worker, started on first use and again if a test killed it; at the test's
-    end, idle (torn down before the database fixture that flushes the test's rows)."""
+    """The shared worker, started on first use and again if a test killed it."""
     worker = _main_worker.get("worker")
     if worker is None or worker.process.poll() is not None:
         worker = _main_worker["worker"] = start_worker(
             SCORING_CHUNK_ITEMS=SESSION_WORKER_CHUNK_ITEMS
         )
-    yield worker
-    worker.wait_until_idle()
+    return worker
+
+
+def uses_db(request) -> tuple[bool, bool]:
+    """(uses the database, in transactional mode) for the running test."""
+    marker = request.node.get_closest_marker("django_db")
+    names = set(request.fixturenames)
+    transactional = bool(
+        (marker and marker.kwargs.get("transaction")) or names & {"transactional_db", "live_server"}
+    )
+    return bool(marker or names & {"db", "transactional_db", "live_server"}), transactional
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_before_flush(request, _main_worker):
+    """A transactional test's rows are flushed (TRUNCATE) when it ends; the shared worker may
+    still be running work the test sent it, even a test that never asked for the worker (its
+    ratings send debounced checks to the broker). So the flush waits until the worker is idle:
+    meeting a half-done task, PostgreSQL reports a deadlock and the flush is lost."""
+    if not uses_db(request)[1]:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up first, so flushed after this waits
+    yield
+    worker = _main_worker.get("worker")
+    if worker is not None and worker.process.poll() is None:
+        worker.wait_until_idle()
 
 
 def wait_for(condition, timeout=30.0, what="the worker"):
