@@ -3,6 +3,8 @@ completion codes its participants handed in."""
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Iterable
 from typing import Any, cast
 
 from django import forms
@@ -12,7 +14,11 @@ from annotate.datasets.models import Dataset, Split
 from annotate.judgments.models import EvalSystem
 from annotate.rating.choices import ASSIGNMENT_SETTINGS, CAMPAIGN_SETTINGS
 from annotate.rating.models import DEFAULT_ANCHORS, Campaign, Mode, Subject
-from annotate.rating.selectors.completion import MAX_CODE_CHECKS
+from annotate.rating.selectors.completion import (
+    MAX_CODE_CHARS,
+    MAX_CODE_CHECKS,
+    MAX_PARTICIPANT_CHARS,
+)
 from core.lines import LineProblems
 
 # Assignment settings a form may leave out, and what it then gets: the model's defaults.
@@ -99,43 +105,55 @@ class CampaignAssignmentForm(forms.ModelForm):
         fields = list(ASSIGNMENT_SETTINGS)
 
 
-# Longest participant id and code a pasted line may hold (as the API's fields).
-MAX_PARTICIPANT_CHARS = 150
-MAX_CODE_CHARS = 64
-
-
 def _line_values(line: str) -> list[str]:
-    """A line's values: split at tabs, else commas, else semicolons, else spaces (what a
-    spreadsheet, a CSV file or a hand-typed list gives), without surrounding quotes."""
+    """A line's values: split at tabs, else commas, else semicolons (read as CSV, so quotes
+    are honoured), else spaces — what a spreadsheet, a CSV file or a typed list gives."""
     separator = next((s for s in ("\t", ",", ";") if s in line), None)
-    values = line.split(separator) if separator else line.split()
-    return [value.strip().strip('"').strip() for value in values]
+    values = next(csv.reader([line], delimiter=separator)) if separator else line.split()
+    return [value.strip() for value in values]
 
 
 def _is_header(values: list[str]) -> bool:
     return len(values) == 2 and values[1].lower().replace(" ", "").endswith("code")
 
 
-def code_lines_read(text: str) -> tuple[list[tuple[str, str]], LineProblems]:
-    """(participant, code) of each non-blank pasted line, and what is wrong at which line; a
-    first line whose second value ends in "code" ("WorkerId,completion code") is a header."""
+def _line_problem(values: list[str]) -> tuple[str, str] | None:
+    """(message, field) of what is wrong with a line's values, or None."""
+    if len(values) != 2:
+        return f"give a participant and a code (found {len(values)} values)", ""
+    if not all(values):
+        return "the participant or the code is empty", ""
+    for name, value, longest in zip(
+        ("participant", "code"), values, (MAX_PARTICIPANT_CHARS, MAX_CODE_CHARS), strict=True
+    ):
+        if len(value) > longest:
+            return f"longer than {longest} characters", name
+    return None
+
+
+def code_lines_read(
+    lines: Iterable[tuple[int, str]], problems: LineProblems
+) -> list[tuple[str, str]]:
+    """(participant, code) of each non-blank numbered line (`core.lines.read_lines` of a file,
+    or a pasted text's lines); what is wrong goes to `problems` by line. A first line whose
+    second value ends in "code" ("WorkerId,completion code") is a header. Reading stops past
+    `MAX_CODE_CHECKS` codes."""
     entries: list[tuple[str, str]] = []
-    problems = LineProblems()
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in lines:
         values = _line_values(line)
         if not any(values) or (not entries and not problems.problems and _is_header(values)):
             continue
-        if len(values) != 2:
-            problems.error(number, f"give a participant and a code (found {len(values)} values)")
-        elif not all(values):
-            problems.error(number, "the participant or the code is empty")
-        elif len(values[0]) > MAX_PARTICIPANT_CHARS:
-            problems.error(number, f"longer than {MAX_PARTICIPANT_CHARS} characters", "participant")
-        elif len(values[1]) > MAX_CODE_CHARS:
-            problems.error(number, f"longer than {MAX_CODE_CHARS} characters", "code")
+        found = _line_problem(values)
+        if found is not None:
+            problems.error(number, *found)
+        elif len(entries) == MAX_CODE_CHECKS:
+            problems.error(number, f"more than {MAX_CODE_CHECKS:,} codes: check the rest apart")
+            break
         else:
             entries.append((values[0], values[1]))
-    return entries, problems
+    if not entries and not problems.problems:
+        problems.error(0, "no participant and code given")
+    return entries
 
 
 class CompletionCodesForm(forms.Form):
@@ -151,13 +169,9 @@ class CompletionCodesForm(forms.Form):
     )
 
     def clean_lines(self) -> list[tuple[str, str]]:
-        entries, problems = code_lines_read(self.cleaned_data["lines"])
+        problems = LineProblems()
+        text = self.cleaned_data["lines"]
+        entries = code_lines_read(enumerate(text.splitlines(), start=1), problems)
         if problems.problems:
             raise forms.ValidationError([str(problem) for problem in problems.reported()])
-        if not entries:
-            raise forms.ValidationError("Paste at least one participant and code.")
-        if len(entries) > MAX_CODE_CHECKS:
-            raise forms.ValidationError(
-                f"{len(entries):,} codes: check at most {MAX_CODE_CHECKS:,} at a time."
-            )
         return entries

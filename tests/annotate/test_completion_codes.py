@@ -20,6 +20,7 @@ from annotate.rating.selectors.completion import (
     completion_codes_check,
 )
 from annotate.rating.services.campaigns import crowd_rater_get_or_create
+from core.lines import LineProblems
 
 pytestmark = pytest.mark.django_db
 
@@ -101,16 +102,37 @@ def test_one_query_however_many_codes(campaign, django_assert_num_queries):
 # -- pasted lines --------------------------------------------------------------------------
 
 
+def read(text: str) -> tuple[list[tuple[str, str]], LineProblems]:
+    problems = LineProblems()
+    return code_lines_read(enumerate(text.splitlines(), start=1), problems), problems
+
+
 def test_pasted_lines_take_tabs_commas_semicolons_or_spaces_and_a_header():
-    text = 'WorkerId,Completion code\nA1,CODE1\n\n"A2"\t"CODE2"\nA3; CODE3\nA4   CODE4\n'
-    entries, problems = code_lines_read(text)
-    assert entries == [("A1", "CODE1"), ("A2", "CODE2"), ("A3", "CODE3"), ("A4", "CODE4")]
+    text = 'WorkerId,Completion code\nA1,CODE1\n\n"A2"\t"CODE2"\nA3; CODE3\nA4   CODE4\n"A,5",C5\n'
+    entries, problems = read(text)
+    assert entries == [
+        ("A1", "CODE1"),
+        ("A2", "CODE2"),
+        ("A3", "CODE3"),
+        ("A4", "CODE4"),
+        ("A,5", "C5"),  # a quoted comma belongs to its value
+    ]
     assert not problems.problems
+
+
+def test_nothing_or_too_much_is_named(monkeypatch):
+    assert [str(p) for p in read("\n  \n")[1].problems] == ["no participant and code given"]
+    monkeypatch.setattr("annotate.rating.forms.MAX_CODE_CHECKS", 2)
+    entries, problems = read("A,1\nB,2\nC,3\nD,4\n")
+    assert entries == [("A", "1"), ("B", "2")]
+    assert [str(p) for p in problems.problems] == [
+        "line 3: more than 2 codes: check the rest apart"
+    ]
 
 
 def test_each_bad_line_is_named():
     text = "A1,CODE1\nA2\nA3,B,C\n" + "x" * 151 + ",C\nA5," + "c" * 65 + "\nA6,\n"
-    entries, problems = code_lines_read(text)
+    entries, problems = read(text)
     assert entries == [("A1", "CODE1")]
     assert [str(p) for p in problems.problems] == [
         "line 2: give a participant and a code (found 1 values)",
@@ -246,7 +268,7 @@ def test_the_command_prints_each_verdict_as_csv(campaign, tmp_path):
     [
         (b"PID-1,A\nPID-2\n", "line 2: give a participant and a code"),
         (b"PID-1,A\n\xff\xfe,B\n", "line 2: not valid UTF-8"),
-        (b"\n\n", "give 1 to 10,000 participants and codes"),
+        (b"\n\n", "no participant and code given"),
     ],
 )
 def test_the_command_names_what_is_wrong(campaign, tmp_path, content, message):

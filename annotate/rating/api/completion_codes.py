@@ -10,7 +10,9 @@ from rest_framework.views import APIView
 
 from annotate.rating.selectors.campaigns import campaign_get_managed
 from annotate.rating.selectors.completion import (
+    MAX_CODE_CHARS,
     MAX_CODE_CHECKS,
+    MAX_PARTICIPANT_CHARS,
     VERDICTS,
     completion_codes_check,
 )
@@ -20,11 +22,11 @@ from core.parsers import StrictJSONParser
 
 class CodeEntrySerializer(serializers.Serializer):
     participant = serializers.CharField(
-        max_length=150,
+        max_length=MAX_PARTICIPANT_CHARS,
         help_text="A crowd participant's id, as the platform gave it, or an account rater's "
         "username (for the receipt an account rater is shown).",
     )
-    code = serializers.CharField(max_length=64, help_text="The code as handed in.")
+    code = serializers.CharField(max_length=MAX_CODE_CHARS, help_text="The code as handed in.")
 
 
 class CodeCheckInputSerializer(serializers.Serializer):

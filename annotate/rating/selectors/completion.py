@@ -62,6 +62,9 @@ VERDICTS = {
 
 # The most codes one check takes: a large crowd batch; more go in a second check.
 MAX_CODE_CHECKS = 10_000
+# The longest participant (a crowd id or a username) and code a check takes.
+MAX_PARTICIPANT_CHARS = 150
+MAX_CODE_CHARS = 64
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,14 @@ class CodeCheck:
 @dataclass(frozen=True)
 class CodeChecks:
     results: list[CodeCheck]  # one per entry, in the entries' order
-    checked: int
-    valid: int
+
+    @property
+    def checked(self) -> int:
+        return len(self.results)
+
+    @property
+    def valid(self) -> int:
+        return sum(check.valid for check in self.results)
 
 
 def _code_of(campaign: Campaign, membership: CampaignRater) -> str:
@@ -124,7 +133,7 @@ def completion_codes_check(*, campaign: Campaign, entries: Sequence[tuple[str, s
         CodeCheck(participant, code, _verdict(campaign, found.get(participant.strip()), code))
         for participant, code in entries
     ]
-    return CodeChecks(results, len(results), sum(check.valid for check in results))
+    return CodeChecks(results)
 
 
 def completion_code_shown(
