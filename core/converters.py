@@ -1,17 +1,32 @@
 """Path converters. `<id:name>` is `<int:name>` bounded to what a database key can hold: a
 20-digit id in a URL would otherwise reach the database and overflow (a 500 on SQLite and
 PostgreSQL alike) instead of answering 404 like any other id that does not exist.
+`natural_or_none` applies the same bound to ids and numbers that come in forms and files.
 
 Importing this module registers the converter; every URL module imports it first.
 """
 
 from __future__ import annotations
 
+import re
+
 from django.urls import register_converter
+
+ID_PATTERN = "[0-9]{1,18}"
+_ID = re.compile(ID_PATTERN)
+
+
+def natural_or_none(text: object) -> int | None:
+    """An id or a number given in a form, a query or a file: 1–18 ASCII digits, else None.
+    Not `str.isdigit()`, which also takes "²" (int() then raises) and numbers of any length
+    (int() raises past 4,300 digits, the database past 18)."""
+    if not isinstance(text, str) or not _ID.fullmatch(text):
+        return None
+    return int(text)
 
 
 class ObjectIdConverter:
-    regex = "[0-9]{1,18}"
+    regex = ID_PATTERN
 
     def to_python(self, value: str) -> int:
         return int(value)

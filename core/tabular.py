@@ -1,4 +1,5 @@
-"""The one CSV/TSV writer of every export, safe to open in a spreadsheet.
+"""The one CSV/TSV writer of every export, safe to open in a spreadsheet, and the CSV reader of
+uploads.
 
 A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is run as a formula by
 spreadsheet programs (OWASP, "CSV injection"): a crowd id such as `=HYPERLINK(…)` would become a
@@ -16,10 +17,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+# The csv module refuses a cell over 128 KiB with an exception. Uploads are bounded in bytes
+# before they are read, and other formats take a long cell (a conversation's whole context), so
+# CSV does too: the limit is lifted once, for every reader.
+csv.field_size_limit(2**31 - 1)
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
@@ -87,3 +93,39 @@ def tsv_bytes(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
     """A whole TSV file, UTF-8, a header first, "\\n" line ends."""
     lines = ["\t".join(header)] + ["\t".join(tsv_cell(v) for v in row) for row in rows]
     return ("\n".join(lines) + "\n").encode()
+
+
+class CsvLineError(ValueError):
+    """A line the csv module cannot read, in words its author can act on."""
+
+    def __init__(self, exc: csv.Error) -> None:
+        if "new-line character" in str(exc):
+            super().__init__("a carriage return (\\r) inside an unquoted cell: quote the cell")
+        else:
+            super().__init__(f"not readable as CSV ({exc})")
+
+
+def csv_cells(line: str, delimiter: str = ",") -> list[str]:
+    """One line's cells, quotes honoured; raises `CsvLineError`."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter))
+    except csv.Error as exc:
+        raise CsvLineError(exc) from None
+
+
+def csv_records(
+    text: str, unreadable: Callable[[int, str], None]
+) -> Iterator[tuple[int, list[str]]]:
+    """(line number at its end, cells) of each record of a CSV text, where a quoted cell may
+    span lines. A record the csv module cannot read goes to `unreadable(line, message)`, and
+    reading goes on at the next line."""
+    reader = csv.reader(io.StringIO(text), strict=False, skipinitialspace=False)
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            unreadable(reader.line_num, str(CsvLineError(exc)))
+        else:
+            yield reader.line_num, cells

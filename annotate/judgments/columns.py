@@ -10,6 +10,7 @@ number), optionally for one file only (`judgments.judge=WorkerId`).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 
 from core import strict_json
+from core.converters import natural_or_none
 
 IGNORE = "ignore"
 CRITERION = "criterion"
@@ -79,10 +81,9 @@ def role_named(name: str) -> str | None:
 
 def _is_number(value: object) -> bool:
     try:
-        float(str(value).strip().strip('"'))
+        return math.isfinite(float(str(value).strip().strip('"')))
     except ValueError:
         return False
-    return True
 
 
 @dataclass
@@ -246,8 +247,9 @@ def _index_of(guess: ColumnGuess, column: str) -> int | None:
         loose = [k for k, name in enumerate(guess.header) if normalised(name) == normalised(column)]
         if exact or len(loose) == 1:
             return (exact or loose)[0]
-    if column.isdigit() and 1 <= int(column) <= len(guess.roles):
-        return int(column) - 1
+    position = natural_or_none(column)
+    if position is not None and 1 <= position <= len(guess.roles):
+        return position - 1
     return None
 
 

@@ -11,6 +11,7 @@ columns cannot be told apart is not read at all (`unsure` says why) until the us
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from annotate.judgments.columns import CRITERION, REFERENCES
@@ -234,10 +235,13 @@ def _scores(row: list[tuple[str, object]], parsed: Judgments, name: str, line: i
         if not text:
             continue
         try:
-            scores[criterion] = float(text)
+            number = float(text)
         except ValueError:
+            number = math.nan
+        if not math.isfinite(number):  # "nan", "inf" and "1e999" parse, but score nothing
             parsed.error(name, line, f"{criterion}: {value!r} is not a number", NOT_A_NUMBER)
             return None
+        scores[criterion] = number
     return scores
 
 

@@ -8,7 +8,6 @@ are the keys met in the file, in the order met.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from annotate.judgments.columns import SAMPLE_ROWS, ColumnGuess, guess_columns, header_in
 from core import strict_json
 from core.lines import BOM, LineProblem, LineProblems, read_lines
+from core.tabular import csv_records
 
 PREVIEW_ROWS = 5
 PREVIEW_COLUMNS = 100  # a row of thousands of fields is shown (and mapped on a page) in part
@@ -61,10 +61,13 @@ def rows_of(data: bytes, name: str, parsed: Parsed) -> list[tuple[int, list[str]
     fmt = _format_of(text, name)
     out: list[tuple[int, list[str] | dict]] = []
     if fmt == "csv":  # a quoted field may span lines: the csv module reads the whole text
-        reader = csv.reader(io.StringIO(text), strict=False, skipinitialspace=False)
-        for fields in reader:
+
+        def unreadable(number: int, message: str) -> None:
+            parsed.error(name, number, message, "lines not readable as CSV")
+
+        for number, fields in csv_records(text, unreadable):
             if any(f.strip() for f in fields):
-                out.append((reader.line_num, fields))
+                out.append((number, fields))
         return out
     for number, line in lines:
         if not line.strip():

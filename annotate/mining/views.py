@@ -28,6 +28,7 @@ from annotate.mining.services.corpora import corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
 from core.auth_request import AuthenticatedRequest
 from core.bounded import LimitExceeded
+from core.converters import natural_or_none
 from core.forms import LimitedFileField, form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
@@ -133,7 +134,8 @@ def _score(value: str | None) -> float | None:
 def mined_review(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     dataset = _owned_dataset(request, slug)
     if request.method == "POST":
-        ids = [int(i) for i in request.POST.getlist("remove") if i.isdigit()]
+        chosen = (natural_or_none(i) for i in request.POST.getlist("remove"))
+        ids = [i for i in chosen if i is not None]
         removed = references_remove_mined(user=request.user, dataset=dataset, reference_ids=ids)
         messages.success(request, f"Removed {removed} candidates.")
         return redirect(request.get_full_path())

@@ -3,7 +3,6 @@ completion codes its participants handed in."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from typing import Any, cast
 
@@ -20,6 +19,7 @@ from annotate.rating.selectors.completion import (
     MAX_PARTICIPANT_CHARS,
 )
 from core.lines import LineProblems
+from core.tabular import CsvLineError, csv_cells
 
 # Assignment settings a form may leave out, and what it then gets: the model's defaults.
 DEFAULTS = {
@@ -107,9 +107,10 @@ class CampaignAssignmentForm(forms.ModelForm):
 
 def _line_values(line: str) -> list[str]:
     """A line's values: split at tabs, else commas, else semicolons (read as CSV, so quotes
-    are honoured), else spaces — what a spreadsheet, a CSV file or a typed list gives."""
+    are honoured), else spaces — what a spreadsheet, a CSV file or a typed list gives. Raises
+    `CsvLineError`."""
     separator = next((s for s in ("\t", ",", ";") if s in line), None)
-    values = next(csv.reader([line], delimiter=separator)) if separator else line.split()
+    values = csv_cells(line, delimiter=separator) if separator else line.split()
     return [value.strip() for value in values]
 
 
@@ -140,7 +141,11 @@ def code_lines_read(
     `MAX_CODE_CHECKS` codes."""
     entries: list[tuple[str, str]] = []
     for number, line in lines:
-        values = _line_values(line)
+        try:
+            values = _line_values(line)
+        except CsvLineError as exc:
+            problems.error(number, str(exc))
+            continue
         if not any(values) or (not entries and not problems.problems and _is_header(values)):
             continue
         found = _line_problem(values)

@@ -143,6 +143,16 @@ def test_each_bad_line_is_named():
     ]
 
 
+def test_what_the_csv_module_refuses_is_named_too():
+    problems = LineProblems()
+    lines = [(1, "A1,CODE1"), (2, "A\r2,CODE2"), (3, "x" * 200_000 + ",CODE3")]
+    assert code_lines_read(lines, problems) == [("A1", "CODE1")]
+    assert [str(p) for p in problems.problems] == [
+        "line 2: a carriage return (\\r) inside an unquoted cell: quote the cell",
+        "line 3, participant: longer than 150 characters",  # past the csv module's 128 KiB
+    ]
+
+
 # -- API -----------------------------------------------------------------------------------
 
 

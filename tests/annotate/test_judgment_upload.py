@@ -1,5 +1,7 @@
 """Upload of a judgments bundle: the page and the API, every problem by file and line, access."""
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -122,3 +124,61 @@ def test_only_the_owner_and_staff_read_an_import(dataset, owner, other, staff, c
         assert client_for(other).get(url).status_code == 404
     assert client_for(None).get(f"/judgments/{pk}/").status_code == 302
     assert client_for(None).get(f"/api/v1/judgments/{pk}/").status_code in (401, 403)
+
+
+# -- values the csv module, float() or int() take badly ---------------------------------------
+
+GOOD_ROWS = "j1\tc1\tmt\t4\nj2\tc1\tmt\t5\n"
+
+
+def post_judgments(client, judgments: bytes, name="judgments.tsv", **fields):
+    files = _files(**fields)
+    files["judgments"] = SimpleUploadedFile(name, judgments)
+    return client.post("/api/v1/datasets/he/judgments/", files, format="multipart")
+
+
+def error_lines(response) -> list[tuple[int, str]]:
+    """(line, message) of the errors in the judgments file; the rest of the bundle is good."""
+    body = response.json()
+    problems = body["report"]["problems"] if "report" in body else body["problems"]
+    return [
+        (p["line"], p["message"])
+        for p in problems
+        if p["level"] == "error" and p["file"] in ("judgments.tsv", "judgments.csv")
+    ]
+
+
+@pytest.mark.parametrize("score", ["nan", "inf", "-Infinity", "1e999"])
+def test_a_score_that_is_no_finite_number_is_named(dataset, owner, client_for, score):
+    content = f"judge\tid\tsystem\tq\n{GOOD_ROWS}j3\tc1\tmt\t{score}\n".encode()
+    response = post_judgments(client_for(owner), content)
+    assert response.status_code == 201  # the good rows are imported, the bad one named
+    assert error_lines(response) == [(4, f"q: {score!r} is not a number")]
+    assert sorted(Judgment.objects.values_list("score", flat=True)) == [4.0, 5.0]
+
+
+def test_a_carriage_return_inside_an_unquoted_csv_cell_is_named(dataset, owner, client_for):
+    content = b'judge,id,system,q\nj1,c1,mt,4\nj2,c1,m\rt,5\nj3,"c\r1",mt,3\n'
+    response = post_judgments(client_for(owner), content, name="judgments.csv")
+    assert response.status_code == 201
+    message = "a carriage return (\\r) inside an unquoted cell: quote the cell"
+    assert error_lines(response)[0] == (3, message)
+    judged = sorted(Judgment.objects.values_list("judge", "external_id"))
+    assert judged == [("j1", "c1"), ("j3", "c\r1")]  # in quotes, a carriage return is text
+
+
+def test_a_csv_cell_longer_than_the_csv_modules_limit_is_read(dataset, owner, client_for):
+    long_id = "c" * 200_000  # the csv module refuses cells over 128 KiB by default
+    content = f"judge,id,system,q\nj1,c1,mt,4\nj1,{long_id},mt,5\n".encode()
+    response = post_judgments(client_for(owner), content, name="judgments.csv")
+    assert response.status_code == 201  # the id is over 200 characters: named by its line
+    assert [line for line, _ in error_lines(response)] == [3]
+
+
+@pytest.mark.parametrize("column", ["²", "9" * 5000])
+def test_a_mapped_column_number_in_other_digits_names_no_column(dataset, owner, client_for, column):
+    content = f"judge\tid\tsystem\tq\n{GOOD_ROWS}".encode()
+    response = post_judgments(client_for(owner), content, columns=f'{{"judge": "{column}"}}')
+    assert response.status_code == 400
+    assert "judge" in json.dumps(response.json())
+    assert not Judgment.objects.exists()

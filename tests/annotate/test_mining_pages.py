@@ -81,6 +81,13 @@ def test_review_lists_filters_and_removes(mined, client_for, owner):
     assert not Reference.objects.filter(pk=pizza.pk).exists()
 
 
+def test_ids_that_name_nothing_remove_nothing(mined, client_for, owner):
+    before = Reference.objects.count()
+    ids = ["²", "9" * 30, "9" * 5000, "x", ""]
+    response = client_for(owner).post("/datasets/seeds/mining/candidates/", {"remove": ids})
+    assert response.status_code == 302 and Reference.objects.count() == before
+
+
 def test_others_cannot_remove_candidates(mined, client_for, other):
     mined.visibility = Visibility.PUBLIC
     mined.save()

@@ -89,12 +89,16 @@ def test_answering_by_the_form_moves_on(make_campaign, make_rater, client_for):
     assert second.flag == "offensive"
 
 
-def test_a_bad_score_shows_an_error(make_campaign, make_rater, client_for):
+@pytest.mark.parametrize("score", ["9", "²", "3.5", "9" * 30, "9" * 5000])
+def test_a_bad_score_shows_an_error(make_campaign, make_rater, client_for, score):
     campaign = make_campaign()
     rater = make_rater(campaign)
     client = client_for(rater)
-    response = answer(client, lease(client, campaign), {"score": "9"}, follow=True)
+    rating = lease(client, campaign)
+    response = answer(client, rating, {"score": score}, follow=True)
     assert "Give a whole number from 1 to 5" in response.content.decode()
+    rating.refresh_from_db()
+    assert rating.status == RatingStatus.LEASED
 
 
 @pytest.mark.parametrize("who", ["other", "rater", "anonymous"])

@@ -132,6 +132,24 @@ def garbled(victim, name, data, *, fix_manifest=True):
 
 
 ITEM = json.dumps({"id": "x", "split": "dev", "context": [], "message": "m"})
+
+
+def item_with_ref(victim, **changes):
+    """The archive with its first public reference changed."""
+    _, files = unpacked(archive_of(victim))
+    items = [json.loads(line) for line in files["items.jsonl"].decode().splitlines()]
+    public = next(item for item in items if item["refs"])
+    public["refs"][0] |= changes
+    lines = "".join(json.dumps(item) + "\n" for item in items)
+    return garbled(victim, "items.jsonl", lines.encode())
+
+
+def release_json_with(victim, **changes):
+    _, files = unpacked(archive_of(victim))
+    meta = json.loads(files["release.json"]) | changes
+    return garbled(victim, "release.json", json.dumps(meta).encode())
+
+
 GARBLED = {
     "truncated": lambda v: archive_of(v)[: len(archive_of(v)) // 2],
     "cut short at the end": lambda v: archive_of(v)[:-10],
@@ -158,6 +176,28 @@ GARBLED = {
 def test_garbled_archives_are_a_400_not_a_500(victim, other, client_for, make, untouched):
     response = post(client_for(other), make(victim))
     assert response.status_code == 400, response.content
+
+
+# Values no column holds, or no release has; the checksums cannot catch them (the files rebuilt
+# from the rows would repeat them), so they are named before any row is written.
+OUT_OF_RANGE = {
+    "a count past the column": (lambda v: item_with_ref(v, n=2**40), "origin or n"),
+    "a weight past a float": (lambda v: item_with_ref(v, weight=10**400), "weight"),
+    "a mean past a float": (lambda v: item_with_ref(v, mean=-(10**400)), "mean"),
+    "a weight past +1": (lambda v: item_with_ref(v, z_weight=7), "z_weight"),
+    "an interval past -1": (lambda v: item_with_ref(v, ci_low=-1.5), "ci_low"),
+    "public splits of objects": (
+        lambda v: release_json_with(v, public_splits=[{"a": 1}]),
+        "unknown split",
+    ),
+}
+
+
+@pytest.mark.parametrize(("make", "named"), OUT_OF_RANGE.values(), ids=OUT_OF_RANGE.keys())
+def test_values_out_of_range_are_named(victim, other, client_for, make, named, untouched):
+    response = post(client_for(other), make(victim))
+    assert response.status_code == 400, response.content
+    assert named in json.dumps(response.json()), response.content
 
 
 def test_the_command_reports_a_garbled_archive(victim, other, tmp_path_factory, untouched):

@@ -133,6 +133,9 @@ def test_the_owner_opens_a_leaderboard(make_release, client_for, owner):
     [
         ({"release": "chat@9.9.9"}, "release"),
         ({"release": "nonsense"}, "release"),
+        ({"release": "²"}, "release"),  # str.isdigit() takes it, int() does not
+        ({"release": "9" * 30}, "release"),  # no database key holds it
+        ({"release": "9" * 5000}, "release"),  # int() refuses it past 4,300 digits
         ({"primary_metric": "rouge"}, "primary_metric"),
         ({"metric_options": {"max_order": "many"}}, "metric_options"),
         ({"companion_metrics": ["rouge"]}, "companion_metrics"),

@@ -171,6 +171,13 @@ def test_hidden_references_never_leave_for_non_owners(
     assert HIDDEN[0].encode() in compare.content  # the owner sees items side by side
 
 
+@pytest.mark.parametrize("release", ["²", "9" * 30, "9" * 5000])
+def test_a_link_naming_no_release_is_a_404(make_release, client_for, owner, release):
+    make_release()
+    page = client_for(owner).get(f"/leaderboards/new/?release={release}")
+    assert page.status_code == 404
+
+
 def test_the_owner_opens_a_leaderboard_from_a_release(make_release, client_for, owner):
     release = make_release(slug="opened")
     page = client_for(owner).get(f"/leaderboards/new/?release={release.pk}")

@@ -109,3 +109,11 @@ def test_judgments_with_nul_and_nan_are_reported_by_line(make_dataset, client_fo
         assert "\x00" not in json.dumps(
             list(judgment_set.judgments.values_list("judge", flat=True))
         )
+
+
+def test_a_tsv_cell_past_the_csv_modules_limit_is_read(import_into_empty_dataset):
+    long = "word " * 40_000  # 200 KB: the csv module refuses cells over 128 KiB by default
+    content = f"id\tmessage\treference\na\t{long}\thello\n".encode()
+    response = import_into_empty_dataset("d.tsv", content)
+    assert response.status_code == 201, response.content
+    assert Item.objects.get(external_id="a").message == long

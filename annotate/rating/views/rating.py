@@ -25,6 +25,7 @@ from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.qc import rater_qc_evaluate
 from annotate.rating.services.ratings import rating_pass, rating_submit
 from core.auth_request import AuthenticatedRequest
+from core.converters import natural_or_none
 from core.errors import NotFound
 
 
@@ -66,8 +67,10 @@ def campaign_answer(
     campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
     try:
         if request.POST.get("score"):
-            score = int(request.POST["score"]) if request.POST["score"].isdigit() else -1
-            rating_submit(rating_id=rating_id, rater=request.user, score=score)
+            score = natural_or_none(request.POST["score"])
+            rating_submit(
+                rating_id=rating_id, rater=request.user, score=-1 if score is None else score
+            )
         else:
             rating_pass(rating_id=rating_id, rater=request.user, flag=request.POST.get("flag", ""))
     except ValidationError as exc:

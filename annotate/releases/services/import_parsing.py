@@ -9,6 +9,7 @@ path (version, slug) is checked before any path is built from it.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -54,6 +55,11 @@ REFERENCE_TYPES: dict[str, tuple[type, ...]] = {
     name: (str,) if name in ("text", "origin") else (int,) if name == "n" else NUMBER_OR_NONE
     for name in REFERENCE_FIELDS
 }
+# Counts, weights and their intervals: a hand-made archive can say 10**400 (no float holds it)
+# or a weight of 7 (which the rebuilt files would repeat, so the byte check would not catch it).
+WEIGHT_FIELDS = ("weight", "z_weight", "ci_low", "ci_high")
+WEIGHT_SLACK = 1e-9  # a mean of scores on the scale can round just past [-1, 1]
+MAX_COUNT = 2**31 - 1  # ReleaseReference.n, a PositiveIntegerField
 MAX_ITEM_ID = 200  # ReleaseItem.external_id
 MAX_RATER = 20  # ReleaseRating.rater
 MAX_SCORE = 32767  # PositiveSmallIntegerField
@@ -83,7 +89,8 @@ def release_meta_checked(files: ArchiveFiles) -> dict[str, Any]:
     release_version_check(meta["version"])
     if files.json("manifest.json").get("version") != meta["version"]:
         raise ValidationError({"version": "manifest.json and release.json differ."})
-    if not set(meta["public_splits"]) <= set(SplitName.values):
+    splits = meta["public_splits"]
+    if not all(isinstance(s, str) for s in splits) or not set(splits) <= set(SplitName.values):
         raise ValidationError({"public_splits": "release.json names an unknown split."})
     dataset = _typed(meta["build_info"].get("dataset"), DATASET_FIELDS, "build_info.dataset")
     try:  # it names the archive's folder when the release is downloaded again: a path part
@@ -99,10 +106,21 @@ def release_meta_checked(files: ArchiveFiles) -> dict[str, Any]:
     return {**meta, "published_at": published}
 
 
+def _finite(number: float) -> bool:
+    try:
+        return math.isfinite(number)
+    except OverflowError:  # an int past what a float holds
+        return False
+
+
 def _reference(value: Any, where: str) -> dict[str, Any]:
     ref = _typed(value, REFERENCE_TYPES, where)
-    if ref["origin"] not in Origin.values or ref["n"] < 0:
+    if ref["origin"] not in Origin.values or not 0 <= ref["n"] <= MAX_COUNT:
         raise ValidationError(f"{where}: origin or n is out of range.")
+    numbers = {name: ref[name] for name in ("mean", "sd", *WEIGHT_FIELDS) if ref[name] is not None}
+    for name, number in numbers.items():
+        if not _finite(number) or (name in WEIGHT_FIELDS and abs(number) > 1 + WEIGHT_SLACK):
+            raise ValidationError(f"{where}: {name} is out of range.")
     return ref
 
 

@@ -16,6 +16,7 @@ from annotate.releases.models import (
     weight_field,
 )
 from annotate.releases.visibility import release_references_visible
+from core.converters import natural_or_none
 from core.errors import NotFound
 from scoring.leaderboards.models import Leaderboard, Listing, Submission, SubmissionStatus
 from scoring.metrics import Metric, RefItem, WeightedRef, get_metric
@@ -73,8 +74,8 @@ def user_may_open_leaderboard(*, user: User) -> bool:
 
 def release_for_leaderboard(*, user: User, release_id: str) -> Release:
     """A release named in a link to the new-leaderboard form, if the user may open one on it."""
-    pk = int(release_id) if release_id.isdigit() else 0
-    found = releases_for_leaderboards(user=user).filter(pk=pk).first()
+    pk = natural_or_none(release_id)
+    found = releases_for_leaderboards(user=user).filter(pk=pk).first() if pk else None
     if found is None:
         raise NotFound("No such release.")
     return found
@@ -83,8 +84,9 @@ def release_for_leaderboard(*, user: User, release_id: str) -> Release:
 def release_named(*, user: User | AnonymousUser, name: str) -> Release | None:
     """A release by id or `<dataset-slug>@<version>`, among those of datasets the user sees."""
     releases = Release.objects.filter(dataset__in=dataset_list_visible(user=user))
-    if name.isdigit():
-        return releases.filter(pk=int(name)).first()
+    if name.isdigit():  # an id, though "²" or 30 digits name none
+        pk = natural_or_none(name)
+        return releases.filter(pk=pk).first() if pk is not None else None
     if "@" in name:
         slug, version = name.split("@", 1)
         return releases.filter(dataset__slug=slug, version=version).first()
