@@ -177,6 +177,11 @@ class Campaign(models.Model):
         return self.assignment == Assignment.ADAPTIVE
 
     @property
+    def mixes_degraded_texts(self) -> bool:
+        """Degraded texts are among the controls (a pair has no single text to spoil)."""
+        return self.control_rate > 0 and not self.pairwise
+
+    @property
     def labels(self) -> list[str]:
         """One label per point of the scale ("" where none is given)."""
         if self.pairwise:

@@ -138,6 +138,10 @@ def test_a_crowd_participant_sees_no_code_before_quality_control(make_campaign, 
     client = client_for(None)
     client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=abc")
     answer(client, lease(client, campaign), {"score": "3"})
+    # Past the share of one, degraded texts built on it (one unit: one can be built).
+    control = lease(client, campaign)
+    assert control.kind == "bad_reference"
+    answer(client, control, {"score": "1"})
     page = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True).content.decode()
     assert "completion-pending" in page and "completion-code" not in page
 

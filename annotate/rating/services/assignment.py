@@ -28,7 +28,11 @@ from annotate.rating.models import (
 from annotate.rating.selectors.assignment import slot_value_expression
 from annotate.rating.selectors.campaigns import rater_finished_count
 from annotate.rating.selectors.lifecycle import budget_left
-from annotate.rating.services.controls import control_create, control_kind_due
+from annotate.rating.services.controls import (
+    closing_control_create,
+    control_create,
+    control_kind_due,
+)
 from annotate.rating.services.status import campaign_status_refresh
 
 
@@ -91,6 +95,20 @@ def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | No
     )
 
 
+def _work_lease(
+    campaign: Campaign, rater: User, finished: int, quota: int, now: datetime
+) -> Rating | None:
+    """A control when one is due and can be built, else the next unit to rate, else None."""
+    kind = control_kind_due(campaign=campaign, rater=rater, finished=finished, quota=quota)
+    if kind is not None:
+        control = control_create(
+            campaign=campaign, rater=rater, kind=kind, finished=finished, now=now
+        )
+        if control is not None:
+            return control
+    return _normal_lease(campaign, rater, now)
+
+
 @transaction.atomic
 def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
     """The rater's current lease, or a new one; None when there is nothing left for them."""
@@ -118,22 +136,14 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
     leases_reclaim(campaign_id=campaign.pk, now=now)
     finished = rater_finished_count(campaign=campaign, rater=rater)
     quota = campaign.ratings_per_rater if membership.crowd_id else 0
-    if quota and finished >= quota:
-        # A crowd participant's share is done (the completion page follows); it may have been
-        # the last anyone could give.
-        campaign_status_refresh(campaign=campaign)
-        return None
-    if budget_left(campaign=campaign, now=now) == 0:  # no controls either: the work is over
-        campaign_status_refresh(campaign=campaign)
-        return None
-    kind = control_kind_due(campaign=campaign, rater=rater, finished=finished)
-    if kind is not None:
-        control = control_create(
-            campaign=campaign, rater=rater, kind=kind, finished=finished, now=now
-        )
-        if control is not None:
-            return control
-    lease = _normal_lease(campaign, rater, now)
+    # A crowd participant's share done (the completion page follows), or the budget spent:
+    # the rater's work is over.
+    over = bool(quota and finished >= quota) or budget_left(campaign=campaign, now=now) == 0
+    lease = None if over else _work_lease(campaign, rater, finished, quota, now)
+    if lease is None:
+        # Quality control may still wait for degraded texts before its verdict (and a crowd
+        # participant's code); else that may have been the last rating anyone could give.
+        lease = closing_control_create(campaign=campaign, rater=rater, finished=finished, now=now)
     if lease is None:
         campaign_status_refresh(campaign=campaign)
     return lease

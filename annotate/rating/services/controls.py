@@ -24,10 +24,28 @@ FIRST_CONTROL_AFTER = 3  # a rater needs rated units before a control can be bui
 REPEAT_DISTANCE = 3  # repeat only units rated at least this many ratings ago
 
 
-def control_kind_due(*, campaign: Campaign, rater: User, finished: int) -> str | None:
-    """Which control, if any, the rater's next item should be (every 1/rate-th item)."""
+def bad_references_missing(*, campaign: Campaign, rater: User) -> int:
+    """Degraded texts the rater must still score before quality control can decide (0 where
+    the campaign mixes none in: services/qc.py then waits for none)."""
+    if not campaign.mixes_degraded_texts:
+        return 0
+    scored = Rating.objects.filter(
+        campaign=campaign, rater=rater, kind=RatingKind.BAD_REFERENCE, status=RatingStatus.DONE
+    ).count()
+    return max(0, campaign.qc_min_controls - scored)
+
+
+def control_kind_due(
+    *, campaign: Campaign, rater: User, finished: int, quota: int = 0
+) -> str | None:
+    """Which control, if any, the rater's next item should be: every 1/rate-th item, and the
+    last items of a crowd participant's share (`quota`) when quality control still waits for
+    that many degraded texts (at one in ten, a share of 20 holds one, and the verdict, so the
+    completion code, would never come)."""
     if campaign.control_rate <= 0 or finished < FIRST_CONTROL_AFTER:
         return None
+    if quota and quota - finished <= bad_references_missing(campaign=campaign, rater=rater):
+        return RatingKind.BAD_REFERENCE
     period = max(2, round(1 / campaign.control_rate))
     if (finished + 1) % period:
         return None
@@ -156,6 +174,19 @@ def _repeat(
         started_at=now,
         lease_expires_at=now + timedelta(minutes=campaign.lease_minutes),
     )
+
+
+def closing_control_create(
+    *, campaign: Campaign, rater: User, finished: int, now: datetime
+) -> Rating | None:
+    """When the rater's work is over (share done, nothing left for them, budget spent) while
+    quality control still waits for degraded texts: lease one more, built on what they rated,
+    so that a verdict can come. None when none is missing or none can be built; each is built
+    on a unit not degraded before, so this ends."""
+    if not bad_references_missing(campaign=campaign, rater=rater):
+        return None
+    rng = _rng(campaign, rater, finished)
+    return _bad_text(campaign, rater, rng, now)
 
 
 def control_create(

@@ -29,7 +29,7 @@ from annotate.rating.services.weights import weights_recompute_campaign
 def campaign_thresholds(campaign: Campaign) -> Thresholds:
     # Without degraded controls (none mixed in, or a pairwise campaign) waiting for them would
     # keep every verdict pending forever.
-    degraded = campaign.control_rate > 0 and not campaign.pairwise
+    degraded = campaign.mixes_degraded_texts
     # Then the other checks decide, once the rater has answered enough (or all there is).
     answers = 0 if degraded else min(STRAIGHTLINE_MIN_RATINGS, campaign.slots.count())
     return Thresholds(
