@@ -182,3 +182,14 @@ def test_a_mapped_column_number_in_other_digits_names_no_column(dataset, owner, 
     assert response.status_code == 400
     assert "judge" in json.dumps(response.json())
     assert not Judgment.objects.exists()
+
+
+def test_a_judgments_file_with_a_header_alone_is_named(dataset, owner, client_for):
+    content = b"judge\tid\tsystem\tq\n"
+    response = post_judgments(client_for(owner), content)
+    assert response.status_code == 400
+    assert error_lines(response) == [
+        (0, "the file holds no judgment rows (a header alone, or nothing)")
+    ]
+    page = client_for(owner).post("/datasets/he/judgments/import/", _files(content.decode()))
+    assert "holds no judgment rows" in page.content.decode()

@@ -186,6 +186,10 @@ OUT_OF_RANGE = {
     "a mean past a float": (lambda v: item_with_ref(v, mean=-(10**400)), "mean"),
     "a weight past +1": (lambda v: item_with_ref(v, z_weight=7), "z_weight"),
     "an interval past -1": (lambda v: item_with_ref(v, ci_low=-1.5), "ci_low"),
+    "a NUL in a rater's name": (
+        lambda v: garbled(v, "ratings.tsv", b"h\nd1\tdev\t0\tr0\x001\t3\n"),
+        "ratings.tsv: line 2 contains a NUL byte",
+    ),
     "public splits of objects": (
         lambda v: release_json_with(v, public_splits=[{"a": 1}]),
         "unknown split",

@@ -1,6 +1,9 @@
 """Uploading and following submissions: who may, and what a bad file gets back."""
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -39,6 +42,17 @@ def test_a_bad_file_gets_every_problem_by_line(make_leaderboard, client_for, oth
         {"line": 0, "message": "the file has 2 lines; the leaderboard has 4 items"},
     ]
     assert not Submission.objects.exists()
+
+
+def test_a_refused_submission_leaves_no_file_behind(make_leaderboard, client_for, other):
+    board = make_leaderboard()
+    too_long = "https://example.org/" + "a" * 300
+    for _ in range(2):  # each retry stored one more file
+        response = post(client_for(other), board, url=too_long)
+        assert response.status_code == 400 and "url" in response.json()
+    assert not Submission.objects.exists()
+    folder = Path(settings.MEDIA_ROOT) / "submissions"
+    assert not folder.exists() or not any(p.is_file() for p in folder.rglob("*"))
 
 
 def test_hidden_references_never_appear_in_errors(

@@ -183,8 +183,12 @@ def judgments_import(
     bundle_check(bundle)
     problems = _all_problems(bundle)
     if not bundle.judgments.rows:
+        name = bundle.tables["judgments"].name
+        if not any(p.level == "error" and p.file == name for p in problems):  # say why
+            empty = "the file holds no judgment rows (a header alone, or nothing)"
+            problems.append(LineProblem(0, empty, file=name))
         counted = problems_counted(problems)
-        listed = "; ".join(str(p) for p in counted[:20]) or "the file is empty"
+        listed = "; ".join(str(p) for p in counted[:20])
         raise JudgmentsRejected(f"No judgment could be read: {listed}", problems)
     _refuse_split_collisions(dataset, split, bundle)
     split_row, _ = Split.objects.get_or_create(dataset=dataset, name=split)

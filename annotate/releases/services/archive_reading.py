@@ -90,6 +90,8 @@ class ArchiveFiles:
 
 
 def _decoded(name: str, number: int, raw: bytes) -> str:
+    if b"\x00" in raw:  # no database text column stores it (as core.lines.read_lines says)
+        raise ValidationError(f"{name}: line {number} contains a NUL byte.")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

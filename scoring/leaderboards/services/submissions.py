@@ -116,18 +116,24 @@ def submission_create(
             counts=counts,
             status=SubmissionStatus.QUEUED,
         )
+        # Checked before the file is stored, and the file removed if the rows fail: a refused
+        # upload (a URL too long, say) must not leave a file behind, one more at each retry.
+        submission.full_clean(exclude=["file"])
         submission.file.save(
             filename[-100:] or "output.txt", ContentFile(b"".join(raw)), save=False
         )
-        submission.full_clean(exclude=["file"])
-        submission.save()
-        submission.run = run_create(
-            kind=SCORING_KIND,
-            owner=user,
-            scope=submission_scope(submission.pk),
-            params={"submission_id": submission.pk},
-        )
-        submission.save(update_fields=["run"])
+        try:
+            submission.save()
+            submission.run = run_create(
+                kind=SCORING_KIND,
+                owner=user,
+                scope=submission_scope(submission.pk),
+                params={"submission_id": submission.pk},
+            )
+            submission.save(update_fields=["run"])
+        except BaseException:
+            submission.file.delete(save=False)
+            raise
     return submission
 
 
