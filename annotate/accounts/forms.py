@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import password_validation
+from django.contrib.auth.models import User
 
 from annotate.accounts.models import Role
 
@@ -55,3 +58,9 @@ class InvitationForm(forms.Form):
         label="Lands on",
         help_text="A path on this site, such as a campaign's link /r/…/ (empty: the home page).",
     )
+
+    def __init__(self, *args, inviter: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not inviter.is_staff:  # only staff invite researchers (services.invitation_create)
+            role: Any = self.fields["role"]
+            role.choices = [(Role.RATER, Role.RATER.label)]

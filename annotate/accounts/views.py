@@ -65,7 +65,7 @@ def account(request: AuthenticatedRequest) -> HttpResponse:
         "token": token,
         "can_invite": user_is_researcher(request.user),
         "invitations": invitations_sent(user=request.user),
-        "invitation_form": InvitationForm(),
+        "invitation_form": InvitationForm(inviter=request.user),
     }
     return render(request, "registration/account.html", context)
 
@@ -83,7 +83,7 @@ def account_token(request: AuthenticatedRequest) -> HttpResponse:
 def invitation_new(request: AuthenticatedRequest) -> HttpResponse:
     if not user_is_researcher(request.user):
         raise PermissionDenied("Only researchers and staff can invite people.")
-    form = InvitationForm(request.POST)
+    form = InvitationForm(request.POST, inviter=request.user)
     if form.is_valid():
         if succeeded(request, invitation_create, created_by=request.user, **form.cleaned_data):
             messages.success(request, "Invitation created: copy its link below.")

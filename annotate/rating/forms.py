@@ -66,6 +66,13 @@ class CampaignForm(forms.ModelForm):
             *CAMPAIGN_SETTINGS,
         ]
         help_texts = {"split": "Empty: every split (a campaign on outputs needs one)."}
+        labels = {  # the quality-control thresholds' field names read badly as labels
+            "qc_min_seconds": "QC: seconds per rating",
+            "qc_max_straightline": "QC: straight-lining share",
+            "qc_alpha": "QC: significance level",
+            "qc_min_controls": "QC: degraded texts before a verdict",
+            "qc_max_repeat_difference": "QC: repeat difference",
+        }
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -82,6 +82,15 @@ def test_only_staff_invite_researchers(owner, staff):
     assert invitation_create(created_by=staff, role=Role.RESEARCHER).role == Role.RESEARCHER
 
 
+@pytest.mark.parametrize(
+    ("who", "roles"), [("owner", ["rater"]), ("staff", ["rater", "researcher"])]
+)
+def test_the_invitation_form_offers_the_roles_one_may_invite(client_for, user_named, who, roles):
+    page = client_for(user_named(who)).get(reverse("account"))
+    form = page.context["invitation_form"]
+    assert [value for value, _ in form.fields["role"].choices] == roles
+
+
 @pytest.mark.parametrize("who, status", [("owner", 302), ("rater", 403), ("anonymous", 302)])
 def test_invitations_are_made_by_researchers(client_for, who, status, user_named):
     user = user_named(who)

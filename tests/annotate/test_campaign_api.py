@@ -41,6 +41,24 @@ def test_create_on_one_split_with_bad_fields_named(make_dataset, client_for, own
     assert Campaign.objects.get().slots.count() == 2
 
 
+def test_pairwise_references_are_refused_on_the_mode(make_dataset, client_for, owner):
+    make_dataset()
+    body = {"dataset": "chat", "name": "x", "mode": "pairwise"}
+    response = client_for(owner).post("/api/v1/campaigns/", body, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["mode"]
+
+
+def test_a_scale_of_seven_points_without_labels_gets_none(make_dataset, client_for, owner):
+    dataset = make_dataset()
+    dataset.scale_max = 7
+    dataset.save()
+    body = {"dataset": "chat", "name": "x"}  # the default labels name five points
+    response = client_for(owner).post("/api/v1/campaigns/", body, format="json")
+    assert response.status_code == 201, response.json()
+    campaign = Campaign.objects.get()
+    assert (campaign.scale, campaign.anchors) == (list(range(1, 8)), [])
+
+
 @pytest.mark.parametrize(
     "who, status", [("owner", 200), ("other", 404), ("rater", 404), ("anonymous", 403)]
 )

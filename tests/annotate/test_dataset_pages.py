@@ -132,5 +132,7 @@ def test_creating_a_dataset_leads_to_the_import(client_for, owner):
 def test_a_reversed_scale_names_the_problem(client_for, owner):
     response = _create_chat(client_for(owner), scale_min=5, scale_max=1)
     assert response.status_code == 200
-    assert "scale" in response.content.decode().lower()
+    form = response.context["form"]  # on the field, in words, not the database's constraint
+    assert form.errors == {"scale_max": ["Must be above the scale's minimum (5)."]}
+    assert "dataset_scale_min_lt_max" not in response.content.decode()
     assert not Dataset.objects.exists()

@@ -64,7 +64,8 @@ def test_the_owner_creates_and_lists_campaigns(campaign, owner, client_for):
         ({"systems": ["nope"]}, "systems", "No such system: nope"),
         ({"systems": ["mt"]}, "systems", "two or more"),
         ({"split": None}, "split", "split"),
-        ({"subject": "references"}, "systems", "no systems"),
+        ({"subject": "references"}, "mode", "pairwise compares system outputs"),
+        ({"subject": "references", "mode": "likert"}, "systems", "rates no systems"),
         ({"mode": "sideways"}, "mode", "valid choice"),
     ],
 )

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from annotate.rating.models import Weight
-from annotate.releases.models import Release
+from annotate.releases.models import Release, ReleaseReference
 from tests.annotate.release_kit import (
     archive_run,
     freeze,
@@ -210,3 +210,12 @@ def test_importing_an_archive_through_the_api_is_for_researchers(world, client_f
     response = upload(owner, "chat-imported")
     assert response.status_code == 201
     assert response.json()["manifest_checksum"] == release.manifest_checksum
+
+
+def test_the_release_page_rounds_weights_the_files_keep_whole(world, client_for, owner):
+    draft = ReleaseReference.objects.filter(
+        release__dataset__slug="chat", release__version="1.1.0"
+    ).order_by("pk")[:1]
+    ReleaseReference.objects.filter(pk__in=draft).update(weight=0.5, z_weight=-0.003161201760982335)
+    shown = body(client_for(owner).get(page("release-detail", version="1.1.0")))
+    assert "w=0.500 z=-0.003" in shown and "0.003161201760982335" not in shown

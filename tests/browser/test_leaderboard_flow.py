@@ -61,4 +61,11 @@ def test_upload_watch_the_progress_and_see_the_row(
     expect(page.get_by_text("broken run")).to_have_count(0)
     page.get_by_role("button", name="Method").click()  # the table sorts by a column
     expect(page.locator("#leaderboard th").nth(2)).to_have_attribute("aria-sort", "ascending")
+
+    # On a phone the table scrolls inside itself: every column stays, the page keeps its width
+    # (the third column, the method, used to be hidden on every table).
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(row.locator("td").nth(2)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert script_errors == []

@@ -136,6 +136,8 @@ def test_the_owner_opens_a_leaderboard(make_release, client_for, owner):
         ({"release": "²"}, "release"),  # str.isdigit() takes it, int() does not
         ({"release": "9" * 30}, "release"),  # no database key holds it
         ({"release": "9" * 5000}, "release"),  # int() refuses it past 4,300 digits
+        ({"total_quota": 2**62}, "total_quota"),  # the settings would refuse every later save
+        ({"daily_quota": 100_001}, "daily_quota"),
         ({"primary_metric": "rouge"}, "primary_metric"),
         ({"metric_options": {"max_order": "many"}}, "metric_options"),
         ({"companion_metrics": ["rouge"]}, "companion_metrics"),

@@ -171,6 +171,11 @@ def test_hidden_references_never_leave_for_non_owners(
     assert HIDDEN[0].encode() in compare.content  # the owner sees items side by side
 
 
+def test_logging_in_from_a_page_comes_back_to_it_with_its_query(client_for):
+    page = client_for(None).get("/leaderboards/?sort=name&page=2").content.decode()
+    assert 'href="/accounts/login/?next=/leaderboards/%3Fsort%3Dname%26page%3D2"' in page
+
+
 @pytest.mark.parametrize("release", ["²", "9" * 30, "9" * 5000])
 def test_a_link_naming_no_release_is_a_404(client_for, owner, release):
     page = client_for(owner).get(f"/leaderboards/new/?release={release}")

@@ -20,7 +20,15 @@ from annotate.accounts.models import Role
 from annotate.accounts.services import profile_ensure
 from annotate.datasets.models import Dataset, Reference
 from annotate.judgments.models import EvalSystem, SystemOutput
-from annotate.rating.models import Campaign, CampaignRater, CampaignStatus, Mode, Slot, Subject
+from annotate.rating.models import (
+    DEFAULT_ANCHORS,
+    Campaign,
+    CampaignRater,
+    CampaignStatus,
+    Mode,
+    Slot,
+    Subject,
+)
 from annotate.rating.services.adaptive import campaign_priorities_follow
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import campaign_top_ups_refresh
@@ -38,10 +46,12 @@ def campaign_references(*, campaign: Campaign):
 
 def _check_systems(dataset: Dataset, subject: str, mode: str, systems: list[EvalSystem]) -> None:
     if subject == Subject.REFERENCES:
-        if systems or mode != Mode.LIKERT:
+        if mode != Mode.LIKERT:
             raise ValidationError(
-                {"systems": "A campaign on references rates them one at a time, no systems."}
+                {"mode": "References are rated one at a time: pairwise compares system outputs."}
             )
+        if systems:
+            raise ValidationError({"systems": "A campaign on references rates no systems."})
         return
     if len(systems) < (2 if mode == Mode.PAIRWISE else 1):
         raise ValidationError(
@@ -72,6 +82,9 @@ def campaign_create(
         fields.update(scale_min=1, scale_max=5, anchors=[])
     fields.setdefault("scale_min", dataset.scale_min)
     fields.setdefault("scale_max", dataset.scale_max)
+    if "anchors" not in fields:  # the default labels name five points; other scales get none
+        points = int(fields["scale_max"]) - int(fields["scale_min"]) + 1  # type: ignore[call-overload]
+        fields["anchors"] = list(DEFAULT_ANCHORS) if points == len(DEFAULT_ANCHORS) else []
     fields.setdefault("status", CampaignStatus.DRAFT if draft else CampaignStatus.OPEN)
     campaign = Campaign(owner=owner, dataset=dataset, subject=subject, mode=mode, **fields)
     if campaign.split is not None and campaign.split.dataset_id != dataset.pk:

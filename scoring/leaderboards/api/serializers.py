@@ -210,8 +210,13 @@ class LeaderboardCreateSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, default=["bleu", "sbleu"]
     )
     is_public = serializers.BooleanField(required=False, default=True)
-    daily_quota = serializers.IntegerField(required=False, min_value=1, default=5)
-    total_quota = serializers.IntegerField(required=False, min_value=1, default=100)
+    # Bounded as the settings are: a board opened with more could never be saved again.
+    daily_quota = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_QUOTA, default=5
+    )
+    total_quota = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_QUOTA, default=100
+    )
     max_upload_bytes = serializers.IntegerField(
         required=False,
         min_value=MIN_UPLOAD_BYTES,
