@@ -218,6 +218,8 @@ def build_rows() -> list[Row]:
             jsonl_import(deep_line.encode())),
         Row("10,000 NaN JSONL lines", f"{len(nan_lines) / MIB:.1f} MB", imports,
             jsonl_import(nan_lines.encode())),
+        # Django's file iteration joined a long line's pieces again at every chunk: 13 s here.
+        Row("one-line JSONL", "48 MB, one line", imports, jsonl_import(b"x" * (48 * MIB))),
     ]  # fmt: skip
 
 

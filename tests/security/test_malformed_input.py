@@ -117,3 +117,31 @@ def test_a_tsv_cell_past_the_csv_modules_limit_is_read(import_into_empty_dataset
     response = import_into_empty_dataset("d.tsv", content)
     assert response.status_code == 201, response.content
     assert Item.objects.get(external_id="a").message == long
+
+
+def test_a_lone_carriage_return_shifts_no_line_number(import_into_empty_dataset):
+    """Lines end at "\\n" only, as editors count them (a lone "\\r" is JSON's white space)."""
+    item = {**GOOD_ITEM, "references": [{"text": "x", "origin": "nowhere"}]}
+    lines = [
+        json.dumps({**GOOD_ITEM, "id": "a"}),
+        json.dumps({**GOOD_ITEM, "id": "b"}).replace(", ", ",\r", 1),
+        json.dumps({**GOOD_ITEM, "id": "c"}),
+        json.dumps({**item, "id": "d"}),
+    ]
+    response = import_into_empty_dataset("d.jsonl", "\n".join(lines).encode())
+    assert response.status_code == 400
+    assert [(p["line"], p["field"]) for p in response.json()["problems"]] == [
+        (4, "references[0].origin")
+    ]
+
+
+def test_a_lone_carriage_return_in_a_submission_ends_no_line(make_leaderboard, client_for, other):
+    board = make_leaderboard()
+    content = b"the cat sat\ron a mat\nwhat a great match\nsee you then\ni love cheese pizza\n"
+    response = client_for(other).post(
+        f"/api/v1/leaderboards/{board.slug}/submissions/",
+        {"file": SimpleUploadedFile("out.txt", content), "method": "m"},
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["n_lines"] == 4
+    assert Submission.objects.get().file.read() == content  # stored as it came
