@@ -28,6 +28,7 @@ from core.tabular import restore
 
 CONTEXT_SEPARATOR = " ||| "
 MAX_ID_LENGTH = 200
+MAX_BAD_LINES = 1_000  # a file is imported whole or not at all: past this, reading stops
 JSONL_KEYS = ("id", "split", "context", "message", "references")
 REFERENCE_KEYS = ("text", "origin", "provenance")
 TSV_REQUIRED = ("id", "message", "reference")
@@ -138,7 +139,11 @@ def parse_jsonl(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     """Parse a JSONL dataset file; raise FileProblems naming every bad line and field."""
     problems = LineProblems()
     records: list[ItemRecord] = []
-    nonblank = ((line, text) for line, text in read_lines(raw_lines, problems) if text.strip())
+    nonblank = (
+        (line, text)
+        for line, text in read_lines(raw_lines, problems, give_up_after=MAX_BAD_LINES)
+        if text.strip()
+    )
     for line, obj in json_object_lines(nonblank, problems):
         record = _parse_json_object(obj, line, problems)
         if record is not None:
@@ -220,7 +225,7 @@ def parse_tsv(raw_lines: Iterable[bytes]) -> list[ItemRecord]:
     problems = LineProblems()
     header: list[str] | None = None
     items: dict[tuple[str, str], ItemRecord] = {}
-    for line, text in read_lines(raw_lines, problems):
+    for line, text in read_lines(raw_lines, problems, give_up_after=MAX_BAD_LINES):
         if not text.strip():
             continue
         # Cells of our own exports come back without their formula guard (core.tabular).

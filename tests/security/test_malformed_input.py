@@ -145,3 +145,18 @@ def test_a_lone_carriage_return_in_a_submission_ends_no_line(make_leaderboard, c
     assert response.status_code == 201, response.json()
     assert response.json()["n_lines"] == 4
     assert Submission.objects.get().file.read() == content  # stored as it came
+
+
+def test_reading_a_dataset_file_stops_after_a_thousand_wrong_lines(import_into_empty_dataset):
+    response = import_into_empty_dataset("d.jsonl", b"{}\n" * 100_000)
+    assert response.status_code == 400
+    problems = response.json()["problems"]
+    stop = [p for p in problems if "reading stopped" in p["message"]]
+    assert stop == [
+        {
+            "line": 1001,
+            "field": "",
+            "message": "reading stopped here: 1,000 lines were wrong already",
+        }
+    ]
+    assert not Item.objects.exists()
