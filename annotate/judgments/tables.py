@@ -136,11 +136,21 @@ def _short(cell: object) -> str:
 
 def _jsonl_table(layout: str, name: str, objects: list, parsed: Parsed) -> Table:
     keys: dict[str, None] = {}
-    for _, obj in objects:
+    for number, obj in objects:
         keys.update(dict.fromkeys(str(k) for k in obj))
-    header = list(keys)
+        if len(keys) > MAX_COLUMNS:
+            # Every row is spread over every key: a new key a line was quadratic in time and
+            # memory (6,000 lines took 20 s), and each key would be a criterion.
+            message = f"the lines so far use more than {MAX_COLUMNS} different keys"
+            parsed.error(name, number, message, "too many keys")
+            objects = []  # the file is read no further, and none of its rows is kept
+            break
+    header = list(keys)[:MAX_COLUMNS]
     rows = [(n, [obj.get(k) for k in header]) for n, obj in objects]
     return Table(name, layout, guess_columns(layout, header, []), rows, parsed, jsonl=True)
+
+
+MAX_COLUMNS = 100  # judge, id, system and criteria: real files have fewer than twenty
 
 
 def table_read(layout: str, name: str, data: bytes) -> Table:

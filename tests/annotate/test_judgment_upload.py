@@ -144,7 +144,7 @@ def error_lines(response) -> list[tuple[int, str]]:
     return [
         (p["line"], p["message"])
         for p in problems
-        if p["level"] == "error" and p["file"] in ("judgments.tsv", "judgments.csv")
+        if p["level"] == "error" and p["file"].startswith("judgments.")
     ]
 
 
@@ -193,3 +193,32 @@ def test_a_judgments_file_with_a_header_alone_is_named(dataset, owner, client_fo
     ]
     page = client_for(owner).post("/datasets/he/judgments/import/", _files(content.decode()))
     assert "holds no judgment rows" in page.content.decode()
+
+
+def test_jsonl_lines_with_a_new_key_each_are_refused_at_the_hundred_and_first(
+    dataset, owner, client_for
+):
+    lines = "".join(
+        json.dumps({"judge": "j", "id": f"c{k}", "system": "mt", f"k{k}": 1}) + "\n"
+        for k in range(6000)
+    )
+    response = post_judgments(client_for(owner), lines.encode(), name="judgments.jsonl")
+    assert response.status_code == 400
+    assert error_lines(response) == [(98, "the lines so far use more than 100 different keys")]
+    assert not Judgment.objects.exists()
+
+
+def test_judged_systems_cost_no_query_each(dataset, owner, client_for):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(systems: int) -> int:
+        rows = "".join(f"j1\tc1\ts{k}\t4\n" for k in range(systems))
+        with CaptureQueriesContext(connection) as captured:
+            response = post_judgments(client_for(owner), f"judge\tid\tsystem\tq\n{rows}".encode())
+        assert response.status_code == 201, response.json()
+        return len(captured)
+
+    queries(1)  # the first import also makes the items
+    assert queries(3) == queries(60)
+    assert EvalSystem.objects.filter(dataset=dataset).count() == 60 + 2  # and mt and rnn

@@ -129,17 +129,26 @@ def _all_problems(bundle: Bundle) -> list[LineProblem]:
 
 
 def _systems(dataset: Dataset, split: str, bundle: Bundle) -> dict[str, EvalSystem]:
-    systems: dict[str, EvalSystem] = {}
     outputs = bundle.outputs.by_system if bundle.outputs else {}
-    for system_name in sorted({r.system for r in bundle.judgments.rows} | set(outputs)):
-        if system_name in outputs:
-            systems[system_name] = eval_system_set_outputs(
-                dataset=dataset, name=system_name, split=split, outputs=outputs[system_name].items()
-            )
-        else:
-            systems[system_name], _ = EvalSystem.objects.get_or_create(
-                dataset=dataset, name=system_name
-            )
+    systems = {
+        name: eval_system_set_outputs(
+            dataset=dataset, name=name, split=split, outputs=outputs[name].items()
+        )
+        for name in sorted(outputs)
+    }
+    # Judged systems without outputs: made in one statement, not a round trip each (20,000
+    # names took 22 s), then read back with the dataset's others.
+    judged = {r.system for r in bundle.judgments.rows} - set(outputs)
+    EvalSystem.objects.bulk_create(
+        [EvalSystem(dataset=dataset, name=name) for name in sorted(judged)],
+        batch_size=1000,
+        ignore_conflicts=True,
+    )
+    systems.update(
+        (system.name, system)
+        for system in EvalSystem.objects.filter(dataset=dataset)
+        if system.name in judged
+    )
     return systems
 
 
