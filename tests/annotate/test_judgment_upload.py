@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from annotate.datasets.models import Item
+from annotate.datasets.models import Item, Reference
 from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
 from tests.annotate.test_human_eval import CONTEXTS, JUDGMENTS, REFERENCES, SYSTEMS
 
@@ -222,3 +222,18 @@ def test_judged_systems_cost_no_query_each(dataset, owner, client_for):
     queries(1)  # the first import also makes the items
     assert queries(3) == queries(60)
     assert EvalSystem.objects.filter(dataset=dataset).count() == 60 + 2  # and mt and rnn
+
+
+def test_importing_again_with_other_references_says_the_items_were_kept(dataset, owner, client_for):
+    assert post_judgments(client_for(owner), JUDGMENTS.encode()).status_code == 201
+    changed = REFERENCES.replace("\n", "\tanother reply\n", 2)  # c1 and c2 gain one
+    response = post_judgments(
+        client_for(owner),
+        JUDGMENTS.encode(),
+        references=SimpleUploadedFile("refs.tsv", changed.encode()),
+    )
+    assert response.status_code == 201
+    problems = response.json()["report"]["problems"]
+    kept = [p for p in problems if "kept as they are" in p["message"]]
+    assert [(p["level"], p["subjects"]) for p in kept] == [("warning", ["c1", "c2"])]
+    assert "another reply" not in Reference.objects.values_list("text", flat=True)

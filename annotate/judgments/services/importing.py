@@ -37,6 +37,10 @@ from core.lines import LineProblem, problems_counted
 __all__ = ["BUNDLE_FILES", "Bundle", "ColumnsUnsure", "bundle_parse", "judgments_import"]
 MAX_LISTED_PROBLEMS = 500  # counted entries: like problems are one entry already
 CONTEXTLESS = "judged items have no context (in no context file, not in the dataset)"
+KEPT = (
+    "items the split has already, kept as they are: the files give them another context or "
+    "references"
+)
 LISTED_IDS = 100  # ids of reference-less or context-less items kept in the report
 
 
@@ -91,6 +95,33 @@ def _ids(ids: set[str]) -> dict[str, object]:
 def _natural(text: str) -> list[object]:
     """ "c9" before "c10": the runs of digits in ids compared as numbers."""
     return [int(p) if k % 2 else p for k, p in enumerate(re.split(r"(\d+)", text))]
+
+
+def _kept_items_differing(split: Split, bundle: Bundle) -> list[LineProblem]:
+    """A warning for each item the split has already whose context or references the files
+    give otherwise: an import adds items, never changes one (a release may hold it), so the
+    new text is not written, and the owner must hear it was not."""
+    if bundle.contexts is None:
+        return []
+    given = bundle.contexts.items
+    refs = bundle.references.items if bundle.references else {}
+    stored = Item.objects.filter(split=split, external_id__in=list(given)).prefetch_related(
+        "references"
+    )
+    differing = [
+        item.external_id
+        for item in stored
+        if (list(item.context), item.message) != tuple(given[item.external_id])
+        or (
+            item.external_id in refs
+            and sorted(r.text for r in item.references.all()) != sorted(refs[item.external_id])
+        )
+    ]
+    name = bundle.tables["contexts"].name
+    return [
+        LineProblem(0, KEPT, file=name, level="warning", kind=KEPT, subject=item_id)
+        for item_id in sorted(differing)
+    ]
 
 
 def _create_items(dataset: Dataset, split: Split, bundle: Bundle) -> int:
@@ -201,6 +232,7 @@ def judgments_import(
         raise JudgmentsRejected(f"No judgment could be read: {listed}", problems)
     _refuse_split_collisions(dataset, split, bundle)
     split_row, _ = Split.objects.get_or_create(dataset=dataset, name=split)
+    problems += _kept_items_differing(split_row, bundle)
     created_items = _create_items(dataset, split_row, bundle)
     items = Item.objects.filter(split=split_row)
     known = set(items.values_list("external_id", flat=True))
