@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from annotate.datasets.models import Dataset
@@ -7,9 +9,9 @@ from core.forms import LimitedFileField
 
 
 class _ScaleChecked(forms.ModelForm):
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         # The database's check would say "Constraint … is violated" and name no field.
-        data = super().clean()
+        data = super().clean() or {}
         low, high = data.get("scale_min"), data.get("scale_max")
         if low is not None and high is not None and low >= high:
             self.add_error("scale_max", f"Must be above the scale's minimum ({low}).")
