@@ -1,31 +1,19 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from annotate.datasets.models import Dataset
 from core.forms import LimitedFileField
 
 
-class _ScaleChecked(forms.ModelForm):
-    def clean(self) -> dict[str, Any]:
-        # The database's check would say "Constraint … is violated" and name no field.
-        data = super().clean() or {}
-        low, high = data.get("scale_min"), data.get("scale_max")
-        if low is not None and high is not None and low >= high:
-            self.add_error("scale_max", f"Must be above the scale's minimum ({low}).")
-        return data
-
-
-class DatasetForm(_ScaleChecked):
+class DatasetForm(forms.ModelForm):
     class Meta:
         model = Dataset
         fields = ["name", "slug", "description", "language", "scale_min", "scale_max", "visibility"]
         help_texts = {"slug": "Short name used in links, e.g. reddit-replies-2026."}
 
 
-class DatasetEditForm(_ScaleChecked):
+class DatasetEditForm(forms.ModelForm):
     """The metadata the owner may change; the slug stays, as links and releases name it."""
 
     class Meta:

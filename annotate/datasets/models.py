@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 
@@ -60,6 +61,13 @@ class Dataset(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        # On the field, in words: the constraint alone says "Constraint … is violated" and
+        # names no field (full_clean then skips it, the field having an error).
+        low, high = self.scale_min, self.scale_max
+        if low is not None and high is not None and low >= high:
+            raise ValidationError({"scale_max": f"Must be above the scale's minimum ({low})."})
 
 
 class Split(models.Model):

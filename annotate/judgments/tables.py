@@ -19,6 +19,7 @@ from core.tabular import csv_records
 
 PREVIEW_ROWS = 5
 PREVIEW_COLUMNS = 100  # a row of thousands of fields is shown (and mapped on a page) in part
+MAX_KEYS = 100  # of a JSONL file's lines: judge, id, system and criteria (real files: < 20)
 PREVIEW_CELL_CHARS = 200  # a preview shows the start of a long cell, not a whole dialogue
 
 
@@ -138,19 +139,16 @@ def _jsonl_table(layout: str, name: str, objects: list, parsed: Parsed) -> Table
     keys: dict[str, None] = {}
     for number, obj in objects:
         keys.update(dict.fromkeys(str(k) for k in obj))
-        if len(keys) > MAX_COLUMNS:
+        if len(keys) > MAX_KEYS:
             # Every row is spread over every key: a new key a line was quadratic in time and
             # memory (6,000 lines took 20 s), and each key would be a criterion.
-            message = f"the lines so far use more than {MAX_COLUMNS} different keys"
+            message = f"the lines so far use more than {MAX_KEYS} different keys"
             parsed.error(name, number, message, "too many keys")
             objects = []  # the file is read no further, and none of its rows is kept
             break
-    header = list(keys)[:MAX_COLUMNS]
+    header = list(keys)[:MAX_KEYS]
     rows = [(n, [obj.get(k) for k in header]) for n, obj in objects]
     return Table(name, layout, guess_columns(layout, header, []), rows, parsed, jsonl=True)
-
-
-MAX_COLUMNS = 100  # judge, id, system and criteria: real files have fewer than twenty
 
 
 def table_read(layout: str, name: str, data: bytes) -> Table:

@@ -52,6 +52,10 @@ def test_create_reports_bad_fields(client_for, owner):
     )
     assert response.status_code == 400
     assert "language" in response.json()
+    reversed_scale = {**NEW, "scale_min": 5, "scale_max": 1}
+    response = client_for(owner).post("/api/v1/datasets/", reversed_scale, format="json")
+    assert response.status_code == 400  # on the field, in words, not the database's constraint
+    assert response.json() == {"scale_max": ["Must be above the scale's minimum (5)."]}
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("other", 403), ("anonymous", 403)])
