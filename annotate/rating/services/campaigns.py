@@ -82,11 +82,10 @@ def campaign_create(
         fields.update(scale_min=1, scale_max=5, anchors=[])
     fields.setdefault("scale_min", dataset.scale_min)
     fields.setdefault("scale_max", dataset.scale_max)
-    if "anchors" not in fields:  # the default labels name five points; other scales get none
-        points = int(fields["scale_max"]) - int(fields["scale_min"]) + 1  # type: ignore[call-overload]
-        fields["anchors"] = list(DEFAULT_ANCHORS) if points == len(DEFAULT_ANCHORS) else []
     fields.setdefault("status", CampaignStatus.DRAFT if draft else CampaignStatus.OPEN)
     campaign = Campaign(owner=owner, dataset=dataset, subject=subject, mode=mode, **fields)
+    if "anchors" not in fields and len(campaign.scale) != len(DEFAULT_ANCHORS):
+        campaign.anchors = []  # the default labels name five points; other scales get none
     if campaign.split is not None and campaign.split.dataset_id != dataset.pk:
         raise ValidationError({"split": "That split belongs to another dataset."})
     if subject == Subject.OUTPUTS and campaign.split is None:

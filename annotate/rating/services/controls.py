@@ -44,7 +44,14 @@ def control_kind_due(
     completion code, would never come)."""
     if campaign.control_rate <= 0 or finished < FIRST_CONTROL_AFTER:
         return None
-    if quota and quota - finished <= bad_references_missing(campaign=campaign, rater=rater):
+    # The count is asked only near the share's end (at most qc_min_controls can be missing):
+    # this runs on every request for work.
+    left = quota - finished
+    if (
+        quota
+        and left <= campaign.qc_min_controls
+        and left <= bad_references_missing(campaign=campaign, rater=rater)
+    ):
         return RatingKind.BAD_REFERENCE
     period = max(2, round(1 / campaign.control_rate))
     if (finished + 1) % period:

@@ -84,9 +84,9 @@ def release_for_leaderboard(*, user: User, release_id: str) -> Release:
 def release_named(*, user: User | AnonymousUser, name: str) -> Release | None:
     """A release by id or `<dataset-slug>@<version>`, among those of datasets the user sees."""
     releases = Release.objects.filter(dataset__in=dataset_list_visible(user=user))
-    if name.isdigit():  # an id, though "²" or 30 digits name none
-        pk = natural_or_none(name)
-        return releases.filter(pk=pk).first() if pk is not None else None
+    pk = natural_or_none(name)  # not str.isdigit(): "²" and 30 digits name no release
+    if pk is not None:
+        return releases.filter(pk=pk).first()
     if "@" in name:
         slug, version = name.split("@", 1)
         return releases.filter(dataset__slug=slug, version=version).first()
