@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 # The csv module refuses a cell over 128 KiB with an exception. Uploads are bounded in bytes
 # before they are read, and other formats take a long cell (a conversation's whole context), so
 # CSV does too: the limit is lifted once, for every reader.
 csv.field_size_limit(2**31 - 1)
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def _needs_quote(text: str) -> bool:
