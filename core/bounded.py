@@ -171,7 +171,7 @@ class BoundedStream(io.RawIOBase):
         if first == -1:
             self._run += len(data)
             if self._run > limit.value:
-                self._refuse_line(limit, self.lines + 1)
+                self._refuse_line(limit, self.lines + 1, cr_alone=b"\r" in data)
             return
         if self._run + first > limit.value:
             self._refuse_line(limit, self.lines + 1)
@@ -188,8 +188,14 @@ class BoundedStream(io.RawIOBase):
         if self._run > limit.value:
             self._refuse_line(limit, self.lines + 1)
 
-    def _refuse_line(self, limit: Limit, line: int) -> NoReturn:
-        raise LimitExceeded(limit, f"{self.label}: line {line:,} is longer than allowed")
+    def _refuse_line(self, limit: Limit, line: int, cr_alone: bool = False) -> NoReturn:
+        what = f"{self.label}: line {line:,} is longer than allowed"
+        if cr_alone:  # a long run of bytes without "\n" but with "\r": old Mac line ends
+            what += (
+                " (its lines seem to end with a carriage return alone, as classic Mac files"
+                " do: save it with Unix or Windows line ends)"
+            )
+        raise LimitExceeded(limit, what)
 
 
 def buffered(stream: BoundedStream) -> io.BufferedReader:

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from django.core.files import File
+
 from core import strict_json
 
 BOM = b"\xef\xbb\xbf"
@@ -154,14 +156,38 @@ def _counted(group: list[LineProblem], shown: int) -> CountedProblem:
     return CountedProblem(first.file, first.level, message, first.line, count, lines, subjects)
 
 
-def upload_lines(upload: IO[bytes]) -> Iterator[bytes]:
-    """An uploaded file's raw lines, each ending at "\\n" only, as editors and `wc -l` count
-    them. Iterating a Django file object also ends a line at a lone "\\r" (every later line was
-    then named one too high), and joins a long line's pieces again at each chunk (12.8 s for a
-    48 MB line, bench/hostile.py); the file it wraps does neither."""
-    raw = getattr(upload, "file", upload)
+def file_lines(handle: IO[bytes]) -> Iterator[bytes]:
+    """The raw lines of an upload or a stored file, from its start, each ending at "\n" only,
+    as editors and `wc -l` count them. Iterating a Django file object (an upload, a model's
+    file) also ends a line at a lone "\r" — every later line was then named one too high, and a
+    worker scored a stored submission's later lines one item late — and joins a long line's
+    pieces again at each chunk (12.8 s for a 48 MB line, bench/hostile.py); the plain file
+    object it wraps does neither."""
+    raw: Any = handle
+    while isinstance(raw, File):  # an upload, a model's file, a storage's file: unwrap
+        raw = raw.file
     raw.seek(0)
     yield from raw
+
+
+def _lines_ended_by_cr_alone(raw_lines: Iterable[bytes]) -> Iterator[bytes]:
+    """`raw_lines`, or, when the first "line" holds the whole file and its line ends are
+    carriage returns alone (files saved by classic Mac OS tools and some spreadsheets), that
+    file's lines. A stray "\r" inside a line of a "\n" file stays inside its line."""
+    iterator = iter(raw_lines)
+    first = next(iterator, None)
+    if first is None:
+        return
+    body = first[:-1] if first.endswith(b"\r") else first
+    if first.endswith(b"\n") or b"\r" not in body:
+        yield first
+        yield from iterator
+        return
+    start = 0
+    while (end := body.find(b"\r", start)) != -1:
+        yield body[start:end]
+        start = end + 1
+    yield body[start:]
 
 
 def read_lines(
@@ -174,14 +200,15 @@ def read_lines(
 ) -> Iterator[tuple[int, str]]:
     """(number from 1, text without its line end) of each line of an upload.
 
-    A byte-order mark before the first line is dropped. A line that is not UTF-8, or that holds
+    A byte-order mark before the first line is dropped; a file whose lines end with "\r"
+    alone is read at those. A line that is not UTF-8, or that holds
     a NUL byte (which no database text column stores), is an error in `problems`: the line is
     skipped, or given as "" with `keep_bad` (so that counts and numbers stay the file's). With
     `latin1`, a line that is not UTF-8 is read as Latin-1 instead, with a warning (files from
     the field, written by old tools). With `give_up_after`, reading stops, with an error saying
     so, once that many lines were wrong (whether here or in the caller): a file refused whole
     gains nothing from its millionth problem, and 16 million wrong lines took six minutes."""
-    for number, raw in enumerate(raw_lines, start=1):
+    for number, raw in enumerate(_lines_ended_by_cr_alone(raw_lines), start=1):
         if give_up_after and problems.bad_lines >= give_up_after:
             message = f"reading stopped here: {problems.bad_lines:,} lines were wrong already"
             # Kept past the report's limit: the reader must learn why the count ends here.

@@ -24,7 +24,7 @@ from annotate.datasets.selectors.deletion import dataset_deletion_preview
 from annotate.datasets.services import datasets as services
 from annotate.datasets.visibility import dataset_splits_hidden_from
 from core.api import page_response, paginated, problems_response, validated_input
-from core.lines import upload_lines
+from core.lines import file_lines
 
 
 def _editable_dataset(request: Request, slug: str) -> Dataset:
@@ -142,7 +142,7 @@ class DatasetImportApi(APIView):
         try:
             fmt = services.import_format_for(upload.name, fields.get("format", ""))
             summary = services.dataset_import_file(
-                dataset=dataset, lines=upload_lines(upload), fmt=fmt
+                dataset=dataset, lines=file_lines(upload), fmt=fmt
             )
         except FileProblems as exc:
             problems = [p.as_dict("line", "field", "message") for p in exc.problems]

@@ -35,7 +35,7 @@ from annotate.datasets.services.datasets import (
 from annotate.datasets.visibility import dataset_hidden_splits, dataset_splits_hidden_from
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
-from core.lines import upload_lines
+from core.lines import file_lines
 
 ITEMS_PER_PAGE = 20
 
@@ -95,7 +95,7 @@ def dataset_import_view(request: AuthenticatedRequest, slug: str) -> HttpRespons
         upload = form.cleaned_data["file"]
         try:
             fmt = import_format_for(upload.name, form.cleaned_data["format"])
-            summary = dataset_import_file(dataset=dataset, lines=upload_lines(upload), fmt=fmt)
+            summary = dataset_import_file(dataset=dataset, lines=file_lines(upload), fmt=fmt)
         except ValidationError as exc:
             form.add_error("format", exc.message_dict.get("format", exc.messages))
         except FileProblems as exc:

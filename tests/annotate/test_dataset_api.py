@@ -113,6 +113,16 @@ def test_import_with_an_explicit_format(make_dataset, client_for, owner):
     assert response.json() == {"items": 3, "references": 6}
 
 
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\r"], ids=["windows", "classic-mac"])
+def test_a_file_with_other_line_ends_imports_the_same(make_dataset, client_for, owner, line_end):
+    # "CSV (Macintosh)" from a spreadsheet ends lines with a carriage return alone.
+    make_dataset(data=None)
+    data = (DATA / "small.tsv").read_bytes().replace(b"\n", line_end)
+    file = SimpleUploadedFile("x.tsv", data)
+    response = client_for(owner).post("/api/v1/datasets/chat/import/", {"file": file})
+    assert (response.status_code, Item.objects.count()) == (201, 2), response.json()
+
+
 @pytest.mark.parametrize("who, status", [("owner", 200), ("other", 404), ("anonymous", 404)])
 def test_export_round_trips(make_dataset, client_for, who, status, request):
     make_dataset()

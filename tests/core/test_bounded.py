@@ -67,6 +67,15 @@ def test_lines_up_to_the_limit_pass_exactly(compress):
     assert read_all(compress(data), LINE) == [b"0123456789\n", b"\n", b"abc\r\n", b"z" * 10]
 
 
+def test_a_long_file_of_lines_ended_by_carriage_returns_alone_is_told_why():
+    with pytest.raises(LimitExceeded, match="carriage return alone") as caught:
+        read_all(b"short\r" * 3, LINE)
+    assert "line 1 is longer" in str(caught.value)
+    with pytest.raises(LimitExceeded) as caught:
+        read_all(b"y" * 11, LINE)
+    assert "carriage return" not in str(caught.value)
+
+
 def test_a_long_line_between_two_newlines_of_one_chunk_is_found():
     data = b"a\n" + b"b" * 11 + b"\nc\n"
     with pytest.raises(LimitExceeded, match="line 2"):

@@ -1,5 +1,7 @@
 """The one line reader and problem type: numbering, BOM, bad bytes, and how a problem reads."""
 
+import io
+
 from core.lines import LineProblem, LineProblems, read_lines
 
 
@@ -11,6 +13,20 @@ def read(data: bytes, **options):
 def test_lines_are_numbered_from_one_without_their_ends_or_a_byte_order_mark():
     lines, problems = read(b"\xef\xbb\xbfa\r\nb\n\nc")
     assert lines == [(1, "a"), (2, "b"), (3, ""), (4, "c")] and not problems.problems
+
+
+def read_file(data: bytes) -> list[tuple[int, str]]:
+    """Lines as an upload gives them: ended at "\n" only."""
+    return list(read_lines(io.BytesIO(data), LineProblems()))
+
+
+def test_a_file_whose_lines_end_with_a_carriage_return_alone_is_read_at_them():
+    assert read_file(b"\xef\xbb\xbfa\rb\r\rc\r") == [(1, "a"), (2, "b"), (3, ""), (4, "c")]
+    assert read_file(b"a\rb") == [(1, "a"), (2, "b")]
+    # In a file of "\n" lines, a stray "\r" is part of its line, whichever line it is in.
+    assert read_file(b"a\rb\nc\rd\n") == [(1, "a\rb"), (2, "c\rd")]
+    assert read_file(b"one\r") == [(1, "one")]
+    assert read_file(b"") == []
 
 
 def test_bad_lines_are_reported_and_skipped_or_kept_empty():

@@ -89,6 +89,35 @@ def test_scores_equal_the_metric_cli_on_the_same_files(
     assert stored.signature == cli["signature"]
 
 
+@pytest.mark.parametrize(
+    "data, hyps",
+    [
+        # A stray carriage return inside a hypothesis is part of it; Django's iteration of a
+        # stored file ended a line there, so the worker scored every later line one item late.
+        (
+            "the cat\rsat on a mat\nwhat a great match\nsee you then\ni love cheese pizza\n",
+            ["the cat\rsat on a mat", *HYPS[1:]],
+        ),
+        ("\r".join(HYPS) + "\r", HYPS),  # a file whose lines end with a carriage return alone
+    ],
+    ids=["stray-cr", "cr-line-ends"],
+)
+def test_the_worker_reads_the_lines_the_upload_accepted(
+    make_leaderboard, other, data, hyps, django_capture_on_commit_callbacks
+):
+    board = make_leaderboard()
+    with django_capture_on_commit_callbacks(execute=False):
+        submission = upload(board, other, text=data)
+    assert submission.n_lines == 4
+    execute(submission.run_id)
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.FINISHED, submission.error
+    references = references_service.reference_index(board, "dbleu")
+    stored = Score.objects.get(submission=submission, metric="dbleu")
+    expected = references.metric.stats(hyps, references.prepared)
+    assert np.array_equal(load_matrix(stored.stats_file), expected)
+
+
 def test_chunks_give_exactly_the_rows_of_one_piece(make_leaderboard):
     board = make_leaderboard()
     references = references_service.reference_index(board, "dbleu")

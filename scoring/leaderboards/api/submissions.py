@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from annotate.accounts.selectors import user_is_researcher
 from core.api import problems_response, validated_input
-from core.lines import upload_lines
+from core.lines import file_lines
 from scoring.leaderboards.models import Listing, Score, Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
 from scoring.leaderboards.selectors.submissions import submission_get_for_user, submissions_of_user
@@ -128,7 +128,7 @@ class SubmissionListApi(APIView):
             submission = submission_create(
                 leaderboard=board,
                 user=cast(User, request.user),
-                lines=upload_lines(upload),
+                lines=file_lines(upload),
                 size=upload.size,
                 filename=upload.name,
                 method=fields["method"],

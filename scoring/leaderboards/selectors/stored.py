@@ -12,6 +12,7 @@ import numpy as np
 from django.conf import settings
 from django.core.files.storage import default_storage
 
+from core.lines import file_lines
 from scoring.leaderboards.models import Submission
 from scoring.leaderboards.submission_files import parse_submission
 from scoring.metrics import WeightProfile
@@ -19,7 +20,7 @@ from scoring.metrics import WeightProfile
 
 def submission_hypotheses(submission: Submission, item_ids: list[str]) -> list[str]:
     with submission.file.open("rb") as handle:
-        hyps, _ = parse_submission(handle, item_ids, submission.format)
+        hyps, _ = parse_submission(file_lines(handle), item_ids, submission.format)
     return hyps
 
 

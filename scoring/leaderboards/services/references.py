@@ -24,6 +24,7 @@ from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
 
 from core.bounded_cache import BoundedCache
+from core.lines import file_lines
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_metric, release_scoring_items
 from scoring.leaderboards.submission_files import submission_slice
@@ -184,7 +185,7 @@ def submission_chunk(
     chunk's cost, whatever the board's size."""
     with submission.file.open("rb") as handle:
         hyps = submission_slice(
-            handle, references.item_ids, start, stop, submission.format or "text"
+            file_lines(handle), references.item_ids, start, stop, submission.format or "text"
         )
     n_items, metric, prepared = len(references.item_ids), references.metric, references.prepared
     # Streamed: a slice of items at a time, so tokenized references never grow with the chunk.

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from annotate.accounts.selectors import user_is_researcher
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_add_service_errors
-from core.lines import upload_lines
+from core.lines import file_lines
 from scoring.leaderboards.forms import SubmissionChangeForm, SubmissionForm
 from scoring.leaderboards.models import Submission
 from scoring.leaderboards.selectors.leaderboards import (
@@ -49,7 +49,7 @@ def submission_new(request: AuthenticatedRequest, slug: str) -> HttpResponse:
             submission = submission_create(
                 leaderboard=leaderboard,
                 user=request.user,
-                lines=upload_lines(upload),
+                lines=file_lines(upload),
                 size=upload.size,
                 filename=upload.name,
                 method=form.cleaned_data["method"],
