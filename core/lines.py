@@ -61,6 +61,7 @@ class LineProblems:
     problems: list[LineProblem] = field(default_factory=list)
     more: int = 0
     bad_lines: int = 0
+    stopped_at: int = 0  # the line where reading gave up (`give_up`), or 0
     _last_bad: int = 0
 
     def add(
@@ -79,6 +80,17 @@ class LineProblems:
 
     def warn(self, line: int, message: str, field: str = "") -> None:
         self.add(line, message, field, level="warning")
+
+    def give_up(self, line: int, after: int) -> bool:
+        """Whether reading should stop at `line`, `after` lines being wrong already (0: never):
+        a file refused whole gains nothing from its millionth problem. If so, the report says
+        where and why, past its limit, since the reader must learn why the count ends there."""
+        if not after or self.bad_lines < after:
+            return False
+        message = f"reading stopped here: {self.bad_lines:,} lines were wrong already"
+        self.problems.append(LineProblem(line, message, "", self.file))
+        self.stopped_at = line
+        return True
 
     def reported(self) -> list[LineProblem]:
         """Every kept problem, and one saying how many more were not kept."""
@@ -206,13 +218,10 @@ def read_lines(
     skipped, or given as "" with `keep_bad` (so that counts and numbers stay the file's). With
     `latin1`, a line that is not UTF-8 is read as Latin-1 instead, with a warning (files from
     the field, written by old tools). With `give_up_after`, reading stops, with an error saying
-    so, once that many lines were wrong (whether here or in the caller): a file refused whole
-    gains nothing from its millionth problem, and 16 million wrong lines took six minutes."""
+    so, once that many lines were wrong (whether here or in the caller): 16 million wrong lines
+    took six minutes."""
     for number, raw in enumerate(_lines_ended_by_cr_alone(raw_lines), start=1):
-        if give_up_after and problems.bad_lines >= give_up_after:
-            message = f"reading stopped here: {problems.bad_lines:,} lines were wrong already"
-            # Kept past the report's limit: the reader must learn why the count ends here.
-            problems.problems.append(LineProblem(number, message, "", problems.file))
+        if problems.give_up(number, give_up_after):
             return
         if number == 1 and raw.startswith(BOM):
             raw = raw[len(BOM) :]

@@ -42,6 +42,18 @@ def test_jsonl_problems_name_lines():
     ]
 
 
+@pytest.mark.parametrize(
+    "line, layout", [(b'{"hyp": 1}\n', "jsonl"), (b"bad \xff\n", "text")], ids=["json", "utf8"]
+)
+def test_reading_stops_after_a_thousand_wrong_lines(line, layout):
+    found = problems(line * 5_000, layout)
+    assert found[-2:] == [
+        "line 1001: reading stopped here: 1,000 lines were wrong already",
+        "900 more problems not shown",
+    ]
+    assert not any("items" in p for p in found)  # no count or missing items: they would be wrong
+
+
 def test_an_empty_file_is_refused():
     assert "the file is empty" in problems(b"")
 
