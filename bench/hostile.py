@@ -236,6 +236,10 @@ def build_rows() -> list[Row]:
         # Each line wrong: 361 s to refusal when every line was read; now reading stops.
         Row("wrong JSONL lines", "48 MB, 16.7 million {} lines", imports,
             jsonl_import(b"{}\n" * (16 * MIB))),
+        # Nothing wrong to stop at: every line is read (16.6 s before blank lines were spared
+        # the checks), and the file holds no items.
+        Row("blank lines", "48 MB, 50 million empty lines", imports,
+            jsonl_import(b"\n" * (48 * MIB))),
         # Every line checked before: 22 s to refusal; now reading stops, as for datasets.
         Row("wrong submission lines", "44 MB, 4 million JSONL lines", "a submission's check",
             submission_check(b'{"hyp": 1}\n' * 4_000_000)),

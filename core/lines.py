@@ -182,14 +182,15 @@ def file_lines(handle: IO[bytes]) -> Iterator[bytes]:
     yield from raw
 
 
-def _lines_ended_by_cr_alone(raw_lines: Iterable[bytes]) -> Iterator[bytes]:
-    """`raw_lines`, or, when the first "line" holds the whole file and its line ends are
-    carriage returns alone (files saved by classic Mac OS tools and some spreadsheets), that
-    file's lines. A stray "\r" inside a line of a "\n" file stays inside its line."""
+def _file_lines_from_the_first(raw_lines: Iterable[bytes]) -> Iterator[bytes]:
+    """`raw_lines` without a byte-order mark, or, when the first "line" holds the whole file
+    and its line ends are carriage returns alone (files saved by classic Mac OS tools and some
+    spreadsheets), that file's lines. A stray "\r" inside a line of a "\n" file stays there."""
     iterator = iter(raw_lines)
     first = next(iterator, None)
     if first is None:
         return
+    first = first.removeprefix(BOM)
     body = first[:-1] if first.endswith(b"\r") else first
     if first.endswith(b"\n") or b"\r" not in body:
         yield first
@@ -213,18 +214,19 @@ def read_lines(
     """(number from 1, text without its line end) of each line of an upload.
 
     A byte-order mark before the first line is dropped; a file whose lines end with "\r"
-    alone is read at those. A line that is not UTF-8, or that holds
-    a NUL byte (which no database text column stores), is an error in `problems`: the line is
+    alone is read at those. A line that is not UTF-8, or that holds a NUL byte (which no
+    database text column stores), is an error in `problems`: the line is
     skipped, or given as "" with `keep_bad` (so that counts and numbers stay the file's). With
     `latin1`, a line that is not UTF-8 is read as Latin-1 instead, with a warning (files from
     the field, written by old tools). With `give_up_after`, reading stops, with an error saying
     so, once that many lines were wrong (whether here or in the caller): 16 million wrong lines
     took six minutes."""
-    for number, raw in enumerate(_lines_ended_by_cr_alone(raw_lines), start=1):
-        if problems.give_up(number, give_up_after):
+    for number, raw in enumerate(_file_lines_from_the_first(raw_lines), start=1):
+        if give_up_after and problems.give_up(number, give_up_after):
             return
-        if number == 1 and raw.startswith(BOM):
-            raw = raw[len(BOM) :]
+        if raw == b"\n":  # nothing to check (a 48 MB dataset of blank lines: 16.6 s → 11.4 s)
+            yield number, ""
+            continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
