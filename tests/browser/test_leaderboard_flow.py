@@ -68,4 +68,9 @@ def test_upload_watch_the_progress_and_see_the_row(
     page.reload()
     expect(row.locator("td").nth(2)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # Its caption stays in view, whole, while the table scrolls sideways.
+    table = page.locator("#leaderboard")
+    table.evaluate("table => { table.scrollLeft = table.scrollWidth; }")
+    box = page.locator("#leaderboard caption").bounding_box()
+    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 390, box
     assert script_errors == []
