@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
+from django.views.generic import RedirectView, View
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -19,8 +19,12 @@ from deltableu.health import healthz
 def _docs(view_class, schema_url_name: str):
     """An API docs page. ReDoc and Swagger UI inject styles at run time, so these two pages (and
     no other) allow inline styles; a nonce would make browsers ignore 'unsafe-inline', hence a
-    replaced style-src. Scripts stay nonce-only."""
-    view = view_class.as_view(url_name=schema_url_name)
+    replaced style-src. Scripts stay nonce-only.
+
+    OPTIONS answers as any page's does (its methods in Allow): DRF's answer describes an API
+    view, and the Swagger page rendered that through its HTML template, a 500."""
+    page_class = type(view_class.__name__, (view_class,), {"options": View.options})
+    view = page_class.as_view(url_name=schema_url_name)
     return csp_replace({"style-src": [SELF, UNSAFE_INLINE]})(view)
 
 

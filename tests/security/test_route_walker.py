@@ -265,3 +265,20 @@ def test_every_text_answer_names_its_charset_and_every_page_its_policy(world, ca
             if kind.startswith("text/html") and "default-src 'self'" not in policy:
                 missing.append(f"{path}: no Content-Security-Policy")
     assert missing == [], "\n".join(missing)
+
+
+def test_every_route_answers_head_and_options_without_a_server_error(world, caplog):
+    # Clients and proxies send both unasked (CORS preflights, link checkers, monitors); the
+    # Swagger page answered OPTIONS with a 500 (DRF's API description through an HTML template).
+    caplog.set_level(logging.CRITICAL, logger="django.request")
+    failed = []
+    for persona, user in (("anonymous", None), ("owner", world.owner)):
+        for route in all_routes():
+            cache.clear()
+            client = _client(user)
+            client.raise_request_exception = False  # every failure listed, as a status
+            for method, path, _private, _missing_path in calls(world, route, ["head", "options"]):
+                status = _call(client, method, path).status_code
+                if status >= 500:
+                    failed.append(f"{persona} {method.upper()} {path}: {status}")
+    assert failed == [], "\n".join(failed)
