@@ -38,6 +38,25 @@ def test_bad_names_are_a_400_naming_the_field(client_for, other, owner, team, na
     assert api.status_code == 400 and re.search(message, str(api.json()["name"]))
 
 
+def test_a_name_taken_between_the_check_and_the_write_is_a_400(
+    client_for, other, owner, monkeypatch
+):
+    # Two requests creating one name at once both pass the check; the second write used to
+    # end in the unique constraint's IntegrityError, a 500.
+    from scoring.leaderboards.services import teams
+
+    def taken_meanwhile(*, name):
+        Team.objects.create(name=name, created_by=owner)
+        return False
+
+    monkeypatch.setattr(teams, "team_username_taken", taken_meanwhile)
+    api = client_for(other).post("/api/v1/teams/", {"name": "Racers"}, format="json")
+    assert api.status_code == 400 and "exists" in str(api.json()["name"])
+    assert list(Team.objects.filter(name="Racers").values_list("created_by", flat=True)) == [
+        owner.pk
+    ]
+
+
 def test_invite_by_link_join_and_leave(client_for, other, owner, team):
     client = client_for(other)
     assert client.post(f"/leaderboards/teams/{team.pk}/invitation/").status_code == 302

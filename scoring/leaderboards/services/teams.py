@@ -11,7 +11,7 @@ import secrets
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from annotate.accounts.selectors import user_is_researcher
 from scoring.leaderboards.models import Team
@@ -30,14 +30,18 @@ def team_create(*, user: User, name: str) -> Team:
         raise ValidationError({"name": "Name the team."})
     if len(name) > 100:
         raise ValidationError({"name": "Keep the name under 100 characters."})
+    taken = ValidationError({"name": f"A team called {name!r} exists; choose another name."})
     if Team.objects.filter(name__iexact=name).exists():
-        raise ValidationError({"name": f"A team called {name!r} exists; choose another name."})
+        raise taken
     # A user's own one-person team is named after them (services/submissions.py: team_for).
     if name != user.username and team_username_taken(name=name):
         raise ValidationError({"name": "That is someone's username; choose another name."})
-    with transaction.atomic():
-        team = Team.objects.create(name=name, created_by=user)
-        team.members.add(user)
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(name=name, created_by=user)
+            team.members.add(user)
+    except IntegrityError:  # the same name, created by a request between the check and here
+        raise taken from None
     return team
 
 
