@@ -7,13 +7,14 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.models import Token
 
 from annotate.accounts.models import Invitation, Profile, Role
+from core.inserts import insert_checked
 
 INVITATION_LIFETIME = timedelta(days=14)
 
@@ -27,8 +28,7 @@ def user_create(
     except ValidationError as exc:
         raise ValidationError({"password": exc.messages}) from None
     user.set_password(password)
-    user.full_clean()
-    user.save()
+    insert_checked(user)
     Profile.objects.create(user=user, role=role)
     return user
 
@@ -90,12 +90,11 @@ def invitation_accept(*, token: str, username: str, password: str, email: str = 
     if User.objects.filter(username__iexact=username).exists():
         raise taken
     try:
-        with transaction.atomic():
-            return user_create(
-                username=username, password=password, role=invitation.role, email=email
-            )
-    except IntegrityError:  # a simultaneous sign-up took the name between check and insert
-        raise taken from None
+        return user_create(username=username, password=password, role=invitation.role, email=email)
+    except ValidationError as exc:
+        if "username" in exc.message_dict:  # a simultaneous sign-up took the name meanwhile
+            raise taken from None
+        raise
 
 
 def token_regenerate(*, user: User) -> Token:

@@ -17,6 +17,7 @@ from annotate.datasets.selectors.collisions import collisions_in, split_collisio
 from annotate.datasets.selectors.deletion import DeletionPreview, dataset_deletion_preview
 from core.bulk import analyze_after_commit
 from core.dispatch import dispatch
+from core.inserts import insert_checked
 from core.lines import LineProblem
 from core.queries import count_by
 
@@ -31,8 +32,7 @@ class ImportSummary:
 
 def dataset_create(*, owner: User, **fields: object) -> Dataset:
     dataset = Dataset(owner=owner, **fields)
-    dataset.full_clean()
-    dataset.save()
+    insert_checked(dataset)
     return dataset
 
 

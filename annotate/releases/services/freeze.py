@@ -25,6 +25,7 @@ from annotate.releases.selectors.content import content_checksum, release_conten
 from annotate.releases.services.buildinfo import build_info_collect
 from annotate.releases.services.unrated import release_unrated_resolve
 from core.bulk import analyze_after_commit
+from core.inserts import insert_checked
 
 BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
 MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32
@@ -201,8 +202,7 @@ def release_freeze(
         description=description,
         build_info=build_info_collect(dataset=dataset, campaign=campaign),
     )
-    release.full_clean()
-    release.save()
+    insert_checked(release)
     copies = _copy_snapshot(release, campaign)
     if release.include_ratings and campaign is not None:
         _copy_ratings(release, campaign, copies)

@@ -36,6 +36,7 @@ from annotate.releases.services.import_parsing import (
 )
 from annotate.releases.services.publish import release_build_files, release_stage_files
 from core.bulk import analyze_after_commit
+from core.inserts import insert_checked
 
 Ratings = list[tuple[str, str, int, str, int]]
 
@@ -49,12 +50,12 @@ def _new_dataset(owner: User, slug: str | None, info: dict[str, Any]) -> Dataset
     dataset = Dataset(
         owner=owner, slug=slug, visibility=Visibility.PRIVATE, **{f: info[f] for f in fields}
     )
-    dataset.full_clean()
     try:
-        with transaction.atomic():
-            dataset.save()
-    except IntegrityError:  # another import took the slug since the check above
-        raise ValidationError(taken) from None
+        insert_checked(dataset)
+    except ValidationError as exc:
+        if "slug" in exc.message_dict:  # another import took the slug since the check above
+            raise ValidationError(taken) from None
+        raise
     return dataset
 
 
@@ -66,8 +67,7 @@ def _new_release(dataset: Dataset, owner: User, meta: dict[str, Any]) -> Release
     release = Release(
         dataset=dataset, created_by=owner, imported=True, **{f: meta[f] for f in fields}
     )
-    release.full_clean()
-    release.save()
+    insert_checked(release)
     return release
 
 

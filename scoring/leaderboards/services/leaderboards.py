@@ -9,6 +9,7 @@ from django.db import transaction
 
 from annotate.releases.models import Release, ReleaseStatus
 from core.dispatch import dispatch
+from core.inserts import insert_checked
 from scoring.leaderboards.models import Leaderboard
 from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_can_manage,
@@ -66,8 +67,7 @@ def leaderboard_create(
         companion_metrics=companion_metrics,
         **fields,
     )
-    leaderboard.full_clean()
-    leaderboard.save()
+    insert_checked(leaderboard)
     transaction.on_commit(lambda: _prepare(leaderboard.pk))
     return leaderboard
 

@@ -11,9 +11,10 @@ import secrets
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from annotate.accounts.selectors import user_is_researcher
+from core.inserts import insert_checked
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors.teams import team_username_taken
 
@@ -36,12 +37,15 @@ def team_create(*, user: User, name: str) -> Team:
     # A user's own one-person team is named after them (services/submissions.py: team_for).
     if name != user.username and team_username_taken(name=name):
         raise ValidationError({"name": "That is someone's username; choose another name."})
+    team = Team(name=name, created_by=user)
     try:
         with transaction.atomic():
-            team = Team.objects.create(name=name, created_by=user)
+            insert_checked(team)
             team.members.add(user)
-    except IntegrityError:  # the same name, created by a request between the check and here
-        raise taken from None
+    except ValidationError as exc:
+        if "name" in exc.message_dict:  # the same name, created by a request meanwhile
+            raise taken from None
+        raise
     return team
 
 
