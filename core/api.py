@@ -17,7 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.bounded import LimitExceeded
-from core.errors import NotFound
+from core.errors import Conflict, NotFound
+
+
+class _ConflictError(exceptions.APIException):
+    status_code = 409
+    default_code = "conflict"
 
 
 def drf_validation_error(exc: DjangoValidationError) -> exceptions.ValidationError:
@@ -31,14 +36,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
     (DRF alone turns Django's PermissionDenied into a generic 403 and does not know Django's
     ValidationError at all, which would be a 500.) Selectors' `core.errors.NotFound` is the 404
-    Django's Http404 was, message kept. Input over a size limit is a 413 whose body
-    names the limit, so a client can tell "too big" from "wrong".
+    Django's Http404 was, message kept; a service's `core.errors.Conflict` is a 409. Input over
+    a size limit is a 413 whose body names the limit, so a client can tell "too big" from
+    "wrong".
     """
     if isinstance(exc, LimitExceeded):
         body = {"detail": exc.messages[0], "limit": exc.limit.setting, "value": exc.limit.value}
         return Response(body, status=413)
     if isinstance(exc, NotFound):
         exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, Conflict):
+        exc = _ConflictError(str(exc))
     elif isinstance(exc, DjangoValidationError):
         exc = drf_validation_error(exc)
     elif isinstance(exc, DjangoPermissionDenied):

@@ -146,6 +146,31 @@ def test_the_deletion_api_deletes_with_the_name(campaign, client_for, owner):
     assert answer.status_code == 204 and not Campaign.objects.filter(pk=campaign.pk).exists()
 
 
+def test_a_campaign_a_study_reads_is_kept_and_the_study_named(campaign, client_for, owner):
+    # A study's campaign is PROTECTed: the delete answered 500 (ProtectedError), page and API.
+    from scoring.study.models import CorrelationStudy
+
+    CorrelationStudy.objects.create(
+        owner=owner,
+        name="weights study",
+        dataset=campaign.dataset,
+        weight_source="campaign",
+        weight_campaign=campaign,
+    )
+    client = client_for(owner)
+    url = reverse("campaign-delete", args=[campaign.pk])
+    before = client.get(url).content.decode()  # said before the name is typed in vain
+    assert "cannot be deleted: 1 correlation study (weights study)" in before
+    page = client.post(url, {"confirm": campaign.name})
+    assert page.status_code == 409 and b"delete the study first" in page.content
+    answer = client.post(
+        f"{API}/campaigns/{campaign.pk}/delete/", {"confirm": campaign.name}, format="json"
+    )
+    assert answer.status_code == 409
+    assert "cannot be deleted: 1 correlation study (weights study)" in answer.json()["detail"]
+    assert Campaign.objects.filter(pk=campaign.pk).exists()
+
+
 def test_the_done_page_says_why_and_where_next(campaign, client_for, rater):
     from annotate.rating.services.lifecycle import campaign_transition
 

@@ -1,4 +1,5 @@
-"""What deleting a dataset takes with it, and what keeps it, before anything is deleted.
+"""What deleting a dataset takes with it, and what keeps it (or any row), before anything is
+deleted.
 
 Read from the models' own foreign keys rather than listed by hand: campaigns, ratings,
 evaluated systems, judgments and the rest belong to apps above this one, which this app may not
@@ -22,6 +23,7 @@ NAMED_BLOCKERS = 5  # objects named per blocking kind; the rest are counted
 BLOCKER_REASONS = {
     "releases.release": "a release is citable and keeps its dataset; delete draft releases "
     "from their pages first (a published one cannot be deleted)",
+    "study.correlationstudy": "a study reads its ratings or weights; delete the study first",
 }
 
 
@@ -97,11 +99,12 @@ def _graph(root: Model) -> tuple[list[Model], dict[Model, list[Edge]], list[tupl
 
 
 class _Rows:
-    """The rows of each model that a delete of one dataset reaches, as lazy querysets."""
+    """The rows of each model that a delete of one row (a dataset) reaches, as lazy querysets."""
 
-    def __init__(self, dataset: Dataset, parents: dict[Model, list[Edge]]):
+    def __init__(self, root: models.Model, parents: dict[Model, list[Edge]]):
         self.parents = parents
-        self.cache: dict[Model, QuerySet] = {Dataset: Dataset.objects.filter(pk=dataset.pk)}
+        model = type(root)
+        self.cache: dict[Model, QuerySet] = {model: model._base_manager.filter(pk=root.pk)}
 
     def of(self, model: Model, path: tuple[Model, ...] = ()) -> QuerySet:
         if model not in self.cache:
@@ -139,14 +142,28 @@ def dataset_deletion_preview(*, dataset: Dataset) -> DeletionPreview:
         for model in order
         if not model._meta.auto_created  # many-to-many link rows go with either end
     ]
+    blockers = _blockers(rows, order, protecting)
+    return DeletionPreview(dataset=dataset, doomed=doomed, blockers=blockers)
+
+
+def deletion_blockers(*, root: models.Model) -> list[Blocker]:
+    """What refers to `root`, or to a row its delete cascades to, and would refuse the delete
+    (PROTECT or RESTRICT), named: one EXISTS query per kind that could."""
+    order, parents, protecting = _graph(type(root))
+    return _blockers(_Rows(root, parents), order, protecting)
+
+
+def _blockers(
+    rows: _Rows, order: list[Model], protecting: list[tuple[Model, Edge]]
+) -> list[Blocker]:
     by_child: dict[Model, list[Edge]] = {}
     for child, edge in protecting:
         by_child.setdefault(child, []).append(edge)
     blockers = []
     for child, edges in by_child.items():
         referring = rows.referring(child, edges)
-        if child in order:  # deleted along with the dataset: no obstacle
+        if child in order:  # deleted along with the root: no obstacle
             referring = referring.exclude(pk__in=rows.of(child).values("pk"))
         if referring.exists():
             blockers.append(_blocker(child, referring))
-    return DeletionPreview(dataset=dataset, doomed=doomed, blockers=blockers)
+    return blockers

@@ -43,7 +43,13 @@ class CampaignTransitionApi(APIView):
 class CampaignDeleteApi(APIView):
     @extend_schema(
         request=DeleteSerializer,
-        responses={204: OpenApiResponse(description="Deleted")},
+        responses={
+            204: OpenApiResponse(description="Deleted"),
+            409: OpenApiResponse(
+                description="Something keeps the campaign (a study reading its ratings or "
+                "weights): named in `detail`; nothing was deleted."
+            ),
+        },
         summary="Delete a campaign you run, with its ratings (confirm with its name)",
     )
     def post(self, request: Request, campaign_id: int) -> Response:

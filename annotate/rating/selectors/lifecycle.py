@@ -24,6 +24,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 
+from annotate.datasets.selectors.deletion import Blocker, deletion_blockers
 from annotate.rating.models import (
     Campaign,
     CampaignRater,
@@ -230,6 +231,12 @@ class Footprint:
     raters: int
     weights: int
     releases: list[str]
+    blockers: list[Blocker]  # what keeps the campaign: it cannot be deleted while they stand
+
+
+def campaign_deletion_refusal(*, campaign: Campaign, blockers: list[Blocker]) -> str:
+    kept = "; ".join(str(blocker) for blocker in blockers)
+    return f"The campaign {campaign.name} cannot be deleted: {kept}."
 
 
 def campaign_footprint(*, campaign: Campaign) -> Footprint:
@@ -241,4 +248,5 @@ def campaign_footprint(*, campaign: Campaign) -> Footprint:
         raters=CampaignRater.objects.filter(campaign=campaign).count(),
         weights=campaign.weights.count(),
         releases=[str(release) for release in campaign.releases.all()],
+        blockers=deletion_blockers(root=campaign),
     )

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import ProtectedError, RestrictedError
 from django.utils import timezone
 
+from annotate.datasets.selectors.deletion import deletion_blockers
 from annotate.rating.models import Campaign, CampaignStatus, Subject
+from annotate.rating.selectors.lifecycle import campaign_deletion_refusal
 from annotate.rating.services.campaigns import campaign_sync_slots
 from annotate.rating.services.status import campaign_status_refresh
+from core.errors import Conflict
 
 # action → (the statuses it leaves, the status it reaches)
 TRANSITIONS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -49,12 +53,20 @@ def campaign_transition(*, campaign: Campaign, action: str) -> Campaign:
 
 
 def campaign_delete(*, campaign: Campaign, confirm: str) -> None:
-    """Delete the campaign with its slots, ratings and weights (releases keep their copies)."""
+    """Delete the campaign with its slots, ratings and weights (releases keep their copies).
+    Raises Conflict, deleting nothing, while something keeps it (a study reading it)."""
     if confirm.strip() != campaign.name:
         raise ValidationError(
             {"confirm": f"Type the campaign's name ({campaign.name}) to confirm the deletion."}
         )
-    campaign.delete()
+    blockers = deletion_blockers(root=campaign)
+    if not blockers:
+        try:
+            campaign.delete()
+            return
+        except (ProtectedError, RestrictedError):  # one appeared since: named, as above
+            blockers = deletion_blockers(root=campaign)
+    raise Conflict(campaign_deletion_refusal(campaign=campaign, blockers=blockers))
 
 
 def dataset_campaigns_sync(*, dataset_id: int) -> int:

@@ -14,10 +14,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annotate.rating.forms import CampaignAssignmentForm
 from annotate.rating.models import Campaign
 from annotate.rating.selectors.campaigns import campaign_get_managed
-from annotate.rating.selectors.lifecycle import campaign_footprint
+from annotate.rating.selectors.lifecycle import (
+    Footprint,
+    campaign_deletion_refusal,
+    campaign_footprint,
+)
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
+from core.errors import Conflict
 from core.forms import form_errors_text
 from core.refusals import succeeded
 
@@ -52,8 +57,7 @@ def campaign_assignment_view(request: AuthenticatedRequest, campaign_id: int) ->
     return redirect("campaign-dashboard", campaign_id=campaign.pk)
 
 
-def _consequences(campaign: Campaign) -> list[str]:
-    footprint = campaign_footprint(campaign=campaign)
+def _consequences(campaign: Campaign, footprint: Footprint) -> list[str]:
     lines = [
         f"delete the campaign {campaign.name} and its link for raters;",
         f"delete {footprint.ratings} answers of {footprint.raters} raters, "
@@ -70,18 +74,23 @@ def _consequences(campaign: Campaign) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
-    error = ""
+    error, status = "", 200
     if request.method == "POST":
         try:
             campaign_delete(campaign=campaign, confirm=request.POST.get("confirm", ""))
         except ValidationError as exc:
-            error = " ".join(exc.messages)
+            error, status = " ".join(exc.messages), 400
+        except Conflict as exc:
+            error, status = str(exc), 409
         else:
             messages.success(request, f"Campaign {campaign.name} deleted.")
             return redirect("dataset-detail", slug=campaign.dataset.slug)
+    footprint = campaign_footprint(campaign=campaign)
+    if not error and footprint.blockers:  # said before the name is typed in vain
+        error = campaign_deletion_refusal(campaign=campaign, blockers=footprint.blockers)
     context = {
         "heading": f"Delete the campaign {campaign.name}",
-        "consequences": _consequences(campaign),
+        "consequences": _consequences(campaign, footprint),
         "expected": campaign.name,
         "action": reverse("campaign-delete", args=[campaign.pk]),
         "button": "Delete this campaign",
@@ -89,4 +98,4 @@ def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> Htt
         "hidden": {},
         "error": error,
     }
-    return render(request, "annotate/campaigns/confirm.html", context, status=400 if error else 200)
+    return render(request, "annotate/campaigns/confirm.html", context, status=status)
