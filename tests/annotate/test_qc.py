@@ -12,6 +12,8 @@ from annotate.rating.models import CampaignRater, Rating, RatingKind, Slot, Weig
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_sync_slots
 from annotate.rating.services.qc import campaign_qc_evaluate, rater_qc_evaluate
+from annotate.rating.selectors.lifecycle import rater_nothing_left
+from annotate.rating.selectors.rater import campaigns_of_rater
 from annotate.rating.services.ratings import rating_submit
 from annotate.rating.tasks import rater_qc_task
 
@@ -150,20 +152,40 @@ def test_a_later_pass_counts_the_ratings_again(campaign, make_rater):
     assert Weight.objects.filter(campaign=campaign, n=1).count() == 6
 
 
-def test_ratings_given_after_failing_are_excluded_too(campaign, make_rater):
+def test_a_failed_rater_gets_no_more_items_and_gives_back_a_lease(campaign, make_rater):
     rater = make_rater(campaign)
     careless(campaign, rater)
-    rater_qc_evaluate(campaign=campaign, rater=rater)
-    # Another reference appears; the failed rater rates it before the next check.
+    # A reference appears, and the rater asks for it before the verdict: a lease.
     item = Item.objects.filter(split__dataset=campaign.dataset).first()
     Reference.objects.create(item=item, text="a new candidate", origin="written", position=9)
     campaign_sync_slots(campaign=campaign)
     lease = rating_next(campaign=campaign, rater=rater)
-    assert lease is not None
-    rating_submit(rating_id=lease.pk, rater=rater, score=4)
+    assert lease is not None and lease.slot.active + 1 == Slot.objects.get(pk=lease.slot_id).active
     rater_qc_evaluate(campaign=campaign, rater=rater)
-    assert not Rating.objects.filter(pk=lease.pk, counted=True).exists()
-    assert Slot.objects.get(reference_id=lease.slot.reference_id).active == 0
+    # Excluded: nothing more (they were handed items until the next check), and the lease held
+    # goes back to the pool.
+    assert rating_next(campaign=campaign, rater=rater) is None
+    assert not Rating.objects.filter(pk=lease.pk).exists()
+    assert Slot.objects.get(pk=lease.slot_id).active == 0
+    reason = rater_nothing_left(campaign=campaign, rater=rater)
+    assert reason is not None and reason.reason == "excluded"
+    (row,) = campaigns_of_rater(rater=rater)
+    assert (row.open_now, row.next_step) == (0, "done")
+
+
+def test_an_answer_to_a_lease_held_when_excluded_is_kept_but_not_counted(campaign, make_rater):
+    rater = make_rater(campaign)
+    careless(campaign, rater)
+    item = Item.objects.filter(split__dataset=campaign.dataset).first()
+    reference = Reference.objects.create(item=item, text="new", origin="written", position=9)
+    campaign_sync_slots(campaign=campaign)
+    lease = rating_next(campaign=campaign, rater=rater)
+    rater_qc_evaluate(campaign=campaign, rater=rater)
+    # The rating page was open before the verdict: its answer arrives after it.
+    answer = rating_submit(rating_id=lease.pk, rater=rater, score=5)
+    assert (answer.status, answer.counted) == ("done", False)
+    assert Slot.objects.get(pk=lease.slot_id).active == 0
+    assert not Weight.objects.filter(campaign=campaign, reference=reference, n__gt=0).exists()
 
 
 def test_one_raters_verdict_leaves_others_alone(make_campaign, make_rater):

@@ -19,7 +19,15 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from annotate.rating.models import Campaign, CampaignRater, Rating, RatingKind, RatingStatus, Slot
+from annotate.rating.models import (
+    Campaign,
+    CampaignRater,
+    QCStatus,
+    Rating,
+    RatingKind,
+    RatingStatus,
+    Slot,
+)
 from annotate.rating.selectors.campaigns import FINISHED
 from annotate.rating.selectors.completion import completion_code_shown
 from core.queries import count_by
@@ -114,6 +122,8 @@ def _joined(rater: User, memberships: list[CampaignRater]) -> list[JoinedCampaig
         campaign = m.campaign
         quota = campaign.ratings_per_rater if m.crowd_id and campaign.ratings_per_rater else None
         done, available = answered.get(campaign.pk, 0), open_now.get(campaign.pk, 0)
+        if m.qc_status == QCStatus.FAILED:  # excluded: no more items (services/assignment.py)
+            available = 0
         if quota is not None:
             available = max(0, min(available, quota - done))
         row = JoinedCampaign(campaign, m, done, quota, available, None)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from annotate.rating.models import (
     Campaign,
     CampaignRater,
+    QCStatus,
     Rating,
     RatingKind,
     RatingStatus,
@@ -122,6 +123,13 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
     if membership is None:
         raise NotAMember
     now = timezone.now()
+    if membership.qc_status == QCStatus.FAILED:
+        # Excluded by quality control: no more items, and a lease held goes back to the pool
+        # (an answer to it would count until the next check set it aside).
+        leases = Rating.objects.filter(campaign=campaign, rater=rater, status=RatingStatus.LEASED)
+        for lease in leases.select_for_update(of=("self",)).order_by("pk"):
+            lease_drop(rating=lease)
+        return None
     current = (
         Rating.objects.filter(
             campaign=campaign, rater=rater, status=RatingStatus.LEASED, lease_expires_at__gt=now

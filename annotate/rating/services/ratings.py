@@ -9,7 +9,15 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from annotate.rating.models import Flag, Rating, RatingKind, RatingStatus, Slot
+from annotate.rating.models import (
+    CampaignRater,
+    Flag,
+    QCStatus,
+    Rating,
+    RatingKind,
+    RatingStatus,
+    Slot,
+)
 from annotate.rating.services.adaptive import campaign_priorities_follow
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import slot_top_up
@@ -43,6 +51,18 @@ QC_DEBOUNCE_SECONDS = 2
 # The tasks these debounced checks send (registered under these names by this app's tasks.py).
 WEIGHTS_TASK = "annotate.rating.tasks.campaign_weights"
 RATER_QC_TASK = "annotate.rating.tasks.rater_qc"
+
+
+def _rater_excluded(rating: Rating) -> bool:
+    """Whether quality control has excluded the rater. Their membership row is locked, so a
+    check judging them now ends first and its verdict is the one read."""
+    status = (
+        CampaignRater.objects.select_for_update(of=("self",))
+        .filter(campaign_id=rating.campaign_id, rater_id=rating.rater_id)
+        .values_list("qc_status", flat=True)
+        .first()
+    )
+    return status == QCStatus.FAILED
 
 
 def rating_checks_follow(*, rating: Rating) -> None:
@@ -89,9 +109,16 @@ def rating_submit(*, rating_id: int, rater: User, score: int) -> Rating:
     rating.status = RatingStatus.DONE
     rating.finished_at = timezone.now()
     rating.lease_expires_at = None
-    rating.save(update_fields=["score", "preference", "status", "finished_at", "lease_expires_at"])
+    normal = rating.kind == RatingKind.NORMAL
+    # An item leased before quality control excluded the rater: the answer is kept, set aside
+    # as the check sets aside their others, and its place goes back to the pool.
+    rating.counted = not (normal and _rater_excluded(rating))
+    fields = ["score", "preference", "status", "finished_at", "lease_expires_at", "counted"]
+    rating.save(update_fields=fields)
+    if not rating.counted:
+        Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
     reference_id = rating.slot.reference_id
-    if rating.kind == RatingKind.NORMAL and reference_id is not None:
+    if normal and rating.counted and reference_id is not None:
         weight = weight_recompute(campaign=campaign, reference_id=reference_id)
         slot_top_up(campaign=campaign, slot=rating.slot, weight=weight)
     campaign_status_refresh(campaign=campaign)
