@@ -8,6 +8,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from annotate.datasets.models import Dataset, Origin, Reference
+from annotate.datasets.runs import dataset_scope
 from annotate.mining.models import Corpus, CorpusStatus
 from core.errors import NotFound
 from core.runs.models import Run
@@ -41,11 +42,6 @@ def corpus_get_usable(*, user: User | AnonymousUser, corpus_id: int) -> Corpus:
 
 def corpus_list_ready(*, user: User | AnonymousUser) -> QuerySet[Corpus]:
     return corpus_list_usable(user=user).filter(status=CorpusStatus.READY)
-
-
-def dataset_scope(dataset_id: int) -> str:
-    """The key of a dataset's runs (the run engine keeps keys, not foreign keys)."""
-    return f"dataset:{dataset_id}"
 
 
 def corpus_index_job(*, corpus: Corpus) -> Run | None:

@@ -3,7 +3,8 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from annotate.datasets.models import Reference
+from annotate.datasets.models import Dataset, Reference
+from annotate.datasets.services.datasets import dataset_delete
 from annotate.mining.index import CorpusIndex
 from annotate.mining.models import Corpus, CorpusStatus, DismissedCandidate
 from annotate.mining.services.corpora import CorpusInvalid, corpus_index_dir
@@ -144,6 +145,30 @@ def test_cancelling_stops_a_run_between_batches(owner, seeds, corpus, monkeypatc
     assert execute(started).state == RunState.CANCELLED
     # s1's batch was written before the stop; s2 was never mined (a new run would add it).
     assert Reference.objects.filter(origin="parroted").count() == 1
+
+
+def test_deleting_the_dataset_stops_its_run(owner, seeds, corpus):
+    started = mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False)
+    dataset_delete(dataset=seeds)
+    assert Run.objects.get(pk=started.pk).state == RunState.CANCELLED
+
+
+def test_a_run_whose_dataset_went_meanwhile_fails_once_saying_so(owner, seeds, corpus, monkeypatch):
+    # The dataset is deleted while a batch is being mined. The run used to fail on a foreign
+    # key (its candidates' items were gone), then "succeed" on its retry, having mined nothing.
+    started = mining_start(user=owner, dataset=seeds, corpus=corpus, enqueue=False)
+    from annotate.mining.services import mining
+
+    original = mining._add_candidates
+
+    def dataset_gone_meanwhile(dataset_id, plans):
+        Dataset.objects.filter(pk=seeds.pk).delete()
+        return original(dataset_id, plans)
+
+    monkeypatch.setattr(mining, "_add_candidates", dataset_gone_meanwhile)
+    ended = execute(started)
+    assert (ended.state, ended.attempt, ended.refused) == (RunState.FAILED, 1, True)
+    assert ended.reason == "The dataset was deleted while this run was under way."
 
 
 def test_a_corpus_with_bad_rows_is_refused_with_its_lines(owner, media):

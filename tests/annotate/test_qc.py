@@ -9,11 +9,11 @@ from django.utils import timezone
 
 from annotate.datasets.models import Item, Reference
 from annotate.rating.models import CampaignRater, Rating, RatingKind, Slot, Weight
+from annotate.rating.selectors.lifecycle import rater_nothing_left
+from annotate.rating.selectors.rater import campaigns_of_rater
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_sync_slots
 from annotate.rating.services.qc import campaign_qc_evaluate, rater_qc_evaluate
-from annotate.rating.selectors.lifecycle import rater_nothing_left
-from annotate.rating.selectors.rater import campaigns_of_rater
 from annotate.rating.services.ratings import rating_submit
 from annotate.rating.tasks import rater_qc_task
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from annotate.datasets.formats import FileProblems, ItemRecord, parse_jsonl, parse_tsv
 from annotate.datasets.models import Dataset, Item, Reference, Split
+from annotate.datasets.runs import dataset_runs_cancel
 from annotate.datasets.selectors.collisions import collisions_in, split_collision_message
 from annotate.datasets.selectors.deletion import DeletionPreview, dataset_deletion_preview
 from core.bulk import analyze_after_commit
@@ -62,6 +63,7 @@ def dataset_delete(*, dataset: Dataset) -> DeletionPreview:
     if not preview.can_delete:
         raise DeletionRefused(preview)
     try:
+        dataset_runs_cancel(dataset_id=dataset.pk)
         dataset.delete()
     except (ProtectedError, RestrictedError):
         # Another transaction added a protecting row after the preview: name it, as above.

@@ -19,6 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from annotate.datasets.models import Dataset, Item, Origin, Reference, SplitName
+from annotate.datasets.runs import dataset_scope
 from annotate.datasets.selectors import dataset_can_edit
 from annotate.datasets.services.datasets import STATS_TASK
 from annotate.mining.candidates import (
@@ -32,12 +33,13 @@ from annotate.mining.candidates import (
 )
 from annotate.mining.index import CorpusIndex
 from annotate.mining.models import Corpus, DismissedCandidate
-from annotate.mining.selectors import MINING_KIND, corpus_usable_by, dataset_scope
+from annotate.mining.selectors import MINING_KIND, corpus_usable_by
 from annotate.mining.services.corpora import corpus_index_dir
 from annotate.mining.signals import candidates_added
 from core.dispatch import dispatch
 from core.runs.context import RunContext
 from core.runs.engine import run_create
+from core.runs.errors import RunRefused
 from core.runs.models import Run
 from core.runs.selectors import runs_active_exists
 
@@ -94,6 +96,7 @@ def mining_start(
 def mining_run(run: RunContext) -> dict:
     """The body of a mining run; returns counts of what it added."""
     dataset_id = int(run.params["dataset_id"])
+    _refuse_if_deleted(dataset_id)  # a retried attempt would otherwise "succeed" on no items
     corpus = Corpus.objects.get(pk=run.params["corpus_id"])
     k = int(run.params.get("k", DEFAULT_K))
     source = {"corpus": corpus.name, "corpus_id": corpus.pk, "run": run.run_id}
@@ -109,7 +112,7 @@ def mining_run(run: RunContext) -> dict:
             .prefetch_related("references", "dismissed_candidates")[:MINING_BATCH]
         ):
             plans = [(item, _mine_item(index, item, k, source)) for item in batch]
-            added = _add_candidates(plans)
+            added = _add_candidates(dataset_id, plans)
             counts.update(added)
             if added:
                 candidates_added.send(sender=Reference, dataset_id=dataset_id)
@@ -118,6 +121,15 @@ def mining_run(run: RunContext) -> dict:
             run.progress(done, total, message)
     _dataset_changed(dataset_id)
     return {"items": total, "mined": counts["mined"], "parroted": counts["parroted"]}
+
+
+def _refuse_if_deleted(dataset_id: int, *, lock: bool = False) -> None:
+    """Refuse (fail, never retried) when the dataset is gone. With `lock`, its row is locked
+    until the caller's transaction ends, so a delete (which locks it too) waits for the batch
+    and takes its candidates along, instead of leaving them pointing at deleted items."""
+    datasets = Dataset.objects.filter(pk=dataset_id)
+    if not (datasets.select_for_update() if lock else datasets).exists():
+        raise RunRefused("The dataset was deleted while this run was under way.")
 
 
 def _seed(item: Item) -> Seed:
@@ -142,7 +154,8 @@ def _mine_item(index: CorpusIndex, item: Item, k: int, source: dict) -> list[Can
 
 
 @transaction.atomic
-def _add_candidates(plans: Iterable[tuple[Item, list[Candidate]]]) -> Counter[str]:
+def _add_candidates(dataset_id: int, plans: Iterable[tuple[Item, list[Candidate]]]) -> Counter[str]:
+    _refuse_if_deleted(dataset_id, lock=True)
     plans = [(item, candidates) for item, candidates in plans if candidates]
     last = dict(
         Reference.objects.filter(item__in=[item for item, _ in plans])
