@@ -4,6 +4,7 @@ members'."""
 import re
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.services.teams import team_create, team_invitation_renew
@@ -55,6 +56,20 @@ def test_a_name_taken_between_the_check_and_the_write_is_a_400(
     assert list(Team.objects.filter(name="Racers").values_list("created_by", flat=True)) == [
         owner.pk
     ]
+
+
+def test_ones_own_team_is_named_after_one_unless_another_has_the_name(other, owner):
+    from scoring.leaderboards.services.submissions import team_for
+
+    mine = team_for(user=other)
+    assert (mine.name, list(mine.members.all())) == (other.username, [other])
+    assert team_for(user=other) == mine
+    empty = Team.objects.create(name=owner.username)  # a first upload's team, before its member
+    assert team_for(user=owner) == empty and list(empty.members.all()) == [owner]
+    Team.objects.filter(pk=empty.pk).update(name="renamed")
+    Team.objects.create(name=owner.username).members.add(other)  # someone else's, by that name
+    with pytest.raises(ValidationError, match="a team has your username"):
+        team_for(user=owner)
 
 
 def test_invite_by_link_join_and_leave(client_for, other, owner, team):

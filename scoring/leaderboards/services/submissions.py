@@ -35,9 +35,11 @@ def team_for(*, user: User, name: str = "") -> Team:
         if team is None:
             raise ValidationError({"team": f"You are not a member of a team called {name!r}."})
         return team
-    team, created = Team.objects.get_or_create(name=user.username)
-    if created or not team.members.filter(pk=user.pk).exists():
-        if not created and team.members.exists():
+    team, _ = Team.objects.get_or_create(name=user.username)
+    if not team.members.filter(pk=user.pk).exists():
+        # Asked about others only: a first upload sent twice at once adds the user twice (the
+        # second add changes nothing), and asking "any member?" told the second it was taken.
+        if team.members.exclude(pk=user.pk).exists():
             raise ValidationError({"team": "Name your team: a team has your username already."})
         team.members.add(user)
     return team
