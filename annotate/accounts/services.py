@@ -33,10 +33,12 @@ def user_create(
     return user
 
 
-def profile_ensure(*, user: User) -> Profile:
-    """Users made outside these services (createsuperuser) get a profile on first use."""
-    role = Role.RESEARCHER if user.is_staff else Role.RATER
-    return Profile.objects.get_or_create(user=user, defaults={"role": role})[0]
+def profile_ensure(*, user: User, role: str = "", crowd_id: str = "") -> Profile:
+    """The user's profile, made on first use for users made outside these services
+    (createsuperuser) or by another app (a crowd participant's, with its `crowd_id`)."""
+    role = role or (Role.RESEARCHER if user.is_staff else Role.RATER)
+    defaults = {"role": role, "crowd_id": crowd_id}
+    return Profile.objects.get_or_create(user=user, defaults=defaults)[0]
 
 
 def invitation_next_path_check(next_path: str) -> str:

@@ -61,3 +61,27 @@ def test_the_choice_needs_csrf(make_campaign, rater):
     client = Client(enforce_csrf_checks=True)
     client.force_login(rater)
     assert client.post(_link(campaign), {"join_as": "crowd"}).status_code == 403
+
+
+def test_a_participants_account_is_made_whole_in_one_insert(make_campaign):
+    # A session is checked against the password: setting it after the insert logged out the
+    # participant's other tab that arrived at the same moment (the log-in page, a dead end).
+    from django.contrib.auth.models import User
+    from django.db.models.signals import post_save
+
+    from annotate.rating.services.campaigns import crowd_rater_get_or_create
+
+    campaign = make_campaign()
+    saves = []
+
+    def saved(sender, instance, created, **kwargs):
+        saves.append((created, instance.has_usable_password()))
+
+    post_save.connect(saved, sender=User)
+    try:
+        user = crowd_rater_get_or_create(campaign=campaign, participant_id="PID-9")
+        assert crowd_rater_get_or_create(campaign=campaign, participant_id="PID-9") == user
+    finally:
+        post_save.disconnect(saved, sender=User)
+    assert saves == [(True, False)]
+    assert (user.profile.role, user.profile.crowd_id) == ("rater", "PID-9")

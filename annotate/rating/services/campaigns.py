@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -241,13 +242,11 @@ def crowd_rater_get_or_create(*, campaign: Campaign, participant_id: str) -> Use
             {"PROLIFIC_PID": "A participant id of 1 to 100 characters is needed."}
         )
     username = crowd_username(campaign=campaign, participant_id=participant_id)
-    user, created = User.objects.get_or_create(username=username)
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-        profile = profile_ensure(user=user)
-        profile.role = Role.RATER
-        profile.crowd_id = participant_id
-        profile.save(update_fields=["role", "crowd_id"])
+    # Made whole in one insert: a session's check reads the password, so setting it afterwards
+    # logged out the participant's other tab that arrived at the same moment.
+    user, _ = User.objects.get_or_create(
+        username=username, defaults={"password": make_password(None)}
+    )
+    profile_ensure(user=user, role=Role.RATER, crowd_id=participant_id)
     campaign_join(campaign=campaign, rater=user, crowd_id=participant_id)
     return user
