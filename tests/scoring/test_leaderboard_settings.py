@@ -9,7 +9,7 @@ from django.utils.html import strip_tags
 from django.utils.safestring import SafeData
 
 from scoring.leaderboards.models import Leaderboard, Submission
-from tests.scoring.conftest import GOOD
+from tests.scoring.conftest import GOOD, TEST_POOR
 
 pytestmark = pytest.mark.django_db
 OUTPUT = ("\n".join(GOOD) + "\n").encode()
@@ -115,6 +115,34 @@ def test_the_api_reads_and_sets_the_limit(board, owner, client_for):
     assert (body["max_upload_bytes"], body["counted_per_team"], body["is_open"]) == (4096, 3, False)
     listed = client_for(None).get("/api/v1/leaderboards/").json()
     assert listed[0]["max_upload_bytes"] == 4096
+
+
+def test_the_picks_limit_is_not_lowered_below_the_picks_made(board, owner, other, client_for):
+    # Lowered from 3 to 1, the board went on ranking all 3 entries of a team that counted 3.
+    from tests.runs_kit import upload
+
+    board.counted_per_team = 3
+    board.save()
+    for method in ("a", "b"):
+        assert upload(board, other, TEST_POOR, method=method).counts
+    api = client_for(owner).patch(
+        "/api/v1/leaderboards/hidden/", {"counted_per_team": 1}, format="json"
+    )
+    assert api.status_code == 400
+    message = api.json()["counted_per_team"][0]
+    assert f"more than 1 submission(s) each: {other.username} (2)" in message
+    page = client_for(owner).post(
+        "/leaderboards/hidden/settings/", settings_data(counted_per_team=1)
+    )
+    assert page.status_code == 400 and "stop counting some first" in page.content.decode()
+    board.refresh_from_db()
+    assert board.counted_per_team == 3
+    assert (
+        client_for(owner)
+        .patch("/api/v1/leaderboards/hidden/", {"counted_per_team": 2}, format="json")
+        .status_code
+        == 200
+    )
 
 
 def test_an_upload_over_the_limit_is_a_400_naming_it(board, other, client_for):

@@ -72,11 +72,15 @@ def submissions_missing_replicates(*, leaderboard: Leaderboard, every: bool) -> 
     return list(finished.order_by("submitted_at", "pk"))
 
 
-def submissions_counted(*, leaderboard: Leaderboard, team_id: int) -> QuerySet[Submission]:
-    """The team's picks on a test board: listed, not failed or cancelled, not baselines."""
+def submissions_counted(
+    *, leaderboard: Leaderboard, team_id: int | None = None
+) -> QuerySet[Submission]:
+    """The team's picks on a test board (every team's without `team_id`): listed, not failed
+    or cancelled, not baselines."""
+    teams = {} if team_id is None else {"team_id": team_id}
     return Submission.objects.filter(
         leaderboard=leaderboard,
-        team_id=team_id,
+        **teams,
         counts=True,
         is_baseline=False,
         listing=Listing.LISTED,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Count
 
 from annotate.releases.models import Release, ReleaseStatus
 from core.dispatch import dispatch
@@ -15,6 +16,7 @@ from scoring.leaderboards.selectors.leaderboards import (
     leaderboard_can_manage,
     release_scoring_items,
 )
+from scoring.leaderboards.selectors.submissions import submissions_counted
 from scoring.metrics import MetricInputError, entries, get_metric
 
 
@@ -96,8 +98,27 @@ def leaderboard_update(*, leaderboard: Leaderboard, user: User, **fields: object
     for name, value in fields.items():
         setattr(leaderboard, name, value)
     leaderboard.full_clean()
+    if "counted_per_team" in fields:
+        _check_picks_fit(leaderboard)
     leaderboard.save(update_fields=list(fields))
     return leaderboard
+
+
+def _check_picks_fit(leaderboard: Leaderboard) -> None:
+    """A lower limit of picks must hold for the picks made: the board would otherwise rank a
+    team's entries beyond it. Teams choose what they drop, so the owner is told whose picks
+    stand in the way rather than the board dropping some."""
+    limit = leaderboard.counted_per_team
+    picks = submissions_counted(leaderboard=leaderboard).values("team__name")
+    over = picks.annotate(n=Count("pk")).filter(n__gt=limit).order_by("team__name")
+    if over:
+        teams = ", ".join(f"{row['team__name']} ({row['n']})" for row in over[:10])
+        raise ValidationError(
+            {
+                "counted_per_team": f"Teams count more than {limit} submission(s) each: "
+                f"{teams}. They stop counting some first, or keep a higher limit."
+            }
+        )
 
 
 # The task that builds a new board's reference indexes (scoring/leaderboards/tasks.py registers it).
