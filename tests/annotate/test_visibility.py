@@ -105,6 +105,33 @@ def test_the_dataset_keeps_a_split_hidden_while_a_release_does(release, owner):
     ]
 
 
+def test_a_reveal_is_held_to_the_rule_of_publishing(
+    make_dataset, make_campaign, make_rater, owner, settings, tmp_path
+):
+    # A split ΔBLEU cannot score is refused at publication; a reveal let it out afterwards.
+    from annotate.rating.models import Weight
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    dataset, campaign = rated(make_dataset, make_campaign, make_rater)
+    tests = Weight.objects.filter(campaign=campaign, reference__item__split__name="test")
+    tests.update(weight=-0.5, z_weight=-0.5)
+    release = published(dataset, campaign, owner, public_splits=["dev"])
+    with pytest.raises(ValidationError, match="No item of the test split has a reference"):
+        release_reveal(release=release, split="test", by=owner, confirm="chat")
+    release.refresh_from_db()
+    assert release.public_splits == ["dev"] and not SplitReveal.objects.exists()
+
+
+def test_a_split_that_is_not_there_cannot_be_revealed(make_dataset, owner):
+    from annotate.datasets.models import Split
+
+    dataset = make_dataset(visibility="public")
+    Split.objects.filter(dataset=dataset, name="test").delete()
+    with pytest.raises(ValidationError, match="The dataset has no test split"):
+        dataset_reveal_split(dataset=dataset, split="test", by=owner, confirm="chat")
+    assert not SplitReveal.objects.exists()
+
+
 def test_the_reveal_pages_and_endpoints_are_the_owners(release, client_for, owner, other):
     api = "/api/v1/datasets/chat/releases/1.0.0/reveal/"
     assert client_for(other).post(api, {"split": "test", "confirm": "chat"}).status_code == 403

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotate.datasets.models import SplitName
-from annotate.releases.models import Release, ReleaseRating, ReleaseStatus
+from annotate.releases.models import Release, ReleaseItem, ReleaseRating, ReleaseStatus
 from annotate.releases.selectors.content import content_checksum, release_content, sha256
 from annotate.releases.services.files import MANIFEST, release_files, scorable_splits
 from annotate.releases.services.unrated import release_unrated_resolve
@@ -152,8 +152,14 @@ def release_reveal_split(*, release: Release, split: str) -> Release:
             raise ValidationError("Only a published release has hidden splits to reveal.")
         if split in release.public_splits:
             raise ValidationError({"split": f"The {split} split is already public."})
+        if not ReleaseItem.objects.filter(release=release, split=split).exists():
+            raise ValidationError({"split": f"This release has no {split} split."})
         old = release_stored_names(release=release)
         release.public_splits = sorted([*release.public_splits, split])
+        # Held to the rule of publishing: a split ΔBLEU cannot score stays hidden.
+        _refuse_unscorable(
+            release_meta(release=release), release_content(release=release, public_only=True)
+        )
         files = release_build_files(release=release)
         with release_stage_files(release=release, files=files):
             release.archive_name = release.archive_sha256 = ""

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from annotate.datasets.models import Dataset, SplitName
+from annotate.datasets.models import Dataset, Split, SplitName
 from annotate.datasets.visibility import dataset_hidden_splits
 from annotate.releases.models import Release, ReleaseStatus, SplitReveal
 from annotate.releases.services import release_reveal_split
@@ -53,6 +53,8 @@ def dataset_reveal_split(*, dataset: Dataset, split: str, by: User, confirm: str
             confirm=confirm,
             hidden=dataset_hidden_splits(dataset=dataset),
         )
+        if not Split.objects.filter(dataset=dataset, name=split).exists():
+            raise ValidationError({"split": f"The dataset has no {split} split."})
         keeping = [
             release.version
             for release in Release.objects.filter(dataset=dataset, status=ReleaseStatus.PUBLISHED)
