@@ -8,6 +8,7 @@ are refunded.
 import pytest
 from django.core.exceptions import ValidationError
 
+from core.errors import Conflict
 from core.runs.context import RunContext
 from core.runs.engine import run_claim, run_continue
 from core.runs.errors import RunCancelled, RunRefused
@@ -67,13 +68,26 @@ def test_a_cancel_before_scoring_began_gives_the_attempt_back(make_leaderboard, 
     upload(board, other)  # the quota allows another
 
 
-def test_a_finished_submission_cannot_be_cancelled(make_leaderboard, upload, other):
+def test_a_finished_submission_cannot_be_cancelled(make_leaderboard, upload, other, client_for):
     board = make_leaderboard()
     submission = upload(board, other)
     execute(submission.run_id)
-    assert submission_cancel(submission=submission, user=other) is False
+    with pytest.raises(Conflict, match="It is finished: only a queued or running"):
+        submission_cancel(submission=submission, user=other)
+    # The API said 200 with the status unchanged, as if it had been done.
+    url = f"/api/v1/submissions/{submission.pk}/"
+    answer = client_for(other).patch(url, {"cancel": True}, format="json")
+    assert answer.status_code == 409 and "withdraw it" in answer.json()["detail"]
     submission.refresh_from_db()
     assert submission.status == "finished" and submission.scores.exists()
+
+
+def test_cancelling_again_is_harmless(make_leaderboard, upload, other, client_for):
+    submission = upload(make_leaderboard(), other)
+    url = f"/api/v1/submissions/{submission.pk}/"
+    for _ in range(2):  # a retried request
+        answer = client_for(other).patch(url, {"cancel": True}, format="json")
+        assert (answer.status_code, answer.json()["status"]) == (200, "cancelled")
 
 
 @pytest.mark.parametrize("platform_fault, charged", [(True, False), (False, True)])
@@ -122,7 +136,10 @@ def test_a_cancel_racing_the_finish_leaves_one_consistent_outcome(
 
     def cancel():
         in_finish.wait(10)
-        outcome["cancelled"] = submission_cancel(submission=submission, user=other)
+        try:
+            outcome["cancelled"] = submission_cancel(submission=submission, user=other)
+        except Conflict:
+            outcome["cancelled"] = False
         connection.close()
 
     thread = threading.Thread(target=cancel)

@@ -173,7 +173,13 @@ class SubmissionDetailApi(APIView):
 
     @extend_schema(
         request=SubmissionChangeSerializer,
-        responses=SubmissionSerializer,
+        responses={
+            200: SubmissionSerializer,
+            409: OpenApiResponse(
+                description="`cancel` on a submission that ended other than cancelled (a "
+                "finished one is withdrawn instead); cancelling again is a 200."
+            ),
+        },
         summary="Pick whether it counts, hide, withdraw or restore it, mark a baseline, cancel",
     )
     def patch(self, request: Request, submission_id: int) -> Response:

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.errors import Conflict
 from core.lines import LineProblem
 from core.runs.engine import run_cancel, run_create
 from core.runs.models import Run, RunState
@@ -175,7 +176,10 @@ def submission_run_ended(run: Run) -> None:
 def submission_cancel(*, submission: Submission, user: User) -> bool:
     """Stop a submission for good: it is never scored or shown, and whatever a run already
     stored for it goes. Cancelling before scoring began gives the attempt back; once a worker
-    has started, the attempt counts (otherwise cancelling at 99% would be a free look)."""
+    has started, the attempt counts (otherwise cancelling at 99% would be a free look).
+
+    Returns False when it was cancelled already (a retried request); raises Conflict when it
+    has ended otherwise: a finished one is withdrawn, not cancelled."""
     if not submission.team.members.filter(pk=user.pk).exists():
         raise PermissionDenied("Only the submission's team can cancel it.")
     with transaction.atomic():
@@ -190,7 +194,14 @@ def submission_cancel(*, submission: Submission, user: User) -> bool:
             .first()
         )
         if locked is None or (run is not None and run.state not in Run.ACTIVE):
-            return False
+            submission.refresh_from_db(fields=["status"])
+            if submission.status == SubmissionStatus.CANCELLED:
+                return False
+            ended = "Its scoring has just ended" if locked else f"It is {submission.status}"
+            raise Conflict(
+                f"{ended}: only a queued or running submission can be cancelled (withdraw it to"
+                " take it off the board)."
+            )
         _mark_cancelled(locked)
         if run is not None:
             run_cancel(run=run)
