@@ -115,10 +115,25 @@ def name_list_field(
 
 
 def validated_input(
-    serializer_class: type[serializers.Serializer], request: Request, **kwargs: Any
+    serializer_class: type[serializers.Serializer],
+    request: Request,
+    *,
+    refuse_unknown: bool = False,
+    **kwargs: Any,
 ) -> dict[str, Any]:
-    """The request's data as ``serializer_class`` cleans it (a 400 naming each bad field)."""
+    """The request's data as ``serializer_class`` cleans it (a 400 naming each bad field).
+
+    With `refuse_unknown` (the settings a PATCH changes), a field the serializer does not know
+    is a 400 naming it, not silently dropped: `{"scale_max": 7}` answered 200 and changed
+    nothing, which read as done. (Read-only fields stay ignored, as DRF does: a client may send
+    back what it read.)"""
     data = serializer_class(data=request.data, **kwargs)
+    if refuse_unknown and hasattr(request.data, "keys"):
+        takes = sorted(name for name, field in data.fields.items() if not field.read_only)
+        unknown = sorted(set(request.data.keys()) - set(data.fields))
+        if unknown:
+            message = f"This cannot be changed here; what can: {', '.join(takes)}."
+            raise exceptions.ValidationError({name: [message] for name in unknown})
     data.is_valid(raise_exception=True)
     return dict(data.validated_data)
 

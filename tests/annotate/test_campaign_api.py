@@ -134,3 +134,15 @@ def test_nothing_left_says_why_and_where_next(make_campaign, make_rater, client_
     assert body["nothing_left"] is True and body["reason"] == "complete"
     assert "complete" in body["message"] and body["next_url"] == "/accounts/"
     assert "rating_id" not in body
+
+
+def test_a_setting_that_cannot_change_is_refused_not_dropped(make_campaign, client_for, owner):
+    # PATCH {"scale_max": 7} answered 200 and changed nothing, which read as done.
+    campaign = make_campaign()
+    answer = client_for(owner).patch(
+        f"/api/v1/campaigns/{campaign.pk}/", {"scale_max": 7, "rating_budget": 10}, format="json"
+    )
+    assert answer.status_code == 400
+    assert "what can:" in answer.json()["scale_max"][0] and "rating_budget" not in answer.json()
+    campaign.refresh_from_db()
+    assert (campaign.scale_max, campaign.rating_budget) == (5, 0)

@@ -44,7 +44,7 @@ from annotate.rating.services.campaigns import (
 )
 from annotate.rating.services.lifecycle import campaign_actions
 from annotate.rating.services.ratings import rating_pass, rating_submit
-from core.api import name_list_field
+from core.api import name_list_field, validated_input
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -290,10 +290,11 @@ class CampaignDetailApi(APIView):
     )
     def patch(self, request: Request, campaign_id: int) -> Response:
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
-        data = CampaignAssignmentSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
+        fields = validated_input(
+            CampaignAssignmentSerializer, request, partial=True, refuse_unknown=True
+        )
         campaign = campaign_assignment_update(
-            campaign=campaign, user=cast(User, request.user), **data.validated_data
+            campaign=campaign, user=cast(User, request.user), **fields
         )
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 

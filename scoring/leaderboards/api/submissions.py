@@ -184,7 +184,7 @@ class SubmissionDetailApi(APIView):
     )
     def patch(self, request: Request, submission_id: int) -> Response:
         submission = submission_get_for_user(user=request.user, submission_id=submission_id)
-        fields = validated_input(SubmissionChangeSerializer, request)
+        fields = validated_input(SubmissionChangeSerializer, request, refuse_unknown=True)
         user = cast(User, request.user)
         if fields.pop("cancel"):
             submission_cancel(submission=submission, user=user)
