@@ -43,9 +43,11 @@ def campaign_transition(*, campaign: Campaign, action: str) -> Campaign:
     )
     campaign.refresh_from_db()
     if not moved:
-        raise ValidationError(
-            {"action": f"A {campaign.get_status_display().lower()} campaign cannot {action}."}
-        )
+        status = campaign.get_status_display().lower()
+        if campaign.status == target:
+            raise ValidationError({"action": f"The campaign is {status} already."})
+        article = "An" if status[0] in "aeiou" else "A"
+        raise ValidationError({"action": f"{article} {status} campaign cannot {action}."})
     if target == CampaignStatus.OPEN:
         campaign_sync_slots(campaign=campaign)
         campaign_status_refresh(campaign=campaign)
