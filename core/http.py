@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.core.handlers.exception import response_for_exception
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
+from django.middleware.common import CommonMiddleware
+from django.utils.http import escape_leading_slashes
 
 from core.errors import NotFound
 
@@ -106,3 +115,32 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception or Exception("Not found"))
+
+
+class HttpResponsePermanentRedirectKeepingMethod(HttpResponsePermanentRedirect):
+    status_code = 308  # the client sends the same method and body again
+
+
+class SlashAppendingMiddleware(CommonMiddleware):
+    """Django's CommonMiddleware, except that a write sent without the route's trailing slash
+    (`POST /api/v1/teams`) is redirected with a 308, which keeps its method and body. Django's
+    301 makes clients send it again as a GET, and under DEBUG (`make run`) it raised a
+    RuntimeError instead: a 500."""
+
+    def get_full_path_with_slash(self, request: HttpRequest) -> str:
+        return escape_leading_slashes(request.get_full_path(force_append_slash=True))
+
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        return self._keeping_method(request, super().process_request(request))
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        return self._keeping_method(request, super().process_response(request, response))
+
+    def _keeping_method(self, request: HttpRequest, response: HttpResponse | None):
+        if (
+            isinstance(response, HttpResponsePermanentRedirect)
+            and request.method not in ("GET", "HEAD")
+            and response["Location"] == self.get_full_path_with_slash(request)
+        ):
+            return HttpResponsePermanentRedirectKeepingMethod(response["Location"])
+        return response

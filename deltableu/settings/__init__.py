@@ -77,7 +77,7 @@ MIDDLEWARE = [
     "core.http.CharsetMiddleware",
     "core.http.NotFoundMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "core.http.SlashAppendingMiddleware",  # Django's CommonMiddleware, writes kept
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
