@@ -8,6 +8,7 @@ answers 400, naming the parameter, for every route.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.core.handlers.exception import response_for_exception
 from django.http import (
@@ -15,6 +16,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    HttpResponseBase,
     HttpResponsePermanentRedirect,
     JsonResponse,
 )
@@ -130,13 +132,13 @@ class SlashAppendingMiddleware(CommonMiddleware):
     def get_full_path_with_slash(self, request: HttpRequest) -> str:
         return escape_leading_slashes(request.get_full_path(force_append_slash=True))
 
-    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+    def process_request(self, request: HttpRequest) -> HttpResponsePermanentRedirect | None:
         return self._keeping_method(request, super().process_request(request))
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> Any:
         return self._keeping_method(request, super().process_response(request, response))
 
-    def _keeping_method(self, request: HttpRequest, response: HttpResponse | None):
+    def _keeping_method(self, request: HttpRequest, response: Any) -> Any:
         if (
             isinstance(response, HttpResponsePermanentRedirect)
             and request.method not in ("GET", "HEAD")

@@ -1,3 +1,5 @@
+from typing import cast
+
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_replace
 from django.conf import settings
@@ -10,6 +12,7 @@ from drf_spectacular.views import (
     SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
+from rest_framework.views import APIView
 
 import core.converters  # noqa: F401  (registers <id:…>)
 from core.runs import views as run_views
@@ -23,7 +26,9 @@ def _docs(view_class, schema_url_name: str):
 
     OPTIONS answers as any page's does (its methods in Allow): DRF's answer describes an API
     view, and the Swagger page rendered that through its HTML template, a 500."""
-    page_class = type(view_class.__name__, (view_class,), {"options": View.options})
+    page_class = cast(
+        type[APIView], type(view_class.__name__, (view_class,), {"options": View.options})
+    )
     view = page_class.as_view(url_name=schema_url_name)
     return csp_replace({"style-src": [SELF, UNSAFE_INLINE]})(view)
 

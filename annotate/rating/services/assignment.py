@@ -127,8 +127,8 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
         # Excluded by quality control: no more items, and a lease held goes back to the pool
         # (an answer to it would count until the next check set it aside).
         leases = Rating.objects.filter(campaign=campaign, rater=rater, status=RatingStatus.LEASED)
-        for lease in leases.select_for_update(of=("self",)).order_by("pk"):
-            lease_drop(rating=lease)
+        for held in leases.select_for_update(of=("self",)).order_by("pk"):
+            lease_drop(rating=held)
         return None
     current = (
         Rating.objects.filter(
