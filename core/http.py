@@ -1,8 +1,10 @@
-"""Requests refused before any view runs: a NUL in the path or a query parameter.
+"""HTTP at the edges, for every route: requests refused before any view runs, Django's own
+errors in the API's shape, and redirects that keep a write.
 
 Percent-escapes decode to characters no database text column stores (PostgreSQL refuses NUL in
 text and jsonb), so a `?split=%00` reaching a query would be a server error. One check here
-answers 400, naming the parameter, for every route.
+answers 400, naming the parameter, for every route; so do more query parameters than Django
+reads. Pages take GET, HEAD and POST only.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.core.handlers.exception import response_for_exception
 from django.http import (
     Http404,
@@ -17,6 +21,7 @@ from django.http import (
     HttpResponse,
     HttpResponseBadRequest,
     HttpResponseBase,
+    HttpResponseNotAllowed,
     HttpResponsePermanentRedirect,
     JsonResponse,
 )
@@ -34,7 +39,11 @@ def malformed_request_problem(request: HttpRequest) -> str:
     """What is wrong with the request line, or "" when nothing is."""
     if _bad(request.path):
         return "the path contains a NUL character"
-    for key, values in request.GET.lists():
+    try:
+        parameters = request.GET.lists()
+    except TooManyFieldsSent:  # and the debug page, reading them again, failed: a 500
+        return f"more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} query parameters"
+    for key, values in parameters:
         if _bad(key) or any(_bad(value) for value in values):
             return f"the query parameter {key.replace(chr(0), '')!r} contains a NUL character"
     return ""
@@ -53,6 +62,24 @@ class RejectMalformedRequestMiddleware:
         return HttpResponseBadRequest(
             f"Bad request: {problem}.", content_type="text/plain; charset=utf-8"
         )
+
+
+# Pages (not the API, whose views answer 405 themselves) take these methods; a page's function
+# view runs its GET code for any other (a DELETE, an OPTIONS), and the campaign link joined
+# whoever sent one.
+PAGE_METHODS = ("GET", "HEAD", "POST")
+
+
+class PageMethodsMiddleware:
+    """A page asked with a method pages do not take answers 405, before any view runs."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in PAGE_METHODS or request.path.startswith("/api/"):
+            return self.get_response(request)
+        return HttpResponseNotAllowed(PAGE_METHODS, content_type="text/plain; charset=utf-8")
 
 
 # Downloads by file extension; every text type says its charset (a browser must not guess).
@@ -117,6 +144,14 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception or Exception("Not found"))
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's own 400 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE, too many form fields, a Host
+    not allowed): JSON under /api/, as every other API error, plain text elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Bad request."}, status=400)
+    return HttpResponseBadRequest("Bad request.", content_type="text/plain; charset=utf-8")
 
 
 class HttpResponsePermanentRedirectKeepingMethod(HttpResponsePermanentRedirect):

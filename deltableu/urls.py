@@ -54,3 +54,4 @@ urlpatterns = [
     path("api/redoc/", _docs(SpectacularRedocView, "api-schema"), name="api-redoc"),
 ]
 handler404 = "core.http.not_found"
+handler400 = "core.http.bad_request"

@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "core.http.RejectMalformedRequestMiddleware",
+    "core.http.PageMethodsMiddleware",
     "core.http.CharsetMiddleware",
     "core.http.NotFoundMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -54,6 +54,7 @@ def _crowd_id(request: HttpRequest) -> str:
     return next((request.GET[k] for k in CROWD_ID_PARAMETERS if request.GET.get(k)), "")
 
 
+@require_http_methods(["GET", "POST"])  # a HEAD (a link checker) must not join anyone
 def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
     """A campaign's link: crowd participants arrive with an id, raters with their login."""
     campaign = campaign_get_by_token(token=token)
