@@ -28,6 +28,7 @@ from annotate.mining.selectors import (
 from annotate.mining.services.corpora import corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
 from core.api import page_response, paginated, validated_input
+from core.converters import finite_or_none
 from core.runs.api import RunSerializer as JobOutputSerializer
 
 
@@ -157,10 +158,10 @@ class CandidateListApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         dataset = _owned_dataset(request, slug)
         params = request.query_params
-        try:
-            bounds = {n: float(params[n]) for n in ("min_score", "max_score") if params.get(n)}
-        except ValueError:
-            raise ValidationError({"score": "min_score and max_score must be numbers."}) from None
+        bounds = {n: finite_or_none(params[n]) for n in ("min_score", "max_score") if params.get(n)}
+        wrong = {name: ["Give a finite number."] for name, value in bounds.items() if value is None}
+        if wrong:
+            raise ValidationError(wrong)
         candidates = mined_candidates(dataset=dataset, split=params.get("split") or None, **bounds)
         return page_response(request, candidates, CandidateOutputSerializer)
 

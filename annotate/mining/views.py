@@ -28,7 +28,7 @@ from annotate.mining.services.corpora import corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
 from core.auth_request import AuthenticatedRequest
 from core.bounded import LimitExceeded
-from core.converters import natural_or_none
+from core.converters import finite_or_none, natural_or_none
 from core.forms import LimitedFileField, form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
@@ -123,10 +123,7 @@ def dataset_mining(request: AuthenticatedRequest, slug: str) -> HttpResponse:
 
 
 def _score(value: str | None) -> float | None:
-    try:
-        return float(value) if value not in (None, "") else None
-    except ValueError:
-        return None
+    return finite_or_none(value)
 
 
 @login_required

@@ -239,3 +239,13 @@ def test_a_run_without_a_result_prints_no_python_repr(
 def test_a_finished_run_shows_its_counts(mined, client_for, owner):
     page = client_for(owner).get("/datasets/seeds/mining/").content.decode()
     assert 'id="mining-result"' in page and "mined and" in page
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e309", "abc"])
+def test_a_score_bound_that_is_not_a_finite_number_is_named(mined, client_for, owner, value):
+    # nan and inf passed float() and then matched nothing: "0 candidates", silently.
+    client = client_for(owner)
+    api = client.get(f"/api/v1/datasets/seeds/mining/candidates/?min_score={value}")
+    assert api.status_code == 400 and api.json() == {"min_score": ["Give a finite number."]}
+    page = client.get(f"/datasets/seeds/mining/candidates/?min_score={value}")
+    assert page.status_code == 200 and "pizza" in page.content.decode()  # no bound, as if none

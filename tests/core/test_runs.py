@@ -237,6 +237,20 @@ def test_a_run_is_seen_and_cancelled_by_its_owner_only(
     assert (f'id="run-{run.pk}"' in page) is visible
 
 
+def test_a_filter_that_cannot_match_is_named(
+    owner, client_for, sent, django_capture_on_commit_callbacks
+):
+    # An unknown state listed every run while an unknown kind listed none.
+    run = new_run(owner, django_capture_on_commit_callbacks)
+    client = client_for(owner)
+    bogus = client.get("/api/v1/runs/?state=bogus&kind=bogus")
+    assert bogus.status_code == 400 and set(bogus.json()) == {"state", "kind"}
+    assert "queued" in bogus.json()["state"][0]
+    found = client.get(f"/api/v1/runs/?state=queued&kind={run.kind}").json()["results"]
+    assert [r["id"] for r in found] == [run.pk]
+    assert client.get("/api/v1/runs/?state=failed").json()["results"] == []
+
+
 def test_anonymous_sees_no_runs(client, owner, sent, django_capture_on_commit_callbacks):
     run = new_run(owner, django_capture_on_commit_callbacks)
     assert client.get("/api/v1/runs/").status_code in (401, 403)
