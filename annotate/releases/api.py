@@ -291,10 +291,12 @@ class ReleaseDiffApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
+        versions = {key: request.query_params.get(key, "") for key in ("old", "new")}
+        missing = [key for key, version in versions.items() if not version]
+        if missing:  # a request without them is malformed; one naming an unknown release is a 404
+            raise ValidationError({key: ["Name a release (its version)."] for key in missing})
         old, new = (
-            release_find_visible(
-                user=request.user, dataset=dataset, version=request.query_params.get(key, "")
-            )
+            release_find_visible(user=request.user, dataset=dataset, version=versions[key])
             for key in ("old", "new")
         )
         if old is None or new is None:

@@ -189,6 +189,13 @@ def test_the_diff_shows_weight_changes_and_hides_hidden_splits_from_others(
     assert "Weights changed: 1" in html and HIDDEN not in html
 
 
+def test_a_diff_without_its_two_versions_is_a_400_naming_them(world, client_for, owner):
+    url = reverse("api-release-diff", kwargs={"slug": "chat"})
+    answer = client_for(owner).get(url + "?old=1.0.0")  # was a 404, as if the dataset were gone
+    assert answer.status_code == 400 and list(answer.json()) == ["new"]
+    assert client_for(owner).get(url + "?old=1.0.0&new=9.9.9").status_code == 404
+
+
 def test_importing_an_archive_through_the_api_is_for_researchers(world, client_for, owner, rater):
     import io
 
