@@ -14,8 +14,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
+from django.core.files.storage import default_storage
 from django.core.handlers.exception import response_for_exception
 from django.http import (
+    FileResponse,
     Http404,
     HttpRequest,
     HttpResponse,
@@ -26,6 +28,7 @@ from django.http import (
     JsonResponse,
 )
 from django.middleware.common import CommonMiddleware
+from django.utils.cache import get_conditional_response
 from django.utils.http import escape_leading_slashes
 
 from core.errors import NotFound
@@ -181,3 +184,24 @@ class SlashAppendingMiddleware(CommonMiddleware):
         ):
             return HttpResponsePermanentRedirectKeepingMethod(response["Location"])
         return response
+
+
+def stored_download(
+    request: HttpRequest, stored_name: str, filename: str, *, sha256: str, attachment: bool = True
+) -> HttpResponseBase:
+    """A stored file whose SHA-256 is known (a release's files and archive): the hash is its
+    ETag, so a client that has it gets a 304 (If-None-Match) and a write-if-unchanged check a
+    412 (If-Match), without the file being read."""
+    etag = f'"{sha256}"' if sha256 else None
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        return unchanged
+    response = FileResponse(
+        default_storage.open(stored_name, "rb"),
+        as_attachment=attachment,
+        filename=filename,
+        content_type=download_content_type(filename),
+    )
+    if etag:
+        response["ETag"] = etag
+    return response

@@ -6,8 +6,7 @@ from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.files.storage import default_storage
-from django.http import FileResponse, Http404
+from django.http import Http404, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -32,6 +31,7 @@ from annotate.releases.models import Release, WeightVariant, semantic_version
 from annotate.releases.selectors.diff import release_diff
 from annotate.releases.selectors.releases import (
     release_file_names,
+    release_file_sha256,
     release_find_visible,
     release_get_editable,
     release_get_visible,
@@ -49,7 +49,7 @@ from annotate.releases.services.reveal import dataset_reveal_split, release_reve
 from annotate.releases.services.unrated import UNRATED_VALUES
 from core.api import validated_input
 from core.bounded import Limit, LimitExceeded
-from core.http import download_content_type
+from core.http import stored_download
 
 
 class RevealInputSerializer(serializers.Serializer):
@@ -210,14 +210,12 @@ class ReleaseFileApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiResponse()})
-    def get(self, request: Request, slug: str, version: str, name: str) -> FileResponse:
+    def get(self, request: Request, slug: str, version: str, name: str) -> HttpResponseBase:
         release = release_get_visible(user=request.user, slug=slug, version=version)
         if name not in release_file_names(release=release):
             raise Http404("No such file in this release.")
-        stored = default_storage.open(release.storage_prefix + name, "rb")
-        return FileResponse(
-            stored, as_attachment=True, filename=name, content_type=download_content_type(name)
-        )
+        sha256 = release_file_sha256(release=release, name=name)
+        return stored_download(request, release.storage_prefix + name, name, sha256=sha256)
 
 
 class ArchiveStatusSerializer(serializers.Serializer):
@@ -248,10 +246,9 @@ class ReleaseArchiveApi(APIView):
         if not release.is_published:
             raise Http404("A draft has no archive.")
         if release_archive_ready(release=release):
-            stored = default_storage.open(release.archive_name, "rb")
             name = release.archive_name.rsplit("/")[-1]
-            return FileResponse(
-                stored, as_attachment=True, filename=name, content_type=download_content_type(name)
+            return stored_download(
+                request, release.archive_name, name, sha256=release.archive_sha256
             )
         run = release_archive_job(release=release)
         body = {"status": "building", "run": run.pk if run else None}

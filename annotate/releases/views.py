@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -34,6 +34,7 @@ from annotate.releases.selectors.diff import release_diff
 from annotate.releases.selectors.releases import (
     release_can_see_hidden,
     release_file_names,
+    release_file_sha256,
     release_find_visible,
     release_get_editable,
     release_get_visible,
@@ -52,7 +53,7 @@ from annotate.releases.services.publish import (
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
-from core.http import download_content_type
+from core.http import stored_download
 from core.refusals import succeeded
 
 ITEMS_PER_PAGE = 20
@@ -196,28 +197,21 @@ def release_delete_view(request: AuthenticatedRequest, slug: str, version: str) 
     return redirect("dataset-detail", slug=slug)
 
 
-def release_file(request: HttpRequest, slug: str, version: str, name: str) -> FileResponse:
+def release_file(request: HttpRequest, slug: str, version: str, name: str) -> HttpResponseBase:
     release = release_get_visible(user=request.user, slug=slug, version=version)
     if name not in release_file_names(release=release):
         raise Http404("No such file in this release.")
-    stored = default_storage.open(release.storage_prefix + name, "rb")
-    return FileResponse(
-        stored,
-        as_attachment=name != "README.md",
-        filename=name,
-        content_type=download_content_type(name),
-    )
+    sha256 = release_file_sha256(release=release, name=name)
+    stored = release.storage_prefix + name
+    return stored_download(request, stored, name, sha256=sha256, attachment=name != "README.md")
 
 
-def release_archive(request: HttpRequest, slug: str, version: str) -> FileResponse:
+def release_archive(request: HttpRequest, slug: str, version: str) -> HttpResponseBase:
     release = release_get_visible(user=request.user, slug=slug, version=version)
     if not release_archive_ready(release=release):
         raise Http404("The archive is not built yet; download the files one by one meanwhile.")
-    stored = default_storage.open(release.archive_name, "rb")
     name = release.archive_name.rsplit("/")[-1]
-    return FileResponse(
-        stored, as_attachment=True, filename=name, content_type=download_content_type(name)
-    )
+    return stored_download(request, release.archive_name, name, sha256=release.archive_sha256)
 
 
 def release_diff_view(request: HttpRequest, slug: str) -> HttpResponse:

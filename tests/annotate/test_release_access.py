@@ -189,6 +189,23 @@ def test_the_diff_shows_weight_changes_and_hides_hidden_splits_from_others(
     assert "Weights changed: 1" in html and HIDDEN not in html
 
 
+@pytest.mark.parametrize("view", ["release-file", "api-release-file"])
+def test_a_release_file_carries_its_sha256_as_its_etag(world, client_for, view):
+    # Published files never change: a client that has one is told so without its bytes.
+    from annotate.releases.models import Release
+
+    release = Release.objects.get(dataset__slug="chat", version="1.0.0")
+    entry = next(e for e in release.manifest["files"] if e["name"] == "items.jsonl")
+    url, client = page(view, name="items.jsonl"), client_for(None)
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"] == f'"{entry["sha256"]}"'
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert client.get(url, HTTP_IF_NONE_MATCH='"other"').status_code == 200
+    assert client.get(url, HTTP_IF_MATCH='"other"').status_code == 412
+    manifest = client.get(page(view, name="manifest.json"))
+    assert manifest["ETag"] == f'"{release.manifest_checksum}"'
+
+
 def test_a_diff_without_its_two_versions_is_a_400_naming_them(world, client_for, owner):
     url = reverse("api-release-diff", kwargs={"slug": "chat"})
     answer = client_for(owner).get(url + "?old=1.0.0")  # was a 404, as if the dataset were gone

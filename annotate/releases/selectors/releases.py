@@ -90,6 +90,15 @@ def release_manifest_files(*, release: Release) -> list[dict[str, Any]]:
     return list(release.manifest.get("files", [])) if release.is_published else []
 
 
+def release_file_sha256(*, release: Release, name: str) -> str:
+    """The SHA-256 of one of the release's public files ("" for the manifest itself, whose
+    checksum is the release's)."""
+    if name == "manifest.json":
+        return release.manifest_checksum
+    entries = release_manifest_files(release=release)
+    return next((entry["sha256"] for entry in entries if entry["name"] == name), "")
+
+
 def release_file_names(*, release: Release) -> set[str]:
     names = {entry["name"] for entry in release_manifest_files(release=release)}
     return names | {"manifest.json"} if names else set()
