@@ -47,7 +47,7 @@ from annotate.releases.services.importing import release_import_archive
 from annotate.releases.services.publish import release_publish_confirmed
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from annotate.releases.services.unrated import UNRATED_VALUES
-from core.api import validated_input
+from core.api import page_response, paginated, validated_input
 from core.bounded import Limit, LimitExceeded
 from core.http import stored_download
 
@@ -135,11 +135,11 @@ class ReleaseInputSerializer(serializers.Serializer):
 class ReleaseListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=ReleaseOutputSerializer(many=True), summary="Releases of a dataset")
+    @extend_schema(responses=paginated(ReleaseOutputSerializer), summary="Releases of a dataset")
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
         releases = release_list_visible(user=request.user, dataset=dataset)
-        return Response(ReleaseOutputSerializer(releases, many=True).data)
+        return page_response(request, releases, ReleaseOutputSerializer)
 
     @extend_schema(
         request=ReleaseInputSerializer,

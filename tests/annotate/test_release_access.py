@@ -87,8 +87,11 @@ def test_the_owner_sees_drafts_and_private_releases(world, url, client_for, owne
 
 def test_release_lists_show_drafts_to_the_owner_only(world, client_for, owner, other):
     url = reverse("api-releases", kwargs={"slug": "chat"})
-    assert [r["version"] for r in client_for(None).get(url).json()] == ["1.0.0"]
-    assert {r["version"] for r in client_for(owner).get(url).json()} == {"1.0.0", "1.1.0"}
+    assert [r["version"] for r in client_for(None).get(url).json()["results"]] == ["1.0.0"]
+    assert {r["version"] for r in client_for(owner).get(url).json()["results"]} == {
+        "1.0.0",
+        "1.1.0",
+    }
     assert (
         client_for(other).get(reverse("api-releases", kwargs={"slug": "secret"})).status_code == 404
     )

@@ -22,7 +22,7 @@ def test_freezing_answers_with_the_new_releases_id(
     published = client_for(owner).post(f"{URL}1.0.0/publish/", confirm, format="json")
     assert published.status_code == 200, published.json()
     assert published.json()["id"] == made.pk
-    assert [r["id"] for r in client_for(owner).get(URL).json()] == [made.pk]
+    assert [r["id"] for r in client_for(owner).get(URL).json()["results"]] == [made.pk]
     assert client_for(owner).get(f"{URL}1.0.0/").json()["id"] == made.pk
 
 

@@ -114,7 +114,7 @@ def test_the_api_reads_and_sets_the_limit(board, owner, client_for):
     body = response.json()
     assert (body["max_upload_bytes"], body["counted_per_team"], body["is_open"]) == (4096, 3, False)
     listed = client_for(None).get("/api/v1/leaderboards/").json()
-    assert listed[0]["max_upload_bytes"] == 4096
+    assert listed["results"][0]["max_upload_bytes"] == 4096
 
 
 def test_the_picks_limit_is_not_lowered_below_the_picks_made(board, owner, other, client_for):

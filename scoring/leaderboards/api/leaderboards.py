@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from annotate.accounts.selectors import user_is_researcher
 from annotate.releases.models import Release
-from core.api import validated_input
+from core.api import page_response, paginated, validated_input
 from scoring.leaderboards.api.serializers import (
     LeaderboardComparisonSerializer,
     LeaderboardCreateSerializer,
@@ -48,10 +48,10 @@ def _release_named(*, user: User, name: str) -> Release:
 class LeaderboardListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=LeaderboardSummarySerializer(many=True), summary="Leaderboards")
+    @extend_schema(responses=paginated(LeaderboardSummarySerializer), summary="Leaderboards")
     def get(self, request: Request) -> Response:
         boards: QuerySet = leaderboards_visible(user=request.user)
-        return Response(LeaderboardSummarySerializer(boards, many=True).data)
+        return page_response(request, boards, LeaderboardSummarySerializer)
 
     @extend_schema(
         request=LeaderboardCreateSerializer,

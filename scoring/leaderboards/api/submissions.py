@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.accounts.selectors import user_is_researcher
-from core.api import problems_response, validated_input
+from core.api import page_response, paginated, problems_response, validated_input
 from core.lines import file_lines
 from scoring.leaderboards.models import Listing, Score, Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
@@ -104,11 +104,11 @@ class UploadErrorSerializer(serializers.Serializer):
 
 
 class SubmissionListApi(APIView):
-    @extend_schema(responses=SubmissionSerializer(many=True), summary="Your team's submissions")
+    @extend_schema(responses=paginated(SubmissionSerializer), summary="Your team's submissions")
     def get(self, request: Request, slug: str) -> Response:
         board = leaderboard_get_visible(user=request.user, slug=slug)
         mine = submissions_of_user(user=cast(User, request.user), leaderboard=board)
-        return Response(SubmissionSerializer(mine, many=True).data)
+        return page_response(request, mine, SubmissionSerializer)
 
     @extend_schema(
         request={"multipart/form-data": SubmissionUploadSerializer},

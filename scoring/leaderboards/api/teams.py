@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import validated_input
+from core.api import page_response, paginated, validated_input
 from scoring.leaderboards.models import Team
 from scoring.leaderboards.selectors import teams as selectors
 from scoring.leaderboards.services import teams as services
@@ -46,10 +46,10 @@ class TeamJoinSerializer(serializers.Serializer):
 
 
 class TeamListApi(APIView):
-    @extend_schema(responses=TeamSerializer(many=True), summary="Your teams")
+    @extend_schema(responses=paginated(TeamSerializer), summary="Your teams")
     def get(self, request: Request) -> Response:
         teams = selectors.teams_of_user(user=request.user)
-        return Response(TeamSerializer(teams, many=True, context={"request": request}).data)
+        return page_response(request, teams, TeamSerializer, context={"request": request})
 
     @extend_schema(
         request=TeamCreateSerializer,
