@@ -104,7 +104,13 @@ def download_content_type(name: str) -> str:
     return DOWNLOAD_TYPES.get(suffix, "application/octet-stream")
 
 
-TEXT_TYPES = ("text/", "application/json", "application/jsonl", "application/x-ndjson")
+TEXT_TYPES = (
+    "text/",
+    "application/json",
+    "application/jsonl",
+    "application/x-ndjson",
+    "application/vnd.oai.openapi",  # the schema, as YAML or JSON
+)
 
 
 class CharsetMiddleware:

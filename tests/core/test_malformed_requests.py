@@ -65,3 +65,9 @@ def test_only_a_get_or_post_of_a_campaign_link_joins(make_campaign, client_for, 
     assert not CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
     assert client.get(f"/r/{campaign.token}/").status_code == 302
     assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
+
+
+def test_the_schema_names_its_charset_in_either_format(client):
+    for suffix in ("", "?format=json"):
+        kind = client.get(f"/api/schema/{suffix}")["Content-Type"]
+        assert kind.startswith("application/vnd.oai.openapi") and "charset=utf-8" in kind, kind
