@@ -84,3 +84,51 @@ def test_a_bom_before_the_references_of_an_index_is_dropped(tmp_path, capsys):
     code, _, err = run(capsys, "index", "-r", _file(tmp_path, "bom.jsonl", BOM + REFS), "-o", out)
     assert code == 0, err
     assert plain == _score(capsys, "--index", out, "-i", hyps)
+
+
+def _several_refused(capsys, *argv):
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1 and err.startswith("dbleu: error: ")
+    assert "several reference files must all be plain text" in err
+    return err
+
+
+@pytest.mark.parametrize("shape", ["positional", "-r", "--refs"])
+def test_several_jsonl_reference_files_are_refused(tmp_path, capsys, shape):
+    # they were read as plain text: every JSON line became a reference (nrefs:2, exit 0)
+    a, b = _file(tmp_path, "a.jsonl", REFS), _file(tmp_path, "b.jsonl", REFS)
+    hyps = _file(tmp_path, "h.txt", HYPS)
+    argv = [a, b] if shape == "positional" else [shape, a, shape, b]
+    err = _several_refused(capsys, *argv, "-i", hyps)
+    assert f"{a} is a REFS.jsonl" in err
+
+
+@pytest.mark.parametrize("jsonl_name", ["refs.jsonl", "refs.txt"])
+def test_jsonl_among_plain_text_reference_files_is_refused(tmp_path, capsys, jsonl_name):
+    jsonl = _file(tmp_path, jsonl_name, BOM + REFS)  # recognised by its content, BOM or not
+    plain = _file(tmp_path, "ref.txt", HYPS)
+    hyps = _file(tmp_path, "h.txt", HYPS)
+    assert f"{jsonl} is a REFS.jsonl" in _several_refused(capsys, plain, jsonl, "-i", hyps)
+    assert f"{jsonl} is a REFS.jsonl" in _several_refused(capsys, "-r", jsonl, plain, "-i", hyps)
+
+
+def test_an_archive_or_standard_input_among_several_reference_files_is_refused(tmp_path, capsys):
+    import zipfile
+
+    archive = tmp_path / "release.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("demo-1.0.0/refs.dev.jsonl", REFS)
+    plain, hyps = _file(tmp_path, "ref.txt", HYPS), _file(tmp_path, "h.txt", HYPS)
+    assert "is a release archive" in _several_refused(capsys, plain, archive, "-i", hyps)
+    assert "standard input is" in _several_refused(capsys, plain, "-", "-i", hyps)
+
+
+def test_the_library_refuses_several_jsonl_files_too(tmp_path):
+    from scoring.metrics.base import MetricInputError
+    from scoring.metrics.sources import read_references
+
+    a, b = _file(tmp_path, "a.jsonl", REFS), _file(tmp_path, "b.txt", HYPS)
+    with pytest.raises(MetricInputError, match="several reference files must all be plain text"):
+        read_references([str(b), str(a)])
+    assert len(read_references([str(b), str(b)])) == 3  # plain text files still go together

@@ -59,10 +59,19 @@ def _check_score(args: argparse.Namespace) -> None:
     stdin = [p for p in (*args.refs, *args.hyps) if p == "-"]
     if len(stdin) > 1:
         raise UsageError("only one of the references and the outputs can be standard input")
+    _check_several_refs(args.refs)
     _check_counts(args)
     if (args.paired_bs or args.paired_ar) and len(args.hyps) < 2:
         raise UsageError("a paired test needs at least two systems (-i BASELINE SYSTEM …)")
     _build_metrics(args)
+
+
+def _check_several_refs(paths: list[str]) -> None:
+    from .sources import several_files_problem
+
+    problem = several_files_problem(paths)  # the readers' own rule, as a usage error here
+    if problem is not None:
+        raise UsageError(problem)
 
 
 def _check_counts(args: argparse.Namespace) -> None:
