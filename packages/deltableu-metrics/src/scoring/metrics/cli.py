@@ -103,8 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: dbleu, or the index's metric",
     )
     score.add_argument("--ci", action="store_true", help="95%% bootstrap confidence interval")
-    score.add_argument("--n-bootstrap", type=int, default=1000, help="bootstrap resamples")
-    score.add_argument("--n-ar", type=int, default=10000, help="approximate randomization trials")
+    score.add_argument(
+        "--n-bootstrap", type=int, default=1000, help="bootstrap resamples (at most 1,000,000)"
+    )
+    score.add_argument(
+        "--n-ar", type=int, default=10000, help="randomization trials (at most 1,000,000)"
+    )
     score.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (≥ 0)")
     score.add_argument("--paired-bs", action="store_true", help="paired bootstrap vs first system")
     score.add_argument("--paired-ar", action="store_true", help="paired approximate randomization")

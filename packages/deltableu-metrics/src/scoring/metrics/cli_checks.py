@@ -14,6 +14,10 @@ from .base import Metric, MetricInputError, OptionSpec
 from .registry import entries, get_entry, get_metric
 
 MAX_SEED = 2**63 - 1
+# Bootstrap resamples and randomization trials: a thousand times sacrebleu's defaults (1,000
+# and 10,000) is plenty for any p-value; past it numpy fails (an array too large to allocate,
+# a traceback) or the run takes hours, since every resample draws each item once.
+MAX_RESAMPLES = 1_000_000
 
 
 class UsageError(Exception):
@@ -75,10 +79,11 @@ def _check_several_refs(paths: list[str]) -> None:
 
 
 def _check_counts(args: argparse.Namespace) -> None:
-    if args.n_bootstrap < 1:
-        raise UsageError(f"--n-bootstrap must be at least 1 (got {args.n_bootstrap})")
-    if args.n_ar < 1:
-        raise UsageError(f"--n-ar must be at least 1 (got {args.n_ar})")
+    for flag, value in (("--n-bootstrap", args.n_bootstrap), ("--n-ar", args.n_ar)):
+        if value < 1:
+            raise UsageError(f"{flag} must be at least 1 (got {value})")
+        if value > MAX_RESAMPLES:
+            raise UsageError(f"{flag} must be at most {MAX_RESAMPLES} (got {value})")
     if not 0 <= args.seed <= MAX_SEED:
         raise UsageError(f"--seed must be between 0 and {MAX_SEED} (got {args.seed})")
 
