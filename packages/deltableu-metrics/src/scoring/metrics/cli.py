@@ -219,7 +219,7 @@ def _significance(
                 test = paired_approximate_randomization(
                     metric, stats[0], stats[k], args.n_ar, args.seed
                 )
-            results[k][key] = test.p_value
+            results[k][key] = test.rank_p_value  # 1 for equal scores, as on the leaderboard
     for res in results:  # the documented key: the bootstrap's p-value, else AR's
         res["p_value"] = res.get("p_value_bs", res.get("p_value_ar"))
 
