@@ -132,3 +132,35 @@ def test_the_library_refuses_several_jsonl_files_too(tmp_path):
     with pytest.raises(MetricInputError, match="several reference files must all be plain text"):
         read_references([str(b), str(a)])
     assert len(read_references([str(b), str(b)])) == 3  # plain text files still go together
+
+
+@pytest.mark.parametrize("kind", ["symlink", "dangling symlink", "fifo"])
+def test_index_out_refuses_what_is_not_a_regular_file(tmp_path, capsys, kind):
+    # it replaced the link, the FIFO (or, as root, /dev/full) with a regular file, exit 0
+    import os
+
+    refs = _file(tmp_path, "refs.jsonl", REFS)
+    target = _file(tmp_path, "target.idx", b"original")
+    out = tmp_path / "out.idx"
+    if kind == "fifo":
+        os.mkfifo(out)
+    else:
+        out.symlink_to(target.name if kind == "symlink" else "nowhere.idx")
+    code, stdout, err = run(capsys, "index", "--refs", refs, "--out", out)
+    assert (code, stdout) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"dbleu: error: --out: {out}: ") and "not a regular file" in err
+    assert out.is_symlink() or kind == "fifo"
+    assert target.read_bytes() == b"original"
+
+
+def test_index_out_writes_a_file_readable_as_the_umask_allows(tmp_path, capsys):
+    import os
+    import stat
+
+    refs = _file(tmp_path, "refs.jsonl", REFS)
+    old = os.umask(0o022)
+    try:
+        assert run(capsys, "index", "--refs", refs, "--out", tmp_path / "refs.idx")[0] == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "refs.idx").st_mode) == 0o644

@@ -151,10 +151,13 @@ def _check_readable(path: str, what: str) -> None:
 
 
 def _check_out(path: str) -> None:
+    from .arrayfile import target_problem
+
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise UsageError(f"--out: {path}: is a directory")
+    problem = target_problem(p)  # the writer's own rule, checked before the index is built
+    if problem is not None:
+        raise UsageError(f"--out: {path}: {problem}")
     if not parent.is_dir():
         raise UsageError(f"--out: {parent}: no such directory")
     if not os.access(parent, os.W_OK):
