@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
 import numpy as np
 import pytest
 
@@ -42,3 +45,54 @@ def test_object_arrays_are_refused(tmp_path):
     with pytest.raises(TypeError, match="not numeric"):
         ArrayWriter(tmp_path / "x", [("o", object)])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def umask():
+    """Set the process's umask for a test, and put the old one back."""
+    old = os.umask(0o022)
+    yield os.umask
+    os.umask(old)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002], ids=oct)
+def test_a_written_file_gets_the_mode_of_any_new_file(tmp_path, umask, mask):
+    # it was mkstemp's 0600 whatever the umask: another account (a worker) could not read it
+    umask(mask)
+    write_arrays(tmp_path / "new", ARRAYS, None)
+    (tmp_path / "old").write_bytes(b"x")
+    os.chmod(tmp_path / "old", 0o600)
+    with ArrayWriter(tmp_path / "old", [("small", np.int32)]) as out:  # replaces a file
+        out.append("small", ARRAYS["small"])
+        out.finish(None)
+    for name in ("new", "old"):
+        assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o666 & ~mask
+
+
+def _special_files(tmp_path):
+    target = tmp_path / "target.idx"
+    target.write_bytes(b"original")
+    link = tmp_path / "link.idx"
+    link.symlink_to(target.name)
+    fifo = tmp_path / "fifo.idx"
+    os.mkfifo(fifo)
+    return {"symbolic link": link, "FIFO": fifo, "dangling": _dangling(tmp_path)}
+
+
+def _dangling(tmp_path):
+    link = tmp_path / "dangling.idx"
+    link.symlink_to("nowhere.idx")
+    return link
+
+
+@pytest.mark.parametrize("kind", ["symbolic link", "FIFO", "dangling"])
+def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_was(tmp_path, kind):
+    path = _special_files(tmp_path)[kind]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(FileExistsError, match="not a regular file|symbolic link"):
+        write_arrays(path, ARRAYS, None)
+    with pytest.raises(FileExistsError, match="not a regular file|symbolic link"):
+        ArrayWriter(path, [("small", np.int32)])  # refused before any piece is spooled
+    assert path.is_symlink() if kind != "FIFO" else stat.S_ISFIFO(os.lstat(path).st_mode)
+    assert (tmp_path / "target.idx").read_bytes() == b"original"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no temporary file left

@@ -155,3 +155,18 @@ def test_companion_metrics_share_the_cli_contract(files, capsys, metric):
     code, out, _ = run(capsys, "score", "--index", index, "--hyps", h1, "--json")
     assert code == 0
     assert json.loads(out)["score"] == pytest.approx(first["score"], abs=1e-12)
+
+
+def test_equal_scores_are_not_significant(files, capsys):
+    # a zero difference got sacrebleu's p = 1/(n+1), starred in the table; the board says p = 1
+    tmp, refs, h1, _ = files
+    copy = tmp / "copy.txt"
+    copy.write_bytes(h1.read_bytes())
+    argv = [refs, "-i", h1, copy, "--paired-bs", "--paired-ar", "--n-bootstrap", "50"]
+    code, out, _ = run(capsys, *argv, "--n-ar", "50", "--json")
+    assert code == 0
+    second = json.loads(out)[1]
+    assert second["p_value_bs"] == second["p_value_ar"] == second["p_value"] == 1.0
+    code, table, _ = run(capsys, *argv, "--n-ar", "50")
+    assert code == 0 and re.search(r"copy\.txt +\S+ +1\.0000 +1\.0000$", table, re.M)
+    assert "0 *" not in table  # no star

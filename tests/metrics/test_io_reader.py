@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from scoring.metrics import MetricInputError, parse_ref_item, read_refs_jsonl
+from scoring.metrics import MetricInputError, parse_ref_item, read_hyps, read_refs_jsonl
 from scoring.metrics import io as metrics_io
 
 
@@ -72,3 +72,21 @@ def test_a_fault_names_its_line_as_line_by_line(monkeypatch, line, message, bloc
 def test_no_items_is_an_error():
     with pytest.raises(MetricInputError, match="f: no items"):
         read_refs_jsonl(io.BytesIO(b"\n  \n"), name="f")
+
+
+class _Pipe(io.BytesIO):
+    """A stream that cannot seek back, as standard input from a pipe."""
+
+    def seekable(self):
+        return False
+
+
+@pytest.mark.parametrize("stream", [io.BytesIO, _Pipe])
+def test_a_byte_order_mark_is_dropped_and_nothing_else(stream):
+    assert list(read_refs_jsonl(stream(b"\xef\xbb\xbf" + GOOD), name="f")) == _line_by_line(GOOD)
+    # a first character whose UTF-8 starts as a BOM does (U+FF01 is EF BC 81) stays whole
+    assert read_hyps(stream("\uff01 a\nb".encode()), ["1", "2"]) == ["\uff01 a", "b"]
+    assert read_hyps(stream(b"\xef\xbb\xbfa\nb\n"), ["1", "2"]) == ["a", "b"]
+    assert read_hyps(stream(b"\xef\xbb\xbf"), []) == []
+    with pytest.raises(MetricInputError, match="line 1: invalid UTF-8"):
+        read_hyps(stream(b"\xef\xbbx\n"), ["1"])  # half a BOM is not one

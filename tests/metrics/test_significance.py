@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from itertools import permutations
 
 import numpy as np
@@ -11,6 +12,7 @@ from sacrebleu.significance import _compute_p_value, estimate_ci
 
 from scoring.metrics import (
     bootstrap_ci,
+    equal_scores_p,
     get_metric,
     holm_adjust,
     paired_approximate_randomization,
@@ -77,6 +79,25 @@ def test_system_against_itself_follows_sacrebleu_strict_inequality():
     assert paired_approximate_randomization(METRIC, BASE, BASE, 100).p_value == pytest.approx(
         1 / 101
     )
+
+
+def test_equal_scores_rank_with_p_1_while_the_tests_keep_sacrebleus_value():
+    for test in (paired_bootstrap, paired_approximate_randomization):
+        itself = test(METRIC, BASE, BASE, 100)
+        assert itself.p_value == pytest.approx(1 / 101) and itself.rank_p_value == 1.0
+        other = test(METRIC, BASE, SYS, 100)
+        assert other.rank_p_value == other.p_value < 1.0
+
+
+def test_equal_scores_p_sets_1_where_scores_are_equal_as_math_isclose_says():
+    scores = np.array([50.0, 50.0 + 1e-10, 49.999, 0.0, 1e-13])
+    p = np.full((5, 5), 0.01)
+    got = equal_scores_p(p, scores[:, None], scores[None, :])
+    close = [[math.isclose(a, b, abs_tol=1e-12) for b in scores] for a in scores]
+    assert np.array_equal(got == 1.0, np.array(close))
+    assert got[0, 1] == got[3, 4] == 1.0 and got[0, 2] == 0.01
+    assert float(equal_scores_p(0.02, 3.0, 3.0)) == 1.0
+    assert float(equal_scores_p(0.02, 3.0, 4.0)) == 0.02
 
 
 def _bleu_rows(rng, n_items: int, quality: float) -> np.ndarray:

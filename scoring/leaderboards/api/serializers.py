@@ -156,7 +156,10 @@ class MetricComparisonSerializer(serializers.Serializer):
     score_b = serializers.FloatField()
     difference = serializers.FloatField(help_text="score_a − score_b")
     p_bootstrap = serializers.FloatField(
-        help_text="Paired bootstrap (Koehn 2004, 1,000 resamples), two-sided, uncorrected."
+        help_text=(
+            "Paired bootstrap (Koehn 2004, 1,000 resamples), two-sided, uncorrected "
+            "(1 for equal scores)."
+        )
     )
     ranks_the_board = serializers.BooleanField(
         help_text="The primary metric: its test, corrected, is `answer`."

@@ -51,8 +51,9 @@ class MetricComparison:
     higher_is_better: bool
     score_a: float
     score_b: float
-    # The pair's own paired bootstrap p-value, before any correction: the board's answer (see
-    # Comparison.answer) corrects it for the board's family of pairs, for the primary metric.
+    # The pair's own paired bootstrap p-value (1 for equal scores), before any correction: the
+    # board's answer (see Comparison.answer) corrects it for the board's family of pairs, for
+    # the primary metric.
     p_bootstrap: float
     ranks_the_board: bool
 
@@ -150,7 +151,7 @@ def _compare_metric(
         entry.higher_is_better,
         loaded_a[0].score,
         loaded_b[0].score,
-        test.p_value,
+        test.rank_p_value,  # 1 for equal scores, as the board's answer gives it
         name == leaderboard.primary_metric,
     )
 

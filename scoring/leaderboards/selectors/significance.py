@@ -14,14 +14,13 @@ the compare page says so, and why, instead of contradicting the board.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from scoring.metrics import Metric, holm_adjust, paired_bootstrap_matrix
+from scoring.metrics import Metric, equal_scores_p, holm_adjust, paired_bootstrap_matrix
 
 ALPHA = 0.05
 RESAMPLES = 1000
@@ -81,9 +80,10 @@ def significance_compute(
 ) -> BoardSignificance:
     """Every pair's bootstrap p-value from the entries' per-item statistics (best first).
 
-    Equal corpus scores get p = 1: sacrebleu's p-value (following multeval) is 1/(n+1) for a
-    zero difference, yet equal scores give no ranking evidence. Entries scored on different
-    items (a board whose items changed) cannot be compared and count as different (p = 0).
+    Equal corpus scores get p = 1 (the metric library's `equal_scores_p`, which `dbleu` applies
+    too): sacrebleu's p-value is 1/(n+1) for a zero difference, yet equal scores give no
+    ranking evidence. Entries scored on different items (a board whose items changed) cannot be
+    compared and count as different (p = 0).
     """
     n = len(stats)
     p = np.ones((n, n))
@@ -98,10 +98,8 @@ def significance_compute(
                     continue
                 pair = paired_bootstrap_matrix(metric, [stats[i], stats[j]], RESAMPLES)
                 p[i, j] = p[j, i] = pair[0, 1]
-    for i in range(n):
-        for j in range(n):
-            if i != j and math.isclose(scores[i], scores[j], abs_tol=1e-12):
-                p[i, j] = 1.0
+    board = np.asarray(scores, dtype=np.float64)
+    p = equal_scores_p(p, board[:, None], board[None, :])
     return BoardSignificance([[float(v) for v in row] for row in p])
 
 

@@ -25,8 +25,10 @@ Public API (import from ``scoring.metrics``):
   ``bootstrap_replicates(…)`` (the resampled scores it takes the bounds of);
   ``paired_bootstrap(metric, base_stats, sys_stats, …)`` and
   ``paired_approximate_randomization(…) -> PairedResult`` (p-values as sacrebleu's);
-  ``paired_bootstrap_matrix(metric, [stats, …])`` every pair's bootstrap p-value at once, and
-  ``holm_adjust(p_values)`` for a family of tests.
+  ``paired_bootstrap_matrix(metric, [stats, …])`` every pair's bootstrap p-value at once,
+  ``holm_adjust(p_values)`` for a family of tests, and ``equal_scores_p(p_values, scores_a,
+  scores_b)``: p = 1 for equal corpus scores, the rule of every table and ranking
+  (``PairedResult.rank_p_value`` applies it to one test).
 * ``read_refs_jsonl(path_or_binary_file) -> RefItems`` (a sequence of ``RefItem``);
   ``read_hyps(path_or_binary_file, item_ids) -> list[str]``; ``parse_ref_item(obj, where)``:
   validating readers whose :class:`MetricInputError` messages name the line and item.
@@ -111,6 +113,7 @@ if TYPE_CHECKING:
         PairedResult,
         bootstrap_ci,
         bootstrap_replicates,
+        equal_scores_p,
         paired_approximate_randomization,
         paired_bootstrap,
         percentile_bounds,
@@ -161,6 +164,7 @@ _WHERE = {
     "Interval": "significance",
     "PairedResult": "significance",
     "bootstrap_ci": "significance",
+    "equal_scores_p": "significance",
     "holm_adjust": "significance",
     "paired_approximate_randomization": "significance",
     "paired_bootstrap": "significance",
@@ -208,6 +212,7 @@ __all__ = [
     "compute_stats",
     "concat_profiles",
     "entries",
+    "equal_scores_p",
     "get_entry",
     "get_metric",
     "holm_adjust",

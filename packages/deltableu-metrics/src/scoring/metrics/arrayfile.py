@@ -14,10 +14,13 @@ processes reading the same file share its pages through the operating system's p
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -44,12 +47,54 @@ def _header_bytes(layout: dict[str, Any], size: int, sha256: str, meta: Any) -> 
     return json.dumps(body).encode("utf-8")
 
 
+def target_problem(path: str | Path) -> str | None:
+    """Why an array file may not be written at ``path``, or None (no file, or a regular one).
+
+    The file is renamed over ``path``, which would replace a symbolic link (not the file it
+    points to), a FIFO or a device with a regular file; as root, ``/dev/full`` became one. A
+    symbolic link is refused rather than followed: writing through it lets whoever made the
+    link choose which file is replaced (a link planted in a shared folder)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # nothing there (the folder: the caller's)
+        return None
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link, not a regular file (give the file it points to)"
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (a FIFO, a device or a socket)"
+    return None
+
+
+def _check_target(path: Path) -> None:
+    problem = target_problem(path)
+    if problem is not None:
+        raise FileExistsError(errno.EEXIST, f"not replaced: it {problem}", str(path))
+
+
+def _new_file_beside(path: Path) -> tuple[int, Path]:
+    """A new, empty file in ``path``'s folder, open for writing. Unlike mkstemp's (0600) its
+    mode is any new file's, 0666 less the umask, so that an index is as readable as its user's
+    other files (a worker under another account reads it)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(path.parent))
+
+
 def _write_atomically(path: Path, header: bytes, write_data: Callable[[Any], None]) -> None:
     """Magic, header and padding, then ``write_data(fh)``, to a temporary file in the same
     folder, flushed to disk and renamed over ``path``: a reader sees the old file or the new
-    one, never a partial one."""
+    one, never a partial one. ``path`` must be a regular file or nothing (see
+    :func:`target_problem`)."""
+    _check_target(path)
     start = _padded(len(MAGIC) + 8 + len(header))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _new_file_beside(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
@@ -105,6 +150,7 @@ class ArrayWriter:
 
     def __init__(self, path: str | Path, specs: Sequence[tuple[str, Any]]):
         self.path = Path(path)
+        _check_target(self.path)  # before the work, not only when the file is renamed over it
         self.dtypes = {name: np.dtype(dtype).newbyteorder("<") for name, dtype in specs}
         for name, dtype in self.dtypes.items():
             if dtype.kind not in _NUMERIC_KINDS:

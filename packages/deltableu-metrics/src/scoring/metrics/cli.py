@@ -103,8 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: dbleu, or the index's metric",
     )
     score.add_argument("--ci", action="store_true", help="95%% bootstrap confidence interval")
-    score.add_argument("--n-bootstrap", type=int, default=1000, help="bootstrap resamples")
-    score.add_argument("--n-ar", type=int, default=10000, help="approximate randomization trials")
+    score.add_argument(
+        "--n-bootstrap", type=int, default=1000, help="bootstrap resamples (at most 1,000,000)"
+    )
+    score.add_argument(
+        "--n-ar", type=int, default=10000, help="randomization trials (at most 1,000,000)"
+    )
     score.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (≥ 0)")
     score.add_argument("--paired-bs", action="store_true", help="paired bootstrap vs first system")
     score.add_argument("--paired-ar", action="store_true", help="paired approximate randomization")
@@ -215,7 +219,7 @@ def _significance(
                 test = paired_approximate_randomization(
                     metric, stats[0], stats[k], args.n_ar, args.seed
                 )
-            results[k][key] = test.p_value
+            results[k][key] = test.rank_p_value  # 1 for equal scores, as on the leaderboard
     for res in results:  # the documented key: the bootstrap's p-value, else AR's
         res["p_value"] = res.get("p_value_bs", res.get("p_value_ar"))
 

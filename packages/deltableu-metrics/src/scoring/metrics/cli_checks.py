@@ -14,6 +14,10 @@ from .base import Metric, MetricInputError, OptionSpec
 from .registry import entries, get_entry, get_metric
 
 MAX_SEED = 2**63 - 1
+# Bootstrap resamples and randomization trials: a thousand times sacrebleu's defaults (1,000
+# and 10,000) is plenty for any p-value; past it numpy fails (an array too large to allocate,
+# a traceback) or the run takes hours, since every resample draws each item once.
+MAX_RESAMPLES = 1_000_000
 
 
 class UsageError(Exception):
@@ -59,17 +63,27 @@ def _check_score(args: argparse.Namespace) -> None:
     stdin = [p for p in (*args.refs, *args.hyps) if p == "-"]
     if len(stdin) > 1:
         raise UsageError("only one of the references and the outputs can be standard input")
+    _check_several_refs(args.refs)
     _check_counts(args)
     if (args.paired_bs or args.paired_ar) and len(args.hyps) < 2:
         raise UsageError("a paired test needs at least two systems (-i BASELINE SYSTEM …)")
     _build_metrics(args)
 
 
+def _check_several_refs(paths: list[str]) -> None:
+    from .sources import several_files_problem
+
+    problem = several_files_problem(paths)  # the readers' own rule, as a usage error here
+    if problem is not None:
+        raise UsageError(problem)
+
+
 def _check_counts(args: argparse.Namespace) -> None:
-    if args.n_bootstrap < 1:
-        raise UsageError(f"--n-bootstrap must be at least 1 (got {args.n_bootstrap})")
-    if args.n_ar < 1:
-        raise UsageError(f"--n-ar must be at least 1 (got {args.n_ar})")
+    for flag, value in (("--n-bootstrap", args.n_bootstrap), ("--n-ar", args.n_ar)):
+        if value < 1:
+            raise UsageError(f"{flag} must be at least 1 (got {value})")
+        if value > MAX_RESAMPLES:
+            raise UsageError(f"{flag} must be at most {MAX_RESAMPLES} (got {value})")
     if not 0 <= args.seed <= MAX_SEED:
         raise UsageError(f"--seed must be between 0 and {MAX_SEED} (got {args.seed})")
 
@@ -137,10 +151,13 @@ def _check_readable(path: str, what: str) -> None:
 
 
 def _check_out(path: str) -> None:
+    from .arrayfile import target_problem
+
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise UsageError(f"--out: {path}: is a directory")
+    problem = target_problem(p)  # the writer's own rule, checked before the index is built
+    if problem is not None:
+        raise UsageError(f"--out: {path}: {problem}")
     if not parent.is_dir():
         raise UsageError(f"--out: {parent}: no such directory")
     if not os.access(parent, os.W_OK):

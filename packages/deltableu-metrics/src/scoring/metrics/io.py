@@ -4,11 +4,13 @@ REFS.jsonl: one JSON object per line, in item order:
 ``{"id": "...", "refs": [{"text": "...", "weight": 0.6}, ...]}`` (``weight`` defaults to 1).
 HYPS: plain text, one hypothesis per line in item order; or JSONL ``{"id": ..., "hyp": ...}``
 matched by id (detected from the first line). ``-`` reads standard input. Files are streamed a
-block of lines at a time (memory stays proportional to what is kept, not to the raw file).
+block of lines at a time (memory stays proportional to what is kept, not to the raw file). A
+UTF-8 byte-order mark at the start of any input is dropped.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import sys
@@ -28,15 +30,54 @@ except ImportError:  # pragma: no cover - exercised in the wheel test's plain en
 
 
 def _open_binary(source: str | Path | IO[bytes], name: str) -> tuple[IO[bytes], bool]:
-    """The binary file of ``source`` ('-' is standard input) and whether to close it."""
+    """The binary file of ``source`` ('-' is standard input), past a byte-order mark (see
+    :func:`_past_bom`), and whether to close it."""
     if hasattr(source, "read"):
-        return source, False  # type: ignore[return-value]
+        return _past_bom(source), False  # type: ignore[arg-type]
     if str(source) == "-":
-        return sys.stdin.buffer, False
+        return _past_bom(sys.stdin.buffer), False
     try:
-        return Path(source).open("rb"), True
+        return _past_bom(Path(source).open("rb")), True
     except OSError as exc:
         raise MetricInputError(f"{name}: cannot open: {exc.strerror}") from exc
+
+
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte-order mark, as Windows editors write it
+
+
+def _past_bom(fh: IO[bytes]) -> IO[bytes]:
+    """``fh`` from after a byte-order mark at its start. Every reader (hypotheses, REFS.jsonl,
+    plain text references, the JSONL sniffing) opens its input here, so all drop a BOM as the
+    web app drops it from uploads (``core.lines.read_lines``): kept, it glued onto the first
+    word, hid that a file is JSONL, or made REFS.jsonl bad JSON."""
+    if fh.seekable():
+        start = fh.tell()
+        if fh.read(len(BOM)) != BOM:
+            fh.seek(start)
+        return fh
+    head = fh.read(len(BOM))
+    if head == BOM:
+        return fh
+    return io.BufferedReader(_Prefixed(head, fh))  # a pipe cannot seek back: put them in front
+
+
+class _Prefixed(io.RawIOBase):
+    """Bytes already read from a stream, then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head, self._rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        size = len(buffer)
+        if self._head:
+            data, self._head = self._head[:size], self._head[size:]
+        else:
+            data = getattr(self._rest, "read1", self._rest.read)(size)
+        buffer[: len(data)] = data
+        return len(data)
 
 
 def _open_lines(source: str | Path | IO[bytes]) -> Iterator[tuple[int, str]]:

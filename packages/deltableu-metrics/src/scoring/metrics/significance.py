@@ -41,6 +41,44 @@ class PairedResult:
     p_value: float
     n_samples: int
 
+    @property
+    def rank_p_value(self) -> float:
+        """``p_value``, but 1 when the two corpus scores are equal (:func:`equal_scores_p`):
+        what a table or a ranking reports."""
+        return float(equal_scores_p(self.p_value, self.baseline_score, self.system_score))
+
+
+# Corpus scores this close are equal, as math.isclose(a, b, abs_tol=1e-12) says: far below any
+# printed digit, above the float noise of summing the same statistics in another order.
+_EQUAL_REL, _EQUAL_ABS = 1e-9, 1e-12
+
+
+def equal_scores_p(
+    p_values: np.ndarray | float, scores_a: np.ndarray | float, scores_b: np.ndarray | float
+) -> np.ndarray:
+    """p-values with 1 wherever the two systems' corpus scores are equal.
+
+    sacrebleu's p-value (after multeval, Koehn 2004; Riezler & Maxwell 2005) counts resamples
+    strictly beyond the observed difference, so a zero difference gets p = 1/(n+1), below 0.05
+    from 20 resamples on: a system against itself would be "significantly different". Equal
+    scores give no evidence for either order, so whatever ranks or stars systems (``dbleu``'s
+    tables, the web app's leaderboards and compare page) reports p = 1 for them, through this
+    one rule; the tests themselves keep sacrebleu's value.
+
+    Args:
+        p_values: raw p-values, a scalar or an array broadcast against the scores.
+        scores_a, scores_b: the corpus scores of the two sides of each test (for every pair of
+            n systems: ``scores[:, None]`` and ``scores[None, :]`` with an ``(n, n)`` matrix).
+
+    Returns:
+        The p-values (float64 array, scalar-shaped for scalars), 1 where
+        ``math.isclose(a, b, abs_tol=1e-12)``.
+    """
+    a = np.asarray(scores_a, dtype=np.float64)
+    b = np.asarray(scores_b, dtype=np.float64)
+    tolerance = np.maximum(_EQUAL_REL * np.maximum(np.abs(a), np.abs(b)), _EQUAL_ABS)
+    return np.where(np.abs(a - b) <= tolerance, 1.0, np.asarray(p_values, dtype=np.float64))
+
 
 def _block_rows(n_items: int, multiple: int = 1) -> int:
     rows = max(_BLOCK_CELLS // max(n_items, 1), 1)

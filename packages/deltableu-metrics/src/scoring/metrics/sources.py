@@ -18,6 +18,9 @@ from .refset import RefItems, RefSet
 
 def read_references(paths: Sequence[str], split: str | None = None) -> RefItems:
     """The items of ``paths``: one REFS.jsonl (or '-'), one release zip, or plain text files."""
+    problem = several_files_problem(paths)
+    if problem is not None:
+        raise MetricInputError(problem)
     if len(paths) == 1 and _is_zip(paths[0]):
         return _from_archive(paths[0], split)
     if split is not None:
@@ -25,6 +28,29 @@ def read_references(paths: Sequence[str], split: str | None = None) -> RefItems:
     if len(paths) == 1 and _looks_like_jsonl(paths[0]):
         return read_refs_jsonl(paths[0])
     return _from_text_files(paths)
+
+
+def several_files_problem(paths: Sequence[str]) -> str | None:
+    """Why ``paths`` cannot be read together, or None. Several files are sacrebleu's shape (one
+    reference a line, line k of each a reference of item k); a REFS.jsonl, standard input (read
+    as one) or a release archive holds every reference of its items and is read alone. Given
+    with others, it was read as plain text and its JSON lines were scored as references."""
+    if len(paths) < 2:
+        return None
+    for path in paths:
+        if path == "-":
+            kind = "standard input is read as a REFS.jsonl"
+        elif _is_zip(path):
+            kind = f"{path} is a release archive"
+        elif _looks_like_jsonl(path):
+            kind = f"{path} is a REFS.jsonl"
+        else:
+            continue
+        return (
+            f"several reference files must all be plain text (one reference a line); {kind}: "
+            "give it alone"
+        )
+    return None
 
 
 def _is_zip(path: str) -> bool:
@@ -45,9 +71,7 @@ def _looks_like_jsonl(path: str) -> bool:
 
 def _from_text_files(paths: Sequence[str]) -> RefItems:
     streams = []
-    for path in paths:
-        if path == "-":
-            raise MetricInputError("plain text references cannot come from standard input")
+    for path in paths:  # never '-': read alone, as a REFS.jsonl
         fh, _ = _open_binary(path, path)
         with fh:
             data = fh.read()
