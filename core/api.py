@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
@@ -119,18 +121,22 @@ def validated_input(
     request: Request,
     *,
     refuse_unknown: bool = False,
+    current: Callable[[], Mapping[str, Any]] | None = None,
     **kwargs: Any,
 ) -> dict[str, Any]:
     """The request's data as ``serializer_class`` cleans it (a 400 naming each bad field).
 
-    With `refuse_unknown` (the settings a PATCH changes), a field the serializer does not know
+    With `refuse_unknown` (the settings a PATCH changes), a field the operation cannot change
     is a 400 naming it, not silently dropped: `{"scale_max": 7}` answered 200 and changed
-    nothing, which read as done. (Read-only fields stay ignored, as DRF does: a client may send
-    back what it read.)"""
+    nothing, which read as done. A field sent back unchanged from `current()` (what the
+    operation answers) passes: a client may send back what it read, with one field edited."""
     data = serializer_class(data=request.data, **kwargs)
     if refuse_unknown and hasattr(request.data, "keys"):
         takes = sorted(name for name, field in data.fields.items() if not field.read_only)
-        unknown = sorted(set(request.data.keys()) - set(data.fields))
+        unknown = sorted(set(request.data.keys()) - set(takes))
+        if unknown and current is not None:
+            now = json.loads(json.dumps(current(), cls=DjangoJSONEncoder))
+            unknown = [k for k in unknown if k not in now or now[k] != request.data[k]]
         if unknown:
             message = f"This cannot be changed here; what can: {', '.join(takes)}."
             raise exceptions.ValidationError({name: [message] for name in unknown})

@@ -74,7 +74,12 @@ class DatasetDetailApi(APIView):
     def patch(self, request: Request, slug: str) -> Response:
         dataset = _editable_dataset(request, slug)
         fields = validated_input(
-            s.DatasetUpdateSerializer, request, instance=dataset, partial=True, refuse_unknown=True
+            s.DatasetUpdateSerializer,
+            request,
+            instance=dataset,
+            partial=True,
+            refuse_unknown=True,
+            current=lambda: s.DatasetOutputSerializer(dataset).data,
         )
         dataset = services.dataset_update(dataset=dataset, **fields)
         return Response(s.DatasetOutputSerializer(dataset).data)

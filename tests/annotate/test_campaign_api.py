@@ -146,3 +146,14 @@ def test_a_setting_that_cannot_change_is_refused_not_dropped(make_campaign, clie
     assert "what can:" in answer.json()["scale_max"][0] and "rating_budget" not in answer.json()
     campaign.refresh_from_db()
     assert (campaign.scale_max, campaign.rating_budget) == (5, 0)
+
+
+def test_what_the_api_answered_may_be_sent_back(make_dataset, client_for, owner):
+    client = client_for(owner)
+    make_dataset()
+    read = client.get("/api/v1/datasets/chat/").json()
+    changed = client.patch("/api/v1/datasets/chat/", {**read, "name": "Renamed"}, format="json")
+    assert changed.status_code == 200 and changed.json()["name"] == "Renamed"
+    assert changed.json()["slug"] == "chat"
+    renamed = client.patch("/api/v1/datasets/chat/", {"slug": "other"}, format="json")
+    assert renamed.status_code == 400 and "what can:" in renamed.json()["slug"][0]

@@ -291,7 +291,11 @@ class CampaignDetailApi(APIView):
     def patch(self, request: Request, campaign_id: int) -> Response:
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         fields = validated_input(
-            CampaignAssignmentSerializer, request, partial=True, refuse_unknown=True
+            CampaignAssignmentSerializer,
+            request,
+            partial=True,
+            refuse_unknown=True,
+            current=lambda: CampaignSerializer(campaign, context={"request": request}).data,
         )
         campaign = campaign_assignment_update(
             campaign=campaign, user=cast(User, request.user), **fields
