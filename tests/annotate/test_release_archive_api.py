@@ -57,6 +57,24 @@ def test_the_owner_requests_the_archive_once_and_a_run_builds_it(
     assert Run.objects.filter(kind="release-archive").count() == 1
 
 
+def test_an_imported_release_builds_its_archive_as_a_published_one_does(
+    release, other, client_for, django_capture_on_commit_callbacks
+):
+    # The import left none: its archive answered "building" with no run, forever.
+    from django.core.files.storage import default_storage
+
+    from annotate.releases.services.importing import release_import_archive
+    from tests.annotate.release_kit import archive_run
+
+    assert archive_run(release, release.created_by).state == "succeeded"
+    release.refresh_from_db()
+    archive = default_storage.open(release.archive_name).read()
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = release_import_archive(source=archive, owner=other, slug="chat-copy")
+    run = Run.objects.get(kind="release-archive", scope=f"release:{copy.pk}")
+    assert client_for(other).get(url(copy)).json() == {"status": "building", "run": run.pk}
+
+
 def test_the_built_archive_downloads_as_a_zip_of_the_manifests_files(
     release, owner, client_for, request_archive
 ):

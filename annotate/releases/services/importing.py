@@ -34,7 +34,11 @@ from annotate.releases.services.import_parsing import (
     release_meta_checked,
     release_ratings_checked,
 )
-from annotate.releases.services.publish import release_build_files, release_stage_files
+from annotate.releases.services.publish import (
+    release_archive_on_commit,
+    release_build_files,
+    release_stage_files,
+)
 from core.bulk import analyze_after_commit
 from core.inserts import insert_checked
 
@@ -132,4 +136,6 @@ def release_import_archive(
         with release_stage_files(release=release, files=rebuilt):
             release.status = ReleaseStatus.PUBLISHED
             release.save()
+        # As a publication does: the archive answered "building" forever without it.
+        release_archive_on_commit(release)
     return release

@@ -138,7 +138,7 @@ def release_publish(*, release: Release, unrated: str = "", published_at=None) -
     with release_stage_files(release=release, files=files):
         release.status = ReleaseStatus.PUBLISHED
         release.save()
-    _request_archive_on_commit(release)
+    release_archive_on_commit(release)
     return release
 
 
@@ -174,11 +174,11 @@ def release_reveal_split(*, release: Release, split: str) -> Release:
             )
         # The old set goes only once nobody can be pointed to it any more.
         transaction.on_commit(lambda: fileset_delete(old))
-        _request_archive_on_commit(release)
+        release_archive_on_commit(release)
     return release
 
 
-def _request_archive_on_commit(release: Release) -> None:
+def release_archive_on_commit(release: Release) -> None:
     from annotate.releases.services.archive import release_archive_request
 
     transaction.on_commit(lambda: release_archive_request(release=release))
