@@ -69,6 +69,11 @@ def test_the_default_comparison_is_the_best_entry_against_the_best_baseline(boar
     assert response.context["b"].method == "good baseline"
     named = client_for(None).get(f"/leaderboards/board/compare/?a={sub(board, 'oracle').pk}")
     assert named.context["b"].method == "good baseline"
+    # A baseline's row links name it as a: b is the best other baseline, never a itself (the
+    # top row of a board led by a baseline said "Choose two different submissions").
+    good = sub(board, "good baseline")
+    itself = client_for(None).get(f"/leaderboards/board/compare/?a={good.pk}")
+    assert itself.context["b"].method == "weak baseline" and "metrics" in itself.context
 
 
 def test_dev_items_side_by_side_with_weights_and_statistics(board, client_for):

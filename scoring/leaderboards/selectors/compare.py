@@ -122,8 +122,10 @@ def comparison_pair(
     ]
     a, b = named
     if b is None:
-        baselines = [s for s in rows if s.is_baseline]
-        b = baselines[0] if baselines else next((s for s in rows if s != a), None)
+        # The best baseline other than `a` (the board's row links name its entry as `a`, and
+        # the top row may be the baseline itself), else the best other entry.
+        others = [s for s in rows if s != a]
+        b = next((s for s in others if s.is_baseline), others[0] if others else None)
     if a is None:
         a = next((s for s in rows if s != b), None)
     return a, b
