@@ -7,6 +7,7 @@ from django.db.models import F, FloatField, Q, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from annotate.accounts.selectors import user_is_researcher
 from annotate.datasets.models import Dataset, Origin, Reference
 from annotate.datasets.runs import dataset_scope
 from annotate.mining.models import Corpus, CorpusStatus
@@ -19,12 +20,13 @@ CORPUS_INDEX_KIND = "corpus-index"
 
 
 def corpus_list_usable(*, user: User | AnonymousUser) -> QuerySet[Corpus]:
-    """The user's own corpora and the shared ones (staff see all)."""
+    """The user's own corpora and the shared ones, for researchers (staff see all). Corpora are
+    shared with researchers: a rater's API answered with them, while the pages refused."""
     corpora = Corpus.objects.select_related("owner")
-    if not user.is_authenticated:
-        return corpora.none()
-    if user.is_staff:
+    if user.is_authenticated and user.is_staff:
         return corpora
+    if not user_is_researcher(user):
+        return corpora.none()
     return corpora.filter(Q(owner=user) | Q(shared=True))
 
 

@@ -208,6 +208,17 @@ def test_api_corpus_detail(corpus, client_for, user_named, who, status):
         assert response.json()["rows"] == 10 and response.json()["status"] == "ready"
 
 
+@pytest.mark.parametrize("who, seen", [("other", True), ("rater", False), ("owner", True)])
+def test_a_shared_corpus_is_shared_with_researchers_only(corpus, client_for, user_named, who, seen):
+    # A rater's API answered with shared corpora, while the corpora pages refused raters.
+    Corpus.objects.filter(pk=corpus.pk).update(shared=True)
+    client = client_for(user_named(who))
+    assert client.get(f"/api/v1/corpora/{corpus.pk}/").status_code == (200 if seen else 404)
+    assert [c["id"] for c in client.get("/api/v1/corpora/").json()["results"]] == (
+        [corpus.pk] if seen else []
+    )
+
+
 @pytest.mark.parametrize("who, status", [("owner", 202), ("rater", 403), ("anonymous", 403)])
 def test_api_upload_a_corpus(client_for, user_named, who, status, media):
     file = SimpleUploadedFile("chat.tsv", b"message\tresponse\nhi\tyo\n")
