@@ -120,13 +120,13 @@ def test_each_user_sees_only_their_own_campaigns(make_campaign, client_for, user
     assert page.status_code == api.status_code == 200
     mine = who == "rater"
     assert ("Round one" in page.content.decode()) == mine
-    assert [row["name"] for row in api.json()] == (["Round one"] if mine else [])
+    assert [row["name"] for row in api.json()["results"]] == (["Round one"] if mine else [])
 
 
 def test_the_api_row(make_campaign, make_rater, client_for):
     campaign = make_campaign(name="Round one")
     rater = make_rater(campaign)
-    (row,) = client_for(rater).get(reverse("api-my-campaigns")).json()
+    (row,) = client_for(rater).get(reverse("api-my-campaigns")).json()["results"]
     assert row["id"] == campaign.pk and row["dataset"] == campaign.dataset.slug
     assert row["status"] == campaign.status and row["qc_status"] == "pending"
     assert row["answered"] == 0 and row["quota"] is None and row["open_now"] == 6

@@ -18,6 +18,7 @@ from annotate.rating.models import CampaignStatus, QCStatus
 from annotate.rating.selectors.campaigns import rater_owns_rating
 from annotate.rating.selectors.rater import JoinedCampaign, campaigns_of_rater
 from annotate.rating.services.undo import rating_undo
+from core.api import page_response, paginated
 
 
 class JoinedCampaignSerializer(serializers.Serializer):
@@ -51,14 +52,13 @@ class JoinedCampaignSerializer(serializers.Serializer):
 
 class MyCampaignsApi(APIView):
     @extend_schema(
-        responses=JoinedCampaignSerializer(many=True),
+        responses=paginated(JoinedCampaignSerializer),
+        operation_id="v1_me_campaigns_list",
         summary="Campaigns you joined as a rater: your progress and what comes next",
     )
     def get(self, request: Request) -> Response:
         rows = campaigns_of_rater(rater=cast(User, request.user))
-        return Response(
-            JoinedCampaignSerializer(rows, many=True, context={"request": request}).data
-        )
+        return page_response(request, rows, JoinedCampaignSerializer, context={"request": request})
 
 
 class RatingUndoApi(APIView):
