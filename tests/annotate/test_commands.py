@@ -56,6 +56,12 @@ def test_import_of_a_missing_file():
         run("import_dataset", "nope", "/no/such.jsonl")
 
 
+def test_import_of_a_directory_is_one_line(owner, tmp_path):
+    with pytest.raises(CommandError, match=r"is a directory, not a file\.$"):
+        run("import_dataset", "chat", str(tmp_path), "--create", "Chat", "--owner", "owner")
+    assert not Dataset.objects.exists()
+
+
 def test_load_demo_refuses_production_unless_told(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError, match="publicly known passwords"):

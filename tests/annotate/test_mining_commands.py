@@ -41,6 +41,12 @@ def test_corpus_add_refuses_a_missing_file_or_user(owner, media):
         run("corpus_add", str(DATA / "mining_corpus.jsonl"), "--owner", "nobody")
 
 
+def test_corpus_add_says_a_directory_is_a_directory(owner, media, tmp_path):
+    with pytest.raises(CommandError, match=r"is a directory, not a file\.$"):
+        run("corpus_add", str(tmp_path), "--owner", "owner")
+    assert not Corpus.objects.exists()
+
+
 def test_mine_runs_in_this_process(seeds, corpus):
     out, _ = run("mine", "seeds", "--corpus", str(corpus.pk), "--k", "1")
     assert "succeeded" in out

@@ -14,6 +14,7 @@ from annotate.mining.services.corpora import (
     corpus_create,
     corpus_format_for,
 )
+from core.command_args import file_to_read
 from core.refusals import refusal_as_command_error
 
 
@@ -30,8 +31,7 @@ class Command(BaseCommand):
         parser.add_argument("--skip-bad-rows", action="store_true", help="Index the good rows.")
 
     def handle(self, *args, path: Path, owner: str, **options):
-        if not path.is_file():
-            raise CommandError(f"{path}: no such file.")
+        file_to_read(path)
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"No user {owner!r}.")
