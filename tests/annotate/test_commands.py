@@ -94,6 +94,18 @@ def test_export_to_a_full_disk_is_one_line_and_leaves_no_partial_file(chat, tmp_
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_rater_owns_no_dataset_made_by_a_command(rater):
+    # The API and the page refuse them the same way (tests/annotate/test_dataset_api.py).
+    with pytest.raises(CommandError, match=r"^Only researchers can create datasets\.$"):
+        run("create_dataset", "mine", "--name", "Mine", "--owner", "rater")
+    with pytest.raises(CommandError, match=r"^Only researchers can create datasets\.$"):
+        run(
+            "import_dataset", "mine", str(DATA / "small.jsonl"), "--create", "Mine",
+            "--owner", "rater",
+        )  # fmt: skip
+    assert not Dataset.objects.exists()
+
+
 def test_load_demo_refuses_production_unless_told(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError, match="publicly known passwords"):

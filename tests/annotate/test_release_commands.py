@@ -30,6 +30,14 @@ def test_freeze_publish_then_import_elsewhere(
         call_command("import_release", str(archive), "--owner", "other", "--slug", "copy")
 
 
+def test_a_rater_cannot_import_a_release_by_command(rater, tmp_path):
+    archive = tmp_path / "release.zip"
+    archive.write_bytes(b"refused before it is read")
+    with pytest.raises(CommandError, match=r"^Only researchers can import releases\.$"):
+        call_command("import_release", str(archive), "--owner", "rater", "--slug", "mine")
+    assert not Release.objects.exists()
+
+
 def test_import_release_of_a_directory_is_one_line(owner, tmp_path):
     with pytest.raises(CommandError, match=r"is a directory, not a file\.$"):
         call_command("import_release", str(tmp_path), "--owner", "owner")
