@@ -34,6 +34,15 @@ def test_it_writes_the_result_where_told(judged, tmp_path, capsys):
     assert json.loads((tmp_path / "study.json").read_text())["table"]
 
 
+def test_an_unknown_metric_is_one_line_naming_the_valid_ones_and_no_study(judged):
+    with pytest.raises(CommandError) as refused:
+        run_study(judged, "--metric", "nosuch")
+    message = str(refused.value)
+    assert message.startswith("metrics: No metric 'nosuch': choose from bleu, dbleu, ")
+    assert "\n" not in message
+    assert not CorrelationStudy.objects.exists()
+
+
 def test_a_json_target_that_is_a_directory_is_refused_before_the_study(judged, tmp_path):
     with pytest.raises(CommandError, match=r"^--json: .* is a directory; name a file in it\.$"):
         run_study(judged, "--json", str(tmp_path))

@@ -63,8 +63,6 @@ class Command(DatasetCommand):
 
     def handle(self, *args, **opts):
         dataset = self.dataset(opts["slug"])
-        if opts["unit_size"] < 1 or not 1 <= opts["assignments"] <= 10_000:
-            raise CommandError("--unit-size must be ≥ 1 and --assignments 1 … 10,000.")
         if opts["json"] is not None:  # checked now: the study may take minutes
             file_to_write(opts["json"], option="--json")
         options = {"unit_size": opts["unit_size"], "assignments": opts["assignments"]}
