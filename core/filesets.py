@@ -1,4 +1,5 @@
-"""Writing a set of files to storage so that readers see all of them or none of them.
+"""Writing a set of files to storage so that readers see all of them or none of them (and
+deleting a folder of them: `folder_delete`).
 
 Django's storage API (local disk today, S3 later) has no rename, so nothing can be moved into
 place. Instead a set is written under a prefix that no reader knows yet, every file is read back
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, default_storage
@@ -68,6 +70,21 @@ def fileset_delete(names: Iterable[str], *, storage: Storage | None = None) -> N
             storage.delete(name)
         except OSError:
             log.exception("could not delete %s", name)
+
+
+def folder_delete(folder: str, *, storage: Storage | None = None) -> None:
+    """Delete a storage folder with everything under it (nothing when there is no folder)."""
+    storage = storage or default_storage
+    try:
+        folders, files = storage.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for name in files:
+        storage.delete(f"{folder}/{name}")
+    for name in folders:
+        folder_delete(f"{folder}/{name}", storage=storage)
+    with suppress(NotImplementedError):  # local disk: the empty folder too (S3 has none)
+        shutil.rmtree(storage.path(folder), ignore_errors=True)
 
 
 @contextmanager

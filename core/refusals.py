@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import CommandError
 from django.http import HttpRequest
 
@@ -24,9 +24,11 @@ def succeeded(request: HttpRequest, service: Callable[..., Any], /, **kwargs: An
 
 @contextmanager
 def refusal_as_command_error() -> Iterator[None]:
-    """A service's ValidationError inside the block ends the command with its messages, as a
-    CommandError (a message and an exit status, not a traceback)."""
+    """A service's ValidationError or PermissionDenied inside the block ends the command with
+    its messages, as a CommandError (a message and an exit status, not a traceback)."""
     try:
         yield
     except ValidationError as exc:
         raise CommandError(" ".join(exc.messages)) from None
+    except PermissionDenied as exc:
+        raise CommandError(str(exc) or "Not allowed.") from None

@@ -9,13 +9,12 @@ from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotate.accounts.selectors import user_is_researcher
 from annotate.datasets import selectors
 from annotate.datasets import serializers as s
 from annotate.datasets.formats import FileProblems
@@ -51,8 +50,7 @@ class DatasetListApi(APIView):
         summary="Create a dataset (researchers)",
     )
     def post(self, request: Request) -> Response:
-        if not user_is_researcher(request.user):
-            raise PermissionDenied("Only researchers can create datasets.")
+        services.dataset_creator_check(user=request.user)  # before reading the input
         fields = validated_input(s.DatasetInputSerializer, request)
         dataset = services.dataset_create(owner=cast(User, request.user), **fields)
         return Response(s.DatasetOutputSerializer(dataset).data, status=status.HTTP_201_CREATED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -27,6 +27,7 @@ from annotate.datasets.selectors.deletion import dataset_deletion_preview
 from annotate.datasets.services.datasets import (
     DeletionRefused,
     dataset_create,
+    dataset_creator_check,
     dataset_delete,
     dataset_import_file,
     dataset_update,
@@ -72,8 +73,7 @@ def dataset_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def dataset_new(request: AuthenticatedRequest) -> HttpResponse:
-    if not user_is_researcher(request.user):
-        raise PermissionDenied("Only researchers can create datasets.")
+    dataset_creator_check(user=request.user)  # a rater gets no form to fill in
     form = DatasetForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         dataset = form_call(form, dataset_create, owner=request.user, **form.cleaned_data)

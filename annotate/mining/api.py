@@ -20,12 +20,13 @@ from annotate.datasets.selectors import dataset_get_editable
 from annotate.mining.candidates import DEFAULT_K
 from annotate.mining.models import Corpus
 from annotate.mining.selectors import (
+    corpus_get_deletable,
     corpus_get_usable,
     corpus_list_usable,
     mined_candidates,
     mining_job_latest,
 )
-from annotate.mining.services.corpora import corpus_upload
+from annotate.mining.services.corpora import corpus_delete, corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
 from core.api import page_response, paginated, validated_input
 from core.converters import finite_or_none
@@ -121,6 +122,20 @@ class CorpusDetailApi(APIView):
     def get(self, request: Request, corpus_id: int) -> Response:
         corpus = corpus_get_usable(user=request.user, corpus_id=corpus_id)
         return Response(CorpusOutputSerializer(corpus).data)
+
+    @extend_schema(
+        responses={
+            204: OpenApiResponse(description="Deleted, with its uploaded file and its index"),
+            409: OpenApiResponse(
+                description="A run reads the corpus (its indexing, or a mining run): named in "
+                "`detail`; nothing was deleted."
+            ),
+        },
+        summary="Delete a corpus you own (a refused upload, say), its file and its index",
+    )
+    def delete(self, request: Request, corpus_id: int) -> Response:
+        corpus_delete(corpus=corpus_get_deletable(user=request.user, corpus_id=corpus_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MiningApi(APIView):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db.models import F, FloatField, Q, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -40,6 +41,19 @@ def corpus_get_usable(*, user: User | AnonymousUser, corpus_id: int) -> Corpus:
         return corpus_list_usable(user=user).get(pk=corpus_id)
     except Corpus.DoesNotExist:
         raise NotFound("No such corpus.") from None
+
+
+def corpus_can_delete(*, user: User | AnonymousUser, corpus: Corpus) -> bool:
+    return user.is_authenticated and (user.is_staff or corpus.owner_id == user.pk)
+
+
+def corpus_get_deletable(*, user: User | AnonymousUser, corpus_id: int) -> Corpus:
+    """A corpus the user may delete (their own; staff any); a 403 to one who may only see it,
+    the 404 of `corpus_get_usable` to others."""
+    corpus = corpus_get_usable(user=user, corpus_id=corpus_id)
+    if not corpus_can_delete(user=user, corpus=corpus):
+        raise PermissionDenied("Only the corpus's owner can delete it.")
+    return corpus
 
 
 def corpus_list_ready(*, user: User | AnonymousUser) -> QuerySet[Corpus]:

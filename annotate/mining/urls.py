@@ -8,4 +8,5 @@ urlpatterns = [
     path("datasets/<slug:slug>/mining/candidates/", mining.mined_review, name="mined-review"),
     path("corpora/", mining.corpus_list, name="corpus-list"),
     path("corpora/<id:corpus_id>/", mining.corpus_detail, name="corpus-detail"),
+    path("corpora/<id:corpus_id>/delete/", mining.corpus_delete_view, name="corpus-delete"),
 ]

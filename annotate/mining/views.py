@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from annotate.accounts.selectors import user_is_researcher
@@ -17,6 +18,8 @@ from annotate.datasets.selectors import dataset_get_editable
 from annotate.mining.candidates import DEFAULT_K
 from annotate.mining.models import Corpus
 from annotate.mining.selectors import (
+    corpus_can_delete,
+    corpus_get_deletable,
     corpus_get_usable,
     corpus_index_job,
     corpus_list_ready,
@@ -24,11 +27,12 @@ from annotate.mining.selectors import (
     mined_candidates,
     mining_job_latest,
 )
-from annotate.mining.services.corpora import corpus_upload
+from annotate.mining.services.corpora import corpus_delete, corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
 from core.auth_request import AuthenticatedRequest
 from core.bounded import LimitExceeded
 from core.converters import finite_or_none, natural_or_none
+from core.errors import Conflict
 from core.forms import LimitedFileField, form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
@@ -97,8 +101,49 @@ def corpus_list(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def corpus_detail(request: AuthenticatedRequest, corpus_id: int) -> HttpResponse:
     corpus = corpus_get_usable(user=request.user, corpus_id=corpus_id)
-    context = {"corpus": corpus, "job": corpus_index_job(corpus=corpus)}
+    context = {
+        "corpus": corpus,
+        "job": corpus_index_job(corpus=corpus),
+        "can_delete": corpus_can_delete(user=request.user, corpus=corpus),
+    }
     return render(request, "annotate/mining/corpus_detail.html", context)
+
+
+def _deletion_consequences(corpus: Corpus) -> list[str]:
+    what = f"its {corpus.rows:,} indexed triples" if corpus.is_ready else "what it holds"
+    return [
+        f"delete the corpus {corpus.name}, {what}, its uploaded file and its index;",
+        "leave the candidates already mined from it as they are (their provenance names it).",
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def corpus_delete_view(request: AuthenticatedRequest, corpus_id: int) -> HttpResponse:
+    corpus = corpus_get_deletable(user=request.user, corpus_id=corpus_id)
+    error, status = "", 200
+    if request.method == "POST":
+        if request.POST.get("confirm", "").strip() != corpus.name:
+            error, status = f"Type the corpus's name ({corpus.name}) to confirm.", 400
+        else:
+            try:
+                corpus_delete(corpus=corpus)
+            except Conflict as exc:
+                error, status = str(exc), 409
+            else:
+                messages.success(request, f"Corpus {corpus.name} deleted.")
+                return redirect("corpus-list")
+    context = {
+        "heading": f"Delete the corpus {corpus.name}",
+        "consequences": _deletion_consequences(corpus),
+        "expected": corpus.name,
+        "action": reverse("corpus-delete", args=[corpus.pk]),
+        "button": "Delete this corpus",
+        "cancel_url": reverse("corpus-detail", args=[corpus.pk]),
+        "hidden": {},
+        "error": error,
+    }
+    return render(request, "annotate/mining/confirm.html", context, status=status)
 
 
 @login_required

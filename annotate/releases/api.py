@@ -15,14 +15,13 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotate.accounts.selectors import user_is_researcher
 from annotate.datasets import serializers as s
 from annotate.datasets.models import SplitName
 from annotate.datasets.selectors import dataset_get_editable, dataset_get_visible
@@ -43,7 +42,7 @@ from annotate.releases.services.archive import (
     release_archive_ready,
     release_archive_request,
 )
-from annotate.releases.services.importing import release_import_archive
+from annotate.releases.services.importing import release_import_archive, release_importer_check
 from annotate.releases.services.publish import release_publish_confirmed
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from annotate.releases.services.unrated import UNRATED_VALUES
@@ -317,8 +316,7 @@ class ReleaseImportApi(APIView):
         summary="Import a release archive (researchers)",
     )
     def post(self, request: Request) -> Response:
-        if not user_is_researcher(request.user):
-            raise PermissionDenied("Only researchers can import releases.")
+        release_importer_check(user=request.user)  # before the upload is read
         fields = validated_input(ReleaseImportInputSerializer, request)
         upload = fields["archive"]
         if upload.size > settings.IMPORT_MAX_BYTES:

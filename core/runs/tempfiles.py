@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 import shutil
-from contextlib import suppress
 from pathlib import Path
 
 from django.conf import settings
-from django.core.files.storage import default_storage
+
+from core.filesets import folder_delete
 
 _FOLDER = re.compile(r"^(\d+)-(\d+)$")
 
@@ -32,23 +32,10 @@ def run_storage_folder(run_id: int, attempt: int) -> str:
     return f"runs/{run_id}-{attempt}"
 
 
-def _storage_remove(folder: str) -> None:
-    try:
-        folders, files = default_storage.listdir(folder)
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for name in files:
-        default_storage.delete(f"{folder}/{name}")
-    for name in folders:
-        _storage_remove(f"{folder}/{name}")
-    with suppress(NotImplementedError):  # local disk: the empty folder too (S3 has none)
-        shutil.rmtree(default_storage.path(folder), ignore_errors=True)
-
-
 def tmp_remove(run_id: int, attempt: int) -> None:
     """Remove both folders of an attempt."""
     shutil.rmtree(tmp_folder(run_id, attempt), ignore_errors=True)
-    _storage_remove(run_storage_folder(run_id, attempt))
+    folder_delete(run_storage_folder(run_id, attempt))
 
 
 def tmp_remove_orphans(live: set[tuple[int, int]]) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
@@ -20,6 +21,15 @@ from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
 from core.api import name_list_field, validated_input
+from scoring.study.analysis.configs import (
+    ASSIGNMENTS,
+    BOOTSTRAP,
+    ORDERS,
+    SWEEP_POINTS,
+    THETAS,
+    UNIT_SIZES,
+    StudyOptions,
+)
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut
 from scoring.study.selectors import studies_of, study_choices, study_get_managed
 from scoring.study.services import study_create, study_export_csv
@@ -75,22 +85,51 @@ class StudyDetailSerializer(StudySummarySerializer):
         ]
 
 
+def _bounded(field: Callable[..., Any], bounds: tuple, **kwargs: Any) -> Any:
+    low, high = bounds
+    return field(min_value=low, max_value=high, **kwargs)
+
+
 class StudyOptionsInputSerializer(serializers.Serializer):
-    unit_size = serializers.IntegerField(min_value=1, max_value=1000, default=100)
-    assignments = serializers.IntegerField(min_value=1, max_value=10_000, default=1000)
-    bootstrap = serializers.IntegerField(
-        min_value=1,
-        max_value=10_000,
+    """The engine's options, bounded by what each means (`StudyOptions.problems`, which the
+    service asks again for the page and the command)."""
+
+    unit_size = _bounded(serializers.IntegerField, UNIT_SIZES, default=100)
+    assignments = _bounded(serializers.IntegerField, ASSIGNMENTS, default=1000)
+    bootstrap = _bounded(
+        serializers.IntegerField,
+        BOOTSTRAP,
         default=1000,
         help_text="Replicates of the item bootstrap behind every interval.",
     )
-    theta = serializers.FloatField(min_value=-1, max_value=1, default=0.6)
-    order = serializers.IntegerField(min_value=1, max_value=4, default=2)
+    theta = _bounded(serializers.FloatField, THETAS, default=0.6)
+    order = _bounded(serializers.IntegerField, ORDERS, default=2)
     seed = serializers.IntegerField(default=12345)
-    metrics = serializers.ListField(child=serializers.CharField(), required=False)
+    metrics = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        max_length=SWEEP_POINTS,
+        help_text="Registered metric names, as `dbleu list` prints them (none: every one); "
+        "an unknown name is refused with the valid ones listed.",
+    )
     sweeps = serializers.BooleanField(default=True)
-    thetas = serializers.ListField(child=serializers.FloatField(), required=False)
-    unit_sizes = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
+    thetas = serializers.ListField(
+        child=_bounded(serializers.FloatField, THETAS),
+        required=False,
+        max_length=SWEEP_POINTS,
+        help_text="Figure 2A's thresholds, each a reference weight (-1 … 1).",
+    )
+    unit_sizes = serializers.ListField(
+        child=_bounded(serializers.IntegerField, UNIT_SIZES),
+        required=False,
+        max_length=SWEEP_POINTS,
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        problems = StudyOptions.from_dict(attrs).problems()
+        if problems:  # by option: {"options": {"metrics": ["No metric 'x': choose from …"]}}
+            raise serializers.ValidationError({name: [why] for name, why in problems.items()})
+        return attrs
 
 
 class StudyCreateInputSerializer(serializers.Serializer):

@@ -71,6 +71,14 @@ def _checked_systems(known: set[str], excluded: list[str], pairs: list) -> None:
         raise ValidationError({"excluded_systems": "A study needs at least two systems left."})
 
 
+def _checked_options(options: dict) -> None:
+    # Here, not in the run: a metric name the registry lacks failed three attempts, with
+    # retries, and a θ of 5 "succeeded" with every reference set the same.
+    problems = StudyOptions.from_dict(options).problems()
+    if problems:
+        raise ValidationError({"options": [f"{name}: {why}" for name, why in problems.items()]})
+
+
 @transaction.atomic
 def study_create(
     *,
@@ -112,11 +120,7 @@ def study_create(
         else judged_system_names(judgment_set)  # type: ignore[arg-type]
     )
     _checked_systems(known, excluded, pairs)
-    checked = StudyOptions.from_dict(options or {})
-    if checked.unit_size < 1 or not 1 <= checked.assignments <= 10_000:
-        raise ValidationError("Unit size must be ≥ 1 and assignments 1 … 10,000.")
-    if not 1 <= checked.bootstrap <= 10_000:
-        raise ValidationError({"options": "Bootstrap replicates must be 1 … 10,000."})
+    _checked_options(options or {})
     source = (
         WeightSource.RELEASE
         if release

@@ -16,6 +16,7 @@ from annotate.datasets.models import SplitName
 from annotate.releases.models import Release
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
+from scoring.study.analysis.configs import ASSIGNMENTS, THETAS, UNIT_SIZES
 from scoring.study.models import CriteriaCombination, LeaveOneOut
 from scoring.study.selectors import (
     studies_of,
@@ -58,9 +59,15 @@ class StudyForm(forms.Form):
     leave_one_out = forms.ChoiceField(
         choices=LeaveOneOut.choices, required=False, label="Leave one out"
     )
-    unit_size = forms.IntegerField(min_value=1, max_value=1000, initial=100, label="Unit size M")
-    assignments = forms.IntegerField(min_value=1, max_value=10_000, initial=1000)
-    theta = forms.FloatField(min_value=-1, max_value=1, initial=0.6, label="Threshold θ")
+    unit_size = forms.IntegerField(
+        min_value=UNIT_SIZES[0], max_value=UNIT_SIZES[1], initial=100, label="Unit size M"
+    )
+    assignments = forms.IntegerField(
+        min_value=ASSIGNMENTS[0], max_value=ASSIGNMENTS[1], initial=1000
+    )
+    theta = forms.FloatField(
+        min_value=THETAS[0], max_value=THETAS[1], initial=0.6, label="Threshold θ"
+    )
 
     def __init__(self, *args, choices: dict, names: dict[str, list[str]], **kwargs):
         super().__init__(*args, **kwargs)

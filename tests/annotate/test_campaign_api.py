@@ -3,6 +3,7 @@
 import pytest
 
 from annotate.rating.models import Campaign, Rating
+from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,25 @@ def test_create_on_one_split_with_bad_fields_named(make_dataset, client_for, own
     )
     assert response.status_code == 201 and response.json()["split"] == "test"
     assert Campaign.objects.get().slots.count() == 2
+
+
+def test_a_split_the_dataset_lacks_is_a_400_on_split_naming_it(
+    make_dataset, client_for, owner, tmp_path
+):
+    # It was a 404 "No Split matches the given query.", as if the dataset did not exist.
+    only_test = tmp_path / "test.jsonl"
+    only_test.write_text(
+        "".join(line + "\n" for line in DATA.joinpath("small.jsonl").read_text().splitlines()
+                if '"split": "test"' in line)
+    )  # fmt: skip
+    make_dataset(data=None)
+    make_dataset(slug="tests", data=str(only_test))
+    for slug, has in (("chat", "it has no items yet"), ("tests", "it has test")):
+        body = {"dataset": slug, "split": "dev", "name": "x", "draft": True}
+        response = client_for(owner).post("/api/v1/campaigns/", body, format="json")
+        assert response.status_code == 400
+        assert response.json() == {"split": [f"This dataset has no dev split ({has})."]}
+    assert not Campaign.objects.exists()
 
 
 def test_pairwise_references_are_refused_on_the_mode(make_dataset, client_for, owner):

@@ -1,6 +1,8 @@
 """Management commands: import, export, demo, invitations."""
 
+import errno
 import io
+import os
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -54,6 +56,54 @@ def test_import_into_a_missing_dataset_says_how_to_create_it():
 def test_import_of_a_missing_file():
     with pytest.raises(CommandError, match="no such file"):
         run("import_dataset", "nope", "/no/such.jsonl")
+
+
+def test_import_of_a_directory_is_one_line(owner, tmp_path):
+    with pytest.raises(CommandError, match=r"is a directory, not a file\.$"):
+        run("import_dataset", "chat", str(tmp_path), "--create", "Chat", "--owner", "owner")
+    assert not Dataset.objects.exists()
+
+
+@pytest.fixture
+def chat(owner):
+    run("import_dataset", "chat", str(DATA / "small.jsonl"), "--create", "Chat", "--owner", "owner")
+
+
+def test_export_to_a_directory_or_a_missing_folder_is_refused_before_writing(chat, tmp_path):
+    with pytest.raises(CommandError, match=r"^--out: .* is a directory; name a file in it\.$"):
+        run("export_dataset", "chat", "--out", str(tmp_path))
+    with pytest.raises(CommandError, match=r"^--out: no folder .*nodir to write x.jsonl in\.$"):
+        run("export_dataset", "chat", "--out", str(tmp_path / "nodir" / "x.jsonl"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_to_a_full_disk_is_one_line_and_leaves_no_partial_file(chat, tmp_path, monkeypatch):
+    from core import command_args
+
+    class FullDisk(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def full_disk(descriptor, *args, **kwargs):
+        os.close(descriptor)
+        return FullDisk()
+
+    monkeypatch.setattr(command_args, "open", full_disk, raising=False)
+    with pytest.raises(CommandError, match="No space left on device; nothing was written"):
+        run("export_dataset", "chat", "--out", str(tmp_path / "x.jsonl"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_rater_owns_no_dataset_made_by_a_command(rater):
+    # The API and the page refuse them the same way (tests/annotate/test_dataset_api.py).
+    with pytest.raises(CommandError, match=r"^Only researchers can create datasets\.$"):
+        run("create_dataset", "mine", "--name", "Mine", "--owner", "rater")
+    with pytest.raises(CommandError, match=r"^Only researchers can create datasets\.$"):
+        run(
+            "import_dataset", "mine", str(DATA / "small.jsonl"), "--create", "Mine",
+            "--owner", "rater",
+        )  # fmt: skip
+    assert not Dataset.objects.exists()
 
 
 def test_load_demo_refuses_production_unless_told(settings):

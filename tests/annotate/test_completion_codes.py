@@ -289,7 +289,9 @@ def test_the_command_names_what_is_wrong(campaign, tmp_path, content, message):
 
 
 def test_the_command_names_a_missing_file_or_campaign(campaign, tmp_path):
-    with pytest.raises(CommandError, match="No such file"):
+    with pytest.raises(CommandError, match=r"nowhere.csv: no such file\.$"):
         check_command(campaign.pk, tmp_path / "nowhere.csv")
+    with pytest.raises(CommandError, match=r"is a directory, not a file\.$"):
+        check_command(campaign.pk, tmp_path)
     with pytest.raises(CommandError, match="No campaign 0"):
         check_command(0, tmp_path / "nowhere.csv")

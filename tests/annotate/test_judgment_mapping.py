@@ -170,9 +170,13 @@ def test_the_command_maps_columns_and_names_what_is_wrong(dataset, tmp_path, cap
     assert JudgmentSet.objects.get().criteria == ["Rel", "Inf"]
 
 
-def test_the_command_names_a_missing_file(dataset, tmp_path):
-    with pytest.raises(CommandError, match="Cannot read"):
+def test_the_command_names_a_missing_file_or_a_directory(dataset, tmp_path):
+    with pytest.raises(CommandError, match="nope.tsv: no such file"):
         call_command("import_judgments", "he", str(tmp_path / "nope.tsv"))
+    judgments = tmp_path / "judgments.tsv"
+    judgments.write_text("judge\tid\tsystem\tRel\n")
+    with pytest.raises(CommandError, match="--systems: .* is a directory, not a file"):
+        call_command("import_judgments", "he", str(judgments), "--systems", str(tmp_path))
 
 
 def test_only_the_owner_reaches_the_new_steps(dataset, owner, other, rater, client_for):

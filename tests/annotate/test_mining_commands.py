@@ -28,10 +28,27 @@ def test_corpus_add_indexes_a_gzip_file_in_place_and_shares_it(owner, media, tmp
     assert (corpus.shared, corpus.file.name, corpus.source) == (True, "", str(path))
 
 
-def test_corpus_add_lists_bad_rows_and_fails(owner, media):
-    with pytest.raises(CommandError, match="not indexed: 4 bad rows"):
-        run("corpus_add", str(DATA / "mining_bad_corpus.jsonl"), "--owner", "owner")
-    assert Corpus.objects.get().status == "failed"
+def test_corpus_add_lists_bad_rows_fails_and_leaves_no_corpus(owner, media):
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="not indexed, nothing added: 4 bad rows"):
+        call_command(
+            "corpus_add", str(DATA / "mining_bad_corpus.jsonl"), "--owner", "owner", stderr=err
+        )
+    assert "mining_bad_corpus.jsonl: line 3: must be a non-empty string" in err.getvalue()
+    # Its problems were printed: a "failed" row in every researcher's list would be litter.
+    assert not Corpus.objects.exists()
+
+
+def test_corpus_add_interrupted_leaves_no_corpus(owner, media, monkeypatch):
+    from annotate.mining.management.commands import corpus_add
+
+    def interrupted(**kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(corpus_add, "corpus_build_index", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run("corpus_add", str(DATA / "mining_corpus.jsonl"), "--owner", "owner")
+    assert not Corpus.objects.exists()
 
 
 def test_corpus_add_refuses_a_missing_file_or_user(owner, media):
@@ -39,6 +56,12 @@ def test_corpus_add_refuses_a_missing_file_or_user(owner, media):
         run("corpus_add", "/nonexistent.jsonl", "--owner", "owner")
     with pytest.raises(CommandError, match="No user"):
         run("corpus_add", str(DATA / "mining_corpus.jsonl"), "--owner", "nobody")
+
+
+def test_corpus_add_says_a_directory_is_a_directory(owner, media, tmp_path):
+    with pytest.raises(CommandError, match=r"is a directory, not a file\.$"):
+        run("corpus_add", str(tmp_path), "--owner", "owner")
+    assert not Corpus.objects.exists()
 
 
 def test_mine_runs_in_this_process(seeds, corpus):

@@ -188,6 +188,20 @@ def test_only_the_dataset_owner_starts_a_campaign_page(
     assert response.status_code == (403 if who == "other" else status)
 
 
+def test_the_campaign_page_takes_only_the_datasets_own_splits(make_dataset, client_for, owner):
+    # The API's "no such split" is a 400 on `split` (tests/annotate/test_campaign_api.py); the
+    # page offers the dataset's splits only, and another one is the field's error.
+    from annotate.rating.models import Campaign
+
+    dataset = make_dataset()
+    foreign = make_dataset(slug="elsewhere").splits.get(name="dev")
+    response = client_for(owner).post(
+        reverse("campaign-new", args=[dataset.slug]), campaign_form("x", split=foreign.pk)
+    )
+    assert response.status_code == 200 and "split" in response.context["form"].errors
+    assert not Campaign.objects.exists()
+
+
 def test_starting_a_campaign_leads_to_its_dashboard(make_dataset, client_for, owner):
     dataset = make_dataset()
     response = client_for(owner).post(

@@ -293,6 +293,15 @@ def test_the_runs_command_lists_retries_and_cancels(
         call_command("runs", "--cancel", "999999")
 
 
+@pytest.mark.parametrize("limit", ["0", "-1", "10001", "100000000000000000000000"])
+def test_the_runs_command_refuses_a_limit_out_of_range(limit):
+    from django.core.management import CommandError, call_command
+
+    # 0 and -1 listed one run; a number past the database's integers was an IntegrityError.
+    with pytest.raises(CommandError, match=r"^--limit must be 1 … 10,000; -?\d+ is not\.$"):
+        call_command("runs", "--all", "--limit", limit)
+
+
 def test_parts_advance_the_count_atomically(owner, sent, django_capture_on_commit_callbacks):
     run = new_run(owner, django_capture_on_commit_callbacks)
     assert run_claim(run.pk, 1)

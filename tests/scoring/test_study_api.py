@@ -97,3 +97,33 @@ def test_it_validates_options(inputs, owner, client_for):
     body = _body(*inputs, options={"unit_size": 0})
     response = client_for(owner).post("/api/v1/studies/", body, format="json")
     assert response.status_code == 400 and "unit_size" in response.json()["options"]
+
+
+def test_an_unknown_metric_is_refused_with_the_valid_names_and_no_study(inputs, owner, client_for):
+    body = _body(*inputs, options={**STUDY_OPTIONS, "metrics": ["bleu", "nosuch"]})
+    response = client_for(owner).post("/api/v1/studies/", body, format="json")
+    assert response.status_code == 400
+    (message,) = response.json()["options"]["metrics"]
+    assert message.startswith("No metric 'nosuch': choose from bleu, dbleu, ")
+    assert not CorrelationStudy.objects.exists()
+
+
+def test_thresholds_outside_the_weights_range_are_refused(inputs, owner, client_for):
+    # A reference's weight is in [-1, 1]: θ = 5 kept no reference, and the study "succeeded".
+    body = _body(*inputs, options={**STUDY_OPTIONS, "thetas": [5.0, -7.0]})
+    response = client_for(owner).post("/api/v1/studies/", body, format="json")
+    assert response.status_code == 400 and "thetas" in response.json()["options"]
+    assert not CorrelationStudy.objects.exists()
+
+
+def test_a_stored_study_naming_an_unknown_metric_fails_once_without_retries(
+    started, owner, client_for
+):
+    # A study made before its metrics were checked, or a metric since unregistered: the run
+    # refuses at once (failed, not retried), its reason the library's.
+    CorrelationStudy.objects.filter(pk=started.pk).update(
+        options={**STUDY_OPTIONS, "metrics": ["nosuch"]}
+    )
+    run = execute(started.run)
+    assert (run.state, run.attempt, run.refused) == ("failed", 1, True)
+    assert "unknown metric 'nosuch'" in run.reason

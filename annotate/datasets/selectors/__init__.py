@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from annotate.datasets.formats import item_to_json
@@ -38,11 +38,14 @@ def dataset_get_visible(*, user: User | AnonymousUser, slug: str) -> Dataset:
 
 
 def dataset_split_get(*, dataset: Dataset, name: str) -> Split:
-    split = Split.objects.filter(dataset=dataset, name=name).first()
-    if split is None:
-        # The wording of Django's get_object_or_404, which the API answered before.
-        raise NotFound("No Split matches the given query.")
-    return split
+    """The dataset's split of that name. A dataset without it refuses the request as input on
+    `split` (a ValidationError naming the splits it has), not as a missing page: the dataset
+    is there, and a 404 read as if it were not."""
+    splits = {split.name: split for split in Split.objects.filter(dataset=dataset)}
+    if name not in splits:
+        has = f"it has {' and '.join(sorted(splits))}" if splits else "it has no items yet"
+        raise ValidationError({"split": f"This dataset has no {name} split ({has})."})
+    return splits[name]
 
 
 def dataset_can_edit(*, user: User | AnonymousUser, dataset: Dataset) -> bool:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError, RestrictedError
 from django.utils import timezone
 
+from annotate.accounts.selectors import user_is_researcher
 from annotate.datasets.formats import FileProblems, ItemRecord, parse_jsonl, parse_tsv
 from annotate.datasets.models import Dataset, Item, Reference, Split
 from annotate.datasets.runs import dataset_runs_cancel
@@ -31,7 +32,15 @@ class ImportSummary:
     references: int
 
 
+def dataset_creator_check(*, user: User | AnonymousUser) -> None:
+    """Only researchers (and staff) own datasets, whichever way one is made: the page, the API,
+    a command, an imported release. PermissionDenied otherwise."""
+    if not user_is_researcher(user):
+        raise PermissionDenied("Only researchers can create datasets.")
+
+
 def dataset_create(*, owner: User, **fields: object) -> Dataset:
+    dataset_creator_check(user=owner)
     dataset = Dataset(owner=owner, **fields)
     insert_checked(dataset)
     return dataset

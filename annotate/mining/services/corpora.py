@@ -7,6 +7,7 @@ a local folder to search it from, downloading it once into `var/cache` when stor
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -24,12 +25,17 @@ from django.utils import timezone
 from annotate.mining.corpus import format_for, read_triples
 from annotate.mining.index import META, EmptyCorpus, build_index
 from annotate.mining.models import Corpus, CorpusStatus
-from annotate.mining.selectors import CORPUS_INDEX_KIND
+from annotate.mining.selectors import CORPUS_INDEX_KIND, MINING_KIND
 from core.bounded import MIB, Limits, drain, open_maybe_gzip
+from core.errors import Conflict
+from core.filesets import folder_delete
 from core.lines import LineProblems
 from core.runs.context import RunContext
 from core.runs.engine import run_create
 from core.runs.models import Run
+from core.runs.selectors import runs_active_exists
+
+log = logging.getLogger(__name__)
 
 # An upload's first bytes are checked before it is accepted (about a quarter of a second): a
 # bomb breaks its limit within them, so the uploader gets the refusal rather than a failed job.
@@ -79,6 +85,33 @@ def corpus_upload(
         scope=f"corpus:{corpus.pk}",
     )
     return corpus, run
+
+
+@transaction.atomic
+def corpus_delete(*, corpus: Corpus) -> None:
+    """Delete the corpus with its uploaded file and its index (in storage, and this machine's
+    cached copy). Raises Conflict, deleting nothing, while a run reads it: its indexing, or a
+    mining run (mining_start takes the same row lock, so none starts in between)."""
+    if Corpus.objects.select_for_update().filter(pk=corpus.pk).first() is None:
+        return  # deleted already
+    if runs_active_exists(kind=CORPUS_INDEX_KIND, scope=f"corpus:{corpus.pk}"):
+        raise Conflict("The corpus is being indexed: wait for its run to end, then delete it.")
+    if runs_active_exists(kind=MINING_KIND, corpus_id=corpus.pk):
+        raise Conflict("A mining run reads the corpus: wait for it to end, then delete it.")
+    upload = corpus.file.name or ""
+    Corpus.objects.filter(pk=corpus.pk).delete()
+    # Once the row is gone for good: a rolled-back delete keeps its files.
+    transaction.on_commit(lambda: _remove_files(corpus.pk, upload))
+
+
+def _remove_files(corpus_id: int, upload: str) -> None:
+    try:
+        if upload:
+            default_storage.delete(upload)
+        folder_delete(f"corpora/{corpus_id}")
+    except OSError:  # the row is gone: what is left is unreferenced, not wrong
+        log.exception("could not delete the files of corpus %s", corpus_id)
+    shutil.rmtree(_local_cache(f"corpora/{corpus_id}"), ignore_errors=True)
 
 
 def corpus_index_job(run: RunContext) -> dict:
@@ -160,8 +193,12 @@ def corpus_index_dir(corpus: Corpus) -> Path:
     return _cached_copy(corpus.index_path)  # fetched once per index version
 
 
+def _local_cache(prefix: str) -> Path:
+    return Path(settings.VAR_DIR) / "cache" / prefix
+
+
 def _cached_copy(prefix: str) -> Path:
-    target = Path(settings.VAR_DIR) / "cache" / prefix
+    target = _local_cache(prefix)
     if (target / ".complete").exists():
         return target
     partial = Path(tempfile.mkdtemp(dir=target.parent if target.parent.exists() else None))

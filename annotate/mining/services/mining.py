@@ -73,8 +73,11 @@ def mining_start(
     if not 1 <= k <= MAX_K:
         raise ValidationError({"k": f"Choose between 1 and {MAX_K} candidates per item."})
     with transaction.atomic():
-        # The dataset's row lock makes "no run under way" and "create one" a single step.
+        # The dataset's row lock makes "no run under way" and "create one" a single step; the
+        # corpus's, that it is not deleted meanwhile (corpus_delete takes it too).
         Dataset.objects.select_for_update().get(pk=dataset.pk)
+        if Corpus.objects.select_for_update().filter(pk=corpus.pk).first() is None:
+            raise ValidationError({"corpus": "No such corpus."})
         if runs_active_exists(kind=MINING_KIND, scope=dataset_scope(dataset.pk)):
             raise ValidationError("A mining run is already under way for this dataset.")
         params = {

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.datasets.models import SplitName
-from annotate.datasets.selectors import dataset_get_visible, dataset_split_get
+from annotate.datasets.selectors import dataset_get_editable, dataset_split_get
 from annotate.judgments.selectors import eval_systems
 from annotate.rating.choices import ASSIGNMENT_SETTINGS, CAMPAIGN_SETTINGS
 from annotate.rating.models import Campaign, Flag, Mode, Subject
@@ -161,7 +161,11 @@ class CampaignListApi(APIView):
         data = CampaignCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        dataset = dataset_get_visible(user=request.user, slug=fields.pop("dataset"))
+        dataset = dataset_get_editable(
+            user=request.user,
+            slug=fields.pop("dataset"),
+            refusal="Only the dataset's owner can start a campaign on it.",
+        )
         split_name = fields.pop("split", None)
         if split_name:
             fields["split"] = dataset_split_get(dataset=dataset, name=split_name)

@@ -14,10 +14,11 @@ from __future__ import annotations
 import io
 from typing import IO, Any
 
-from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from annotate.accounts.selectors import user_is_researcher
 from annotate.datasets.models import Dataset, Visibility
 from annotate.releases.models import (
     Release,
@@ -113,11 +114,19 @@ def _check_identical(rebuilt: dict[str, bytes], digests: dict[str, str]) -> None
         raise ValidationError(f"The import would not reproduce {', '.join(different)} exactly.")
 
 
+def release_importer_check(*, user: User | AnonymousUser) -> None:
+    """An import makes a dataset of the importer's, and only researchers (and staff) own
+    datasets: PermissionDenied otherwise, whether the archive came by the API or a command."""
+    if not user_is_researcher(user):
+        raise PermissionDenied("Only researchers can import releases.")
+
+
 def release_import_archive(
     *, source: IO[bytes] | bytes, owner: User, slug: str | None = None
 ) -> Release:
     """A published copy of the archive's release in a new dataset of `owner`'s (`slug`, or
     the original's), or ValidationError (LimitExceeded for a bomb) and nothing written."""
+    release_importer_check(user=owner)  # before a byte of the archive is read
     with archive_read(io.BytesIO(source) if isinstance(source, bytes) else source) as files:
         meta = release_meta_checked(files)
         content = release_items_checked(files)

@@ -19,7 +19,6 @@ from django.db import transaction
 from annotate.datasets.selectors import dataset_split_get
 from annotate.rating.models import Campaign, Mode, Subject
 from annotate.rating.services.campaigns import campaign_create
-from core.errors import NotFound
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.selectors.human_evaluation import hidden_reference_echoes
 from scoring.leaderboards.selectors.leaderboards import leaderboard_can_manage
@@ -46,7 +45,7 @@ def _refuse_hidden_echoes(leaderboard: Leaderboard, submissions: list[Submission
 def _split(leaderboard: Leaderboard):
     try:
         return dataset_split_get(dataset=leaderboard.release.dataset, name=leaderboard.split)
-    except NotFound:
+    except ValidationError:
         raise ValidationError(
             f"The dataset has no {leaderboard.split} items left to show with the outputs."
         ) from None

@@ -12,6 +12,14 @@ BLEU_FAMILY = ("bleu", "dbleu", "sbleu", "bleu-sbp")
 FIGURE_METRICS = ("bleu", "sbleu", "dbleu")
 REFSETS = (REFSET_SINGLE, "theta", REFSET_ALL)
 
+# What each option may be, from what it means; the API's, the page's and the command's limits.
+UNIT_SIZES = (1, 1000)  # items per unit (M); sizes past a pair's items are fitted or dropped
+ASSIGNMENTS = (1, 10_000)  # random assignments of items to units; each costs every metric
+BOOTSTRAP = (1, 10_000)  # replicates behind every interval
+THETAS = (-1.0, 1.0)  # a reference's weight is in [-1, 1]: θ past 1 keeps none, below -1 all
+ORDERS = (1, 4)  # the BLEU family's n-gram orders
+SWEEP_POINTS = 50  # values in a sweep of θ, M or n (the paper's have at most 7)
+
 
 @dataclass(frozen=True)
 class StudyOptions:
@@ -54,6 +62,44 @@ class StudyOptions:
     @property
     def metric_names(self) -> list[str]:
         return list(self.metrics) or list(entries())
+
+    def problems(self) -> dict[str, str]:
+        """What is wrong with these options, by option name: an unknown metric (the valid
+        names listed), a number out of its range, a sweep too long. Empty when all is well."""
+        problems = {
+            name: f"must be {low:,} … {high:,} (not {getattr(self, name)})."
+            for name, (low, high) in _SCALARS.items()
+            if not low <= getattr(self, name) <= high
+        }
+        for name, bounds in _SWEEPS.items():
+            if problem := _sweep_problem(getattr(self, name), bounds):
+                problems[name] = problem
+        known = entries()
+        for name in ("metrics", "sweep_metrics"):
+            unknown = [m for m in getattr(self, name) if m not in known]
+            if unknown:
+                problems[name] = (
+                    f"No metric {', '.join(map(repr, unknown))}: choose from {', '.join(known)}."
+                )
+        return problems
+
+
+_SCALARS = {
+    "unit_size": UNIT_SIZES,
+    "assignments": ASSIGNMENTS,
+    "bootstrap": BOOTSTRAP,
+    "theta": THETAS,
+    "order": ORDERS,
+}
+_SWEEPS = {"thetas": THETAS, "unit_sizes": UNIT_SIZES, "orders": ORDERS}
+
+
+def _sweep_problem(values: tuple, bounds: tuple) -> str:
+    low, high = bounds
+    if len(values) > SWEEP_POINTS:
+        return f"at most {SWEEP_POINTS} values."
+    wrong = [v for v in values if not low <= v <= high]
+    return f"each must be {low:,} … {high:,} (not {', '.join(map(str, wrong))})." if wrong else ""
 
 
 @dataclass(frozen=True)

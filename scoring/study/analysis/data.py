@@ -10,6 +10,11 @@ import numpy as np
 from scoring.metrics import RefItem, WeightedRef
 
 
+class StudyInputError(ValueError):
+    """The data cannot support the study (no pair with a usable item, …). Here rather than in
+    `engine`, so that the app can name it without importing the engine (and scipy)."""
+
+
 @dataclass(frozen=True)
 class StudyRef:
     """A rated reference; `original` marks the item's own response (the "single" set)."""

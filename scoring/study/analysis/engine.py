@@ -25,7 +25,7 @@ from .configs import (
     theta_points,
     unit_size_configs,
 )
-from .data import StudyData
+from .data import StudyData, StudyInputError
 from .loo import apply_leave_one_out
 from .observe import AssignmentScheme, BootstrapScheme, Observations, observations
 from .stats import Rows, compute_stats
@@ -36,10 +36,6 @@ from .units import ItemBootstrap
 Progress = Callable[[int, int, str], None]
 # A unit size fitted to a small pilot gives every pair at least this many units.
 MIN_UNITS = 5
-
-
-class StudyInputError(ValueError):
-    """The data cannot support the study (no pair with a usable item, …)."""
 
 
 def _check(data: StudyData) -> None:

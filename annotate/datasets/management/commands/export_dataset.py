@@ -5,6 +5,7 @@ from pathlib import Path
 
 from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.selectors import dataset_export_jsonl
+from core.command_args import file_to_write, file_write
 
 
 class Command(DatasetCommand):
@@ -19,6 +20,6 @@ class Command(DatasetCommand):
         if out is None:
             sys.stdout.writelines(dataset_export_jsonl(dataset=dataset))
             return
-        with out.open("w", encoding="utf-8", newline="\n") as handle:
-            handle.writelines(dataset_export_jsonl(dataset=dataset))
+        file_to_write(out, option="--out")
+        file_write(out, dataset_export_jsonl(dataset=dataset), option="--out")
         self.stderr.write(f"Wrote {out}.")

@@ -15,6 +15,7 @@ from annotate.datasets.services.datasets import (
     dataset_import_file,
     import_format_for,
 )
+from core.command_args import file_to_read
 from core.refusals import refusal_as_command_error
 
 
@@ -30,8 +31,7 @@ class Command(DatasetCommand):
         parser.add_argument("--public", action="store_true", help="Make a new dataset public.")
 
     def handle(self, *args, slug, file, format, create, owner, public, **options):
-        if not file.exists():
-            raise CommandError(f"{file}: no such file.")
+        file_to_read(file)
         try:
             # One transaction: a dataset made by --create goes away again if the file is bad.
             with transaction.atomic(), file.open("rb") as lines:

@@ -14,13 +14,15 @@ from annotate.datasets.models import Dataset
 from annotate.judgments.bundles import ColumnsUnsure
 from annotate.judgments.columns import mapping_from_option
 from annotate.judgments.services.importing import bundle_parse, judgments_import
+from core.command_args import file_to_read
 
 
-def _file(path: str | None) -> tuple[str, bytes] | None:
+def _file(path: str | None, option: str = "") -> tuple[str, bytes] | None:
     if not path:
         return None
+    checked = file_to_read(Path(path), option=option)
     try:
-        return Path(path).name, Path(path).read_bytes()
+        return checked.name, checked.read_bytes()
     except OSError as exc:
         raise CommandError(f"Cannot read {path}: {exc.strerror or exc}.") from None
 
@@ -77,9 +79,9 @@ class Command(DatasetCommand):
         columns = mapping_from_option(opts["column"])
         bundle = bundle_parse(
             judgments=_file(opts["judgments"]) or ("", b""),
-            systems=_file(opts["systems"]),
-            contexts=_file(opts["contexts"]),
-            references=_file(opts["references"]),
+            systems=_file(opts["systems"], "--systems"),
+            contexts=_file(opts["contexts"], "--contexts"),
+            references=_file(opts["references"], "--references"),
             columns=columns,
         )
         return judgments_import(

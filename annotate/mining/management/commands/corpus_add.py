@@ -2,6 +2,7 @@
 gzip accepted), streamed: only the index goes to storage. For corpora too large to upload. Shared
 with every researcher unless --private."""
 
+from contextlib import suppress
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -12,8 +13,10 @@ from annotate.mining.services.corpora import (
     CorpusInvalid,
     corpus_build_index,
     corpus_create,
+    corpus_delete,
     corpus_format_for,
 )
+from core.command_args import file_to_read
 from core.refusals import refusal_as_command_error
 
 
@@ -30,8 +33,7 @@ class Command(BaseCommand):
         parser.add_argument("--skip-bad-rows", action="store_true", help="Index the good rows.")
 
     def handle(self, *args, path: Path, owner: str, **options):
-        if not path.is_file():
-            raise CommandError(f"{path}: no such file.")
+        file_to_read(path)
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"No user {owner!r}.")
@@ -53,14 +55,21 @@ class Command(BaseCommand):
             if rows % 100_000 == 0:
                 self.stdout.write(f"{rows:,} triples read")
 
+        # A corpus that is not indexed here leaves no row: this command prints every problem
+        # itself, so a "failed" corpus in every researcher's list would only be litter.
         try:
             with path.open("rb") as raw:
                 corpus = corpus_build_index(corpus=corpus, raw=raw, progress=progress)
         except CorpusInvalid as exc:
             corpus.refresh_from_db()
+            corpus_delete(corpus=corpus)
             for problem in corpus.problems:
                 self.stderr.write(f"{path}: line {problem['line']}: {problem['message']}")
-            raise CommandError(f"Corpus {corpus.pk} not indexed: {exc}") from None
+            raise CommandError(f"{path} not indexed, nothing added: {exc}") from None
+        except BaseException:  # interrupted, or storage failed: no half-made corpus stays either
+            with suppress(Exception):
+                corpus_delete(corpus=corpus)
+            raise
         skipped = f", {corpus.bad_rows} bad rows skipped" if corpus.bad_rows else ""
         self.stdout.write(
             self.style.SUCCESS(

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from annotate.rating.forms import code_lines_read
 from annotate.rating.models import Campaign
 from annotate.rating.selectors.completion import completion_codes_check
+from core.command_args import file_to_read
 from core.lines import LineProblems, read_lines
 from core.tabular import csv_lines
 
@@ -19,7 +20,7 @@ def _entries(path: str) -> list[tuple[str, str]]:
     dropped, a line that is not UTF-8 named); every problem is the command's error."""
     problems = LineProblems(file=path)
     try:
-        with sys.stdin.buffer if path == "-" else Path(path).open("rb") as raw:
+        with sys.stdin.buffer if path == "-" else file_to_read(Path(path)).open("rb") as raw:
             entries = code_lines_read(read_lines(raw, problems), problems)
     except OSError as exc:
         raise CommandError(f"{path}: {exc.strerror}") from None

@@ -11,6 +11,7 @@ from annotate.rating.models import Campaign
 from annotate.releases.models import WeightVariant
 from annotate.releases.services import release_freeze, release_publish
 from annotate.releases.services.unrated import UNRATED_VALUES
+from core.command_args import text_file_read
 from core.refusals import refusal_as_command_error
 
 
@@ -48,7 +49,11 @@ class Command(DatasetCommand):
         source = Campaign.objects.filter(pk=campaign, dataset=dataset).first()
         if source is None:
             raise CommandError(refusal)
-        citation = options["citation_file"].read_text() if options["citation_file"] else ""
+        citation = (
+            text_file_read(options["citation_file"], option="--citation-file")
+            if options["citation_file"]
+            else ""
+        )
         with refusal_as_command_error():
             release = release_freeze(
                 dataset=dataset,

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from annotate.releases.services.importing import release_import_archive
+from core.command_args import file_to_read
 from core.refusals import refusal_as_command_error
 
 
@@ -22,8 +23,7 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"No user {owner}.")
-        if not archive.exists():
-            raise CommandError(f"{archive}: no such file.")
+        file_to_read(archive)
         with refusal_as_command_error(), archive.open("rb") as source:
             release = release_import_archive(source=source, owner=user, slug=slug)
         self.stdout.write(

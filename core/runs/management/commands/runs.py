@@ -6,9 +6,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.command_args import number_in_range
 from core.runs.engine import run_cancel, run_retry
 from core.runs.models import Run
 from core.runs.selectors import runs_needing_attention
+
+# More than a terminal can show; the admin lists every run. (A number past the database's
+# integers ended in an IntegrityError.)
+MOST_LISTED = 10_000
 
 
 class Command(BaseCommand):
@@ -19,7 +24,9 @@ class Command(BaseCommand):
             "--all", action="store_true", help="List every run, not only stuck or failed ones."
         )
         parser.add_argument("--kind", default="", help="Only runs of this kind.")
-        parser.add_argument("--limit", type=int, default=50)
+        parser.add_argument(
+            "--limit", type=int, default=50, help=f"Runs listed, 1 … {MOST_LISTED:,}."
+        )
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--retry", type=int, metavar="ID", help="Start this failed run again.")
         group.add_argument("--cancel", type=int, metavar="ID", help="Ask this run to stop.")
@@ -28,12 +35,13 @@ class Command(BaseCommand):
         if options["retry"] is not None or options["cancel"] is not None:
             self._act(options)
             return
+        limit = number_in_range(options["limit"], option="--limit", low=1, high=MOST_LISTED)
         runs = Run.objects.select_related("owner")
         if options["kind"]:
             runs = runs.filter(kind=options["kind"])
         if not options["all"]:
             runs = runs_needing_attention(runs)
-        rows = list(runs.order_by("-created_at", "-pk")[: max(1, options["limit"])])
+        rows = list(runs.order_by("-created_at", "-pk")[:limit])
         if not rows:
             self.stdout.write("No stuck or failed runs." if not options["all"] else "No runs.")
             return

@@ -8,11 +8,15 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from core.command_args import file_to_read, number_in_range
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.services.submissions import submission_create
 from scoring.leaderboards.submission_files import UploadRejected
 
 POLL_SECONDS = 0.5
+# A shorter wait than a second sees no scoring finish (they poll at POLL_SECONDS); a day is
+# longer than any scoring, which a run's own limits end before.
+TIMEOUT_LEAST, TIMEOUT_MOST = 1, 86_400
 
 
 class Command(BaseCommand):
@@ -26,15 +30,18 @@ class Command(BaseCommand):
         parser.add_argument("--team", default="")
         parser.add_argument("--baseline", action="store_true", help="A baseline (owner only).")
         parser.add_argument("--wait", action="store_true", help="Wait for the scores.")
-        parser.add_argument("--timeout", type=float, default=600.0)
+        parser.add_argument(
+            "--timeout", type=float, default=600.0, help="Seconds to wait (1 … 86,400)."
+        )
 
     def handle(self, *args, **o):
         board = Leaderboard.objects.filter(slug=o["leaderboard"]).first()
         user = User.objects.filter(username=o["user"]).first()
         if board is None or user is None:
             raise CommandError("No such leaderboard or user.")
-        if not o["file"].exists():
-            raise CommandError(f"{o['file']}: no such file.")
+        file_to_read(o["file"], option="--file")
+        # Before the submission exists: once queued, it counts against the quota.
+        number_in_range(o["timeout"], option="--timeout", low=TIMEOUT_LEAST, high=TIMEOUT_MOST)
         try:
             with o["file"].open("rb") as lines:
                 submission = submission_create(
@@ -61,13 +68,15 @@ class Command(BaseCommand):
 
     def _wait(self, submission_id: int, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while True:  # read once at least, whatever the time left
             submission = Submission.objects.get(pk=submission_id)
             if submission.status not in Submission.ACTIVE:
                 break
+            if time.monotonic() >= deadline:
+                raise CommandError(
+                    f"Submission {submission_id} still {submission.status} after {timeout:.0f} s."
+                )
             time.sleep(POLL_SECONDS)
-        else:
-            raise CommandError(f"Still {submission.status} after {timeout:.0f} s.")
         if submission.status != "finished":
             raise CommandError(
                 f"Submission {submission_id} {submission.status}: {submission.error}"

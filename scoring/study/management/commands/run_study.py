@@ -14,6 +14,7 @@ from annotate.datasets.models import Dataset
 from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
+from core.command_args import file_to_write, file_write
 from core.refusals import refusal_as_command_error
 from core.runs.engine import run_execute
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut
@@ -62,10 +63,8 @@ class Command(DatasetCommand):
 
     def handle(self, *args, **opts):
         dataset = self.dataset(opts["slug"])
-        if opts["unit_size"] < 1 or not 1 <= opts["assignments"] <= 10_000:
-            raise CommandError("--unit-size must be ≥ 1 and --assignments 1 … 10,000.")
-        if opts["json"] is not None and not opts["json"].parent.is_dir():
-            raise CommandError(f"No directory {opts['json'].parent} for --json.")
+        if opts["json"] is not None:  # checked now: the study may take minutes
+            file_to_write(opts["json"], option="--json")
         options = {"unit_size": opts["unit_size"], "assignments": opts["assignments"]}
         options |= {"metrics": opts["metric"]} if opts["metric"] else {}
         options |= {"sweeps": False} if opts["no_sweeps"] else {}
@@ -90,9 +89,9 @@ class Command(DatasetCommand):
         study.run.refresh_from_db()
         if study.run.state != "succeeded":
             raise CommandError(f"Study {study.pk} {study.run.state}: {study.run.reason}")
+        self._print(study)  # first: the tables are there even if the file cannot be written
         if opts["json"] is not None:
-            opts["json"].write_text(json.dumps(study.result, indent=1))
-        self._print(study)
+            file_write(opts["json"], [json.dumps(study.result, indent=1)], option="--json")
 
     def _print(self, study: CorrelationStudy) -> None:
         result, out = study.result, self.stdout.write
