@@ -20,7 +20,7 @@ from annotate.datasets.models import SplitName
 from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
-from core.api import name_list_field, validated_input
+from core.api import name_list_field, page_response, paginated, validated_input
 from scoring.study.analysis.configs import (
     ASSIGNMENTS,
     BOOTSTRAP,
@@ -185,10 +185,14 @@ class StudyCreateInputSerializer(serializers.Serializer):
 
 
 class StudyListApi(APIView):
-    @extend_schema(responses=StudySummarySerializer(many=True), summary="Your studies")
+    @extend_schema(
+        responses=paginated(StudySummarySerializer),
+        operation_id="v1_studies_list",
+        summary="Your studies",
+    )
     def get(self, request: Request) -> Response:
         studies = studies_of(user=cast(User, request.user))
-        return Response(StudySummarySerializer(studies, many=True).data)
+        return page_response(request, studies, StudySummarySerializer)
 
     @extend_schema(
         request=StudyCreateInputSerializer,

@@ -49,7 +49,7 @@ def _answer(client, rating_id, **body):
 
 
 def test_the_owner_creates_and_lists_campaigns(campaign, owner, client_for):
-    listed = client_for(owner).get(f"{API}/campaigns/").json()
+    listed = client_for(owner).get(f"{API}/campaigns/").json()["results"]
     assert [c["id"] for c in listed] == [campaign.pk]
     assert listed[0]["subject"] == "outputs" and listed[0]["mode"] == "pairwise"
     assert listed[0]["systems"] == ["mt", "rnn"] and listed[0]["join_url"].endswith(

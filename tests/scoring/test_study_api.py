@@ -42,7 +42,7 @@ def test_it_starts_a_study_as_a_run(started, owner, client_for):
     )
     detail = client_for(owner).get(f"/api/v1/studies/{started.pk}/").json()
     assert detail["status"] == "queued" and detail["percent"] == 0 and detail["result"] == {}
-    listed = client_for(owner).get("/api/v1/studies/").json()
+    listed = client_for(owner).get("/api/v1/studies/").json()["results"]
     assert [s["id"] for s in listed] == [started.pk]
 
 
@@ -75,7 +75,7 @@ def test_only_the_owner_and_staff_see_a_study(
 
 
 def test_others_see_an_empty_list_and_anonymous_is_refused(started, client_for, other):
-    assert client_for(other).get("/api/v1/studies/").json() == []
+    assert client_for(other).get("/api/v1/studies/").json()["results"] == []
     assert client_for(None).get("/api/v1/studies/").status_code in (401, 403)
 
 

@@ -44,7 +44,7 @@ from annotate.rating.services.campaigns import (
 )
 from annotate.rating.services.lifecycle import campaign_actions
 from annotate.rating.services.ratings import rating_pass, rating_submit
-from core.api import name_list_field, validated_input
+from core.api import name_list_field, page_response, paginated, validated_input
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -145,12 +145,14 @@ class CampaignAssignmentSerializer(serializers.ModelSerializer):
 
 
 class CampaignListApi(APIView):
-    @extend_schema(responses=CampaignSerializer(many=True), summary="Campaigns you run or rate in")
+    @extend_schema(
+        responses=paginated(CampaignSerializer),
+        operation_id="v1_campaigns_list",  # a page is one object: named as the list it is
+        summary="Campaigns you run or rate in",
+    )
     def get(self, request: Request) -> Response:
-        user = cast(User, request.user)
-        campaigns = campaigns_of_user(user=user)
-        data = CampaignSerializer(campaigns, many=True, context={"request": request}).data
-        return Response(data)
+        campaigns = campaigns_of_user(user=cast(User, request.user))
+        return page_response(request, campaigns, CampaignSerializer, context={"request": request})
 
     @extend_schema(
         request=CampaignCreateSerializer,
