@@ -143,7 +143,7 @@ def corpus_delete_view(request: AuthenticatedRequest, corpus_id: int) -> HttpRes
         "hidden": {},
         "error": error,
     }
-    return render(request, "annotate/mining/confirm.html", context, status=status)
+    return render(request, "confirm.html", context, status=status)
 
 
 @login_required

@@ -108,7 +108,7 @@ def release_detail(request: HttpRequest, slug: str, version: str) -> HttpRespons
 def _confirm_page(request: HttpRequest, error: str, **context: Any) -> HttpResponse:
     return render(
         request,
-        "annotate/releases/confirm.html",
+        "confirm.html",
         {"hidden": {}, "error": error, **context},
         status=400 if error else 200,
     )

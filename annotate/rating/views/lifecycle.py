@@ -98,4 +98,4 @@ def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> Htt
         "hidden": {},
         "error": error,
     }
-    return render(request, "annotate/campaigns/confirm.html", context, status=status)
+    return render(request, "confirm.html", context, status=status)
