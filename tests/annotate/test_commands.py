@@ -48,6 +48,17 @@ def test_import_prints_every_problem_and_writes_nothing(owner):
     assert not Dataset.objects.exists()
 
 
+def test_one_problem_reads_as_one_and_create_asks_for_its_owner(owner, tmp_path):
+    bad = tmp_path / "one.jsonl"
+    good = (DATA / "small.jsonl").read_text().splitlines()[0]
+    bad.write_text(f"{good}\nnot json\n")
+    with pytest.raises(CommandError, match=r"^a problem; nothing was imported\.$"):
+        run("import_dataset", "chat", str(bad), "--create", "Chat", "--owner", "owner")
+    # It said "--owner: no user None."
+    with pytest.raises(CommandError, match="--create needs --owner USER"):
+        run("import_dataset", "chat", str(DATA / "small.jsonl"), "--create", "Chat")
+
+
 def test_import_into_a_missing_dataset_says_how_to_create_it():
     with pytest.raises(CommandError, match="--create"):
         run("import_dataset", "nope", str(DATA / "small.jsonl"))

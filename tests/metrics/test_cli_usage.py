@@ -22,6 +22,13 @@ REFS_TEXT = (
 )
 
 
+def test_references_are_asked_for_without_not_both(files, capsys):  # noqa: F811
+    # With none given it said "… or --index, not both".
+    _, _, h1, _ = files
+    code, _, err = run(capsys, "score", "--hyps", h1)
+    assert code == 2 and err.rstrip().endswith("give the references (REFS or --refs) or --index")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

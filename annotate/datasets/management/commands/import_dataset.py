@@ -43,7 +43,9 @@ class Command(DatasetCommand):
         except FileProblems as exc:
             for problem in exc.problems:
                 self.stderr.write(f"{file}: {problem}")
-            raise CommandError(f"{len(exc.problems)} problems; nothing was imported.") from None
+            count = len(exc.problems)
+            what = "a problem" if count == 1 else f"{count} problems"
+            raise CommandError(f"{what}; nothing was imported.") from None
         self.stdout.write(
             self.style.SUCCESS(f"Imported {summary.items} items, {summary.references} references.")
         )
@@ -51,6 +53,8 @@ class Command(DatasetCommand):
     def _dataset(self, slug, create, owner, public):
         if not create:
             return self.dataset(slug, f"No dataset {slug!r}; use --create NAME --owner USER.")
+        if not owner:
+            raise CommandError("--create needs --owner USER: the new dataset's owner.")
         try:
             user = get_user_model().objects.get(username=owner)
         except get_user_model().DoesNotExist:

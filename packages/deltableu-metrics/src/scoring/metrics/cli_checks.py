@@ -48,8 +48,10 @@ def validate(args: argparse.Namespace) -> None:
 
 def _check_score(args: argparse.Namespace) -> None:
     args.refs = [*args.refs_pos, *args.refs]
-    if bool(args.refs) == bool(args.index):
+    if args.refs and args.index:
         raise UsageError("give the references (REFS or --refs) or --index, not both")
+    if not args.refs and not args.index:
+        raise UsageError("give the references (REFS or --refs) or --index")
     if not args.hyps:
         raise UsageError("give the system output(s) with -i/--hyps")
     for path in args.refs:
