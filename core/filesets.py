@@ -15,10 +15,10 @@ import hashlib
 import logging
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 
 from django.core.files.base import ContentFile
-from django.core.files.storage import Storage, default_storage
+from django.core.files.storage import FileSystemStorage, Storage, default_storage
 
 from core.paths import storage_join
 
@@ -83,7 +83,7 @@ def folder_delete(folder: str, *, storage: Storage | None = None) -> None:
         storage.delete(f"{folder}/{name}")
     for name in folders:
         folder_delete(f"{folder}/{name}", storage=storage)
-    with suppress(NotImplementedError):  # local disk: the empty folder too (S3 has none)
+    if isinstance(storage, FileSystemStorage):  # the empty folder too (S3 keeps no folders)
         shutil.rmtree(storage.path(folder), ignore_errors=True)
 
 

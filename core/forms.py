@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 T = TypeVar("T")
 
@@ -55,3 +57,12 @@ class LimitedFileField(forms.FileField):
         if upload is not None and upload.size > limit:
             raise ValidationError(f"The file is larger than {limit // (1024 * 1024)} MB.")
         return upload
+
+
+def confirmation_page(
+    request: HttpRequest, *, error: str = "", status: int | None = None, **context: Any
+) -> HttpResponse:
+    """The page of an act that cannot be undone (templates/confirm.html; includes/confirm.html
+    lists the context it takes): a 400 with `error` unless `status` names another answer."""
+    context = {"hidden": {}, "error": error, **context}
+    return render(request, "confirm.html", context, status=status or (400 if error else 200))

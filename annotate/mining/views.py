@@ -33,7 +33,7 @@ from core.auth_request import AuthenticatedRequest
 from core.bounded import LimitExceeded
 from core.converters import finite_or_none, natural_or_none
 from core.errors import Conflict
-from core.forms import LimitedFileField, form_add_service_errors
+from core.forms import LimitedFileField, confirmation_page, form_add_service_errors
 
 CANDIDATES_PER_PAGE = 50
 
@@ -133,17 +133,17 @@ def corpus_delete_view(request: AuthenticatedRequest, corpus_id: int) -> HttpRes
             else:
                 messages.success(request, f"Corpus {corpus.name} deleted.")
                 return redirect("corpus-list")
-    context = {
-        "heading": f"Delete the corpus {corpus.name}",
-        "consequences": _deletion_consequences(corpus),
-        "expected": corpus.name,
-        "action": reverse("corpus-delete", args=[corpus.pk]),
-        "button": "Delete this corpus",
-        "cancel_url": reverse("corpus-detail", args=[corpus.pk]),
-        "hidden": {},
-        "error": error,
-    }
-    return render(request, "confirm.html", context, status=status)
+    return confirmation_page(
+        request,
+        error=error,
+        status=status,
+        heading=f"Delete the corpus {corpus.name}",
+        consequences=_deletion_consequences(corpus),
+        expected=corpus.name,
+        action=reverse("corpus-delete", args=[corpus.pk]),
+        button="Delete this corpus",
+        cancel_url=reverse("corpus-detail", args=[corpus.pk]),
+    )
 
 
 @login_required

@@ -52,7 +52,7 @@ from annotate.releases.services.publish import (
 )
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from core.auth_request import AuthenticatedRequest
-from core.forms import form_call
+from core.forms import confirmation_page, form_call
 from core.http import stored_download
 from core.refusals import succeeded
 
@@ -105,15 +105,6 @@ def release_detail(request: HttpRequest, slug: str, version: str) -> HttpRespons
     return render(request, "annotate/releases/detail.html", context)
 
 
-def _confirm_page(request: HttpRequest, error: str, **context: Any) -> HttpResponse:
-    return render(
-        request,
-        "confirm.html",
-        {"hidden": {}, "error": error, **context},
-        status=400 if error else 200,
-    )
-
-
 def _refusal(service: Callable[..., Any], /, **kwargs: Any) -> str:
     """ "" when the service went through, else its refusal to show on the confirmation page."""
     try:
@@ -141,9 +132,9 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
         if not error:
             messages.success(request, f"Release {version} published; its archive is being built.")
             return redirect("release-detail", slug=slug, version=version)
-    return _confirm_page(
+    return confirmation_page(
         request,
-        error,
+        error=error,
         heading=f"Publish {slug} {version}",
         consequences=release_publish_consequences(release=release),
         expected=release_publish_name(release),
@@ -174,9 +165,9 @@ def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) 
     if split not in SplitName.values or split in release.public_splits:
         messages.error(request, error or "Choose a hidden split to reveal.")
         return redirect("release-detail", slug=slug, version=version)
-    return _confirm_page(
+    return confirmation_page(
         request,
-        error,
+        error=error,
         heading=f"Reveal the {split} split of {slug} {version}",
         consequences=release_reveal_consequences(release=release, split=split),
         expected=slug,
@@ -247,9 +238,8 @@ def dataset_reveal_view(request: AuthenticatedRequest, slug: str) -> HttpRespons
     if split not in SplitName.values:
         messages.error(request, "Choose a hidden split to reveal.")
         return redirect("dataset-detail", slug=dataset.slug)
-    return _confirm_page(
+    return confirmation_page(
         request,
-        "",
         heading=f"Reveal the {split} split of {dataset.slug}",
         consequences=dataset_reveal_consequences(dataset=dataset, split=split),
         expected=dataset.slug,

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -23,7 +23,7 @@ from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
 from core.errors import Conflict
-from core.forms import form_errors_text
+from core.forms import confirmation_page, form_errors_text
 from core.refusals import succeeded
 
 DONE = {"open": "is open: raters can join and rate", "close": "is closed: no new items go out"}
@@ -88,14 +88,14 @@ def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> Htt
     footprint = campaign_footprint(campaign=campaign)
     if not error and footprint.blockers:  # said before the name is typed in vain
         error = campaign_deletion_refusal(campaign=campaign, blockers=footprint.blockers)
-    context = {
-        "heading": f"Delete the campaign {campaign.name}",
-        "consequences": _consequences(campaign, footprint),
-        "expected": campaign.name,
-        "action": reverse("campaign-delete", args=[campaign.pk]),
-        "button": "Delete this campaign",
-        "cancel_url": reverse("campaign-dashboard", args=[campaign.pk]),
-        "hidden": {},
-        "error": error,
-    }
-    return render(request, "confirm.html", context, status=status)
+    return confirmation_page(
+        request,
+        error=error,
+        status=status,
+        heading=f"Delete the campaign {campaign.name}",
+        consequences=_consequences(campaign, footprint),
+        expected=campaign.name,
+        action=reverse("campaign-delete", args=[campaign.pk]),
+        button="Delete this campaign",
+        cancel_url=reverse("campaign-dashboard", args=[campaign.pk]),
+    )
