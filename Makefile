@@ -66,9 +66,11 @@ typecheck: install-dev
 test: install-dev browser redis lint typecheck
 	$(BIN)/python -m pytest
 
-# Unit tests only: no browser, no worker, no process starts; spread over the machine's cores,
-# each worker keeping its migrated test database for the next run (new migrations are still
-# applied; `--create-db` starts afresh). `make test` always builds a fresh one.
+# Unit tests only: no browser, no worker, none marked slow (sweeps of every model or route,
+# whole pipelines, long simulations, the CLI and Node.js started: pyproject.toml's markers);
+# spread over the machine's cores, each worker keeping its migrated test database for the next
+# run (new migrations are still applied; `--create-db` starts afresh). `make test` always builds
+# a fresh one.
 # The tests' temporary folders (each test's storage, index files, uploads: thousands of files
 # a run) go to memory where the machine has /dev/shm: creating them on disk cost ~1 s of system
 # time a run.

@@ -9,7 +9,8 @@ from django.urls import reverse
 from tests.annotate.test_admin import OWN_APPS
 from tests.query_world import _own_storage, build_world, grow  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+# slow: every changelist at two sizes of one world (make test and CI, not test-fast)
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # Ours, and Django's users and groups; the other apps' admins (axes, celery) are theirs.
 APPS = {*OWN_APPS, "runs", "auth"}

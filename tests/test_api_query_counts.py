@@ -8,7 +8,8 @@ from rest_framework.test import APIClient
 
 from tests.query_world import World, _own_storage, build_world, grow  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+# slow: every list endpoint at two sizes of one world (make test and CI, not test-fast)
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 OWNER, ANYONE, PARTICIPANT = ("owner",), ("owner", "anonymous"), ("participant",)
 # (url name, its arguments from the world, who asks) for each list endpoint.

@@ -30,6 +30,7 @@ def test_every_model_of_ours_is_in_the_admin():
     assert missing == []
 
 
+@pytest.mark.slow  # three pages of every model: make test and CI, not test-fast
 @pytest.mark.parametrize("model", own_models(), ids=lambda m: m.__name__)
 def test_changelists_search_and_add_pages_load(model, staff, client_for, make_dataset):
     make_dataset()

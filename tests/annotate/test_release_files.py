@@ -89,6 +89,7 @@ def test_hidden_test_references_never_appear_in_a_public_download(release):
     assert ReleaseItem.objects.filter(release=release, split="test").exists()
 
 
+@pytest.mark.slow  # starts the CLI: make test and CI, not test-fast
 def test_the_downloaded_jsonl_reproduces_the_library_score_with_the_cli(release, tmp_path):
     refs = tmp_path / "refs.dev.jsonl"
     refs.write_bytes(default_storage.open(release.storage_prefix + "refs.dev.jsonl").read())
@@ -118,6 +119,7 @@ def test_the_downloaded_jsonl_reproduces_the_library_score_with_the_cli(release,
     assert [i.id for i in items] == ["c1", "c3"]
 
 
+@pytest.mark.slow  # imports all of `datasets`: make test and CI, not test-fast
 def test_hugging_face_datasets_loads_the_parquet_offline(release, tmp_path, monkeypatch):
     datasets = pytest.importorskip("datasets")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")

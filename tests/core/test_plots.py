@@ -222,6 +222,7 @@ Promise.all(specs.map((spec) => {
 """
 
 
+@pytest.mark.slow  # starts Node.js: make test and CI, not test-fast
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the vendored Vega")
 def test_the_vendored_vega_lite_draws_every_spec_with_values_on_its_axes():
     done = subprocess.run(

@@ -142,7 +142,7 @@ def test_a_long_silent_step_keeps_beating(
     Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
 
     def silent(context):
-        time.sleep(0.5)  # no progress report at all
+        time.sleep(0.25)  # no progress report at all: five beats' time
         return Run.objects.get(pk=run.pk).heartbeat_at
 
     beat = run_continue(run_id=run.pk, attempt=1, step=silent, ends_run=False)

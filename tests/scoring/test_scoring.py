@@ -66,6 +66,7 @@ def test_a_submission_is_scored_for_every_metric(
     assert stats.shape[0] == 4
 
 
+@pytest.mark.slow  # starts the CLI: make test and CI, not test-fast
 def test_scores_equal_the_metric_cli_on_the_same_files(
     make_leaderboard, other, tmp_path, django_capture_on_commit_callbacks
 ):

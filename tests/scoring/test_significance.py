@@ -105,6 +105,7 @@ def _compare_answer(client, board, a, b) -> tuple[bool, bool, str, bool]:
     return found.group(1) == "yes", found.group(2) == "yes", method, explained
 
 
+@pytest.mark.slow  # every pair's page: make test and CI, not test-fast
 @pytest.mark.parametrize("who", ["anonymous", "other", "owner"])
 def test_for_every_pair_the_board_and_the_compare_page_agree(
     five_entries, client_for, user_named, who

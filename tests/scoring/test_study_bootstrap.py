@@ -131,6 +131,7 @@ def _fisher_width(r, n_units, z_var=1.06):
     return np.tanh(np.arctanh(r) + half) - np.tanh(np.arctanh(r) - half)
 
 
+@pytest.mark.slow  # two studies of 28 pairs: make test and CI, not test-fast
 def test_items_recurring_in_every_pair_widen_the_interval():
     # 8 systems, all 28 pairs judged on the same 60 items, against the same pairs each judged
     # on its own copy of the items: the same ρ, the same number of units, so the same Fisher

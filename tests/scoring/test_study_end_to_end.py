@@ -23,7 +23,8 @@ from annotate.judgments.models import JudgmentSet
 from tests.human_eval_files import CRITERIA, HUMAN, write_human_eval
 from tests.runs_kit import execute
 
-pytestmark = pytest.mark.django_db
+# slow: a whole pipeline from raw files (make test and CI, not test-fast)
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 OPTIONS = {"unit_size": 10, "assignments": 50, "metrics": ["bleu", "dbleu"], "sweeps": False}
 
 

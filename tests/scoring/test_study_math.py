@@ -96,6 +96,7 @@ def test_lower_orders_and_sbleu_come_from_order_four_rows():
         assert np.allclose(sbleu_rows(full, n, data.item_ids), sb)
 
 
+@pytest.mark.slow  # a 300-item study with sweeps: make test and CI, not test-fast
 def test_delta_bleu_with_informative_weights_beats_bleu():
     data = synthetic_study(SyntheticSpec(n_items=300))
     options = StudyOptions(unit_size=25, assignments=100, metrics=("bleu", "dbleu", "sbleu"))
