@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.db.models import Count, F, Min, Q
+from django.db.models import Count, Exists, F, Min, OuterRef, Q
 from django.utils import timezone
 
 from annotate.datasets.selectors.deletion import Blocker, deletion_blockers
@@ -96,6 +96,11 @@ def _short_slots(campaign: Campaign):
     )
 
 
+def _unanswered_slots(campaign: Campaign):
+    answered = Rating.objects.filter(slot=OuterRef("pk"), kind=RatingKind.NORMAL)
+    return Slot.objects.filter(campaign=campaign, wanted__gt=0).exclude(Exists(answered))
+
+
 def budget_left(*, campaign: Campaign, now: datetime | None = None) -> int | None:
     """Ratings the campaign's budget still allows (counted ones and live leases use it up), or
     None without a budget. Controls are quality control, not the budget's."""
@@ -121,6 +126,11 @@ def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> 
         return False
     if budget_left(campaign=campaign, now=now) == 0:
         return True  # (a spent budget means ratings, so slots)
+    # A slot nobody has answered yet is short and open to every able rater (or, with none,
+    # waits for one): open. The common case while a campaign runs, settled by one indexed
+    # probe instead of counting every slot's ratings at each rating that lands.
+    if _unanswered_slots(campaign).exists():
+        return False
     raters = able_rater_ids(campaign=campaign)
     # Short slots wait for raters; with raters able, only those one of them can still answer
     # (a subset of the short ones) keep the campaign open.
