@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from annotate.rating.models import Rating, RatingStatus, Slot, Weight
+from annotate.rating.models import Campaign, CampaignStatus, Rating, RatingStatus, Slot, Weight
 from annotate.rating.selectors.rater import rating_undoable
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.ratings import rating_pass, rating_submit
@@ -48,6 +48,21 @@ def test_the_last_answer_is_leased_again_and_its_weight_recomputed(make_campaign
     assert rating_next(campaign=campaign, rater=rater) == undone  # the current item again
     rating_submit(rating_id=undone.pk, rater=rater, score=1)
     assert Weight.objects.get(reference_id=reference_id).weight == -1.0
+
+
+def test_undoing_the_answer_that_completed_the_campaign_reopens_it(make_campaign, make_rater):
+    campaign = make_campaign(ratings_per_unit=1)
+    rater = make_rater(campaign)
+    last = None
+    while (lease := rating_next(campaign=campaign, rater=rater)) is not None:
+        last = rating_submit(rating_id=lease.pk, rater=rater, score=3)
+    assert Campaign.objects.get(pk=campaign.pk).status == CampaignStatus.COMPLETE
+
+    rating_undo(rating_id=last.pk, rater=rater)
+    assert Campaign.objects.get(pk=campaign.pk).status == CampaignStatus.OPEN  # not a lag
+
+    rating_submit(rating_id=last.pk, rater=rater, score=4)
+    assert Campaign.objects.get(pk=campaign.pk).status == CampaignStatus.COMPLETE
 
 
 def test_an_answer_cannot_be_undone_after_the_lease_duration(make_campaign, make_rater):

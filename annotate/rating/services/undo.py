@@ -17,6 +17,7 @@ from annotate.rating.models import CampaignRater, Rating, RatingKind, RatingStat
 from annotate.rating.selectors.rater import last_answer, undo_refusal
 from annotate.rating.services.assignment import lease_drop
 from annotate.rating.services.ratings import rating_checks_follow
+from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.weights import weight_recompute
 
 NOT_YOURS = "This answer is not yours, or it is gone."
@@ -79,4 +80,6 @@ def rating_undo(*, rating_id: int, rater: User) -> Rating:
         # A disagreement top-up the answer caused stays: the extra ratings are harmless.
         weight_recompute(campaign=rating.campaign, reference_id=reference_id)
     rating_checks_follow(rating=rating)
+    # Undoing the answer that completed the campaign reopens it: the lease is live again.
+    campaign_status_refresh(campaign=rating.campaign)
     return rating
