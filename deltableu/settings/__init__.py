@@ -260,6 +260,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    # An unknown `?format=` is a 406 naming the formats there are (DRF's own is a 404).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.FormatNamingNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
 }
