@@ -134,7 +134,9 @@ def test_the_api_export_is_csv_by_default(campaign, rated, owner, client_for):
 
 def test_an_unknown_export_format_is_refused(campaign, owner, client_for):
     url = reverse("api-campaign-ratings", args=[campaign.pk]) + "?format=xlsx"
-    assert client_for(owner).get(url).status_code == 404
+    response = client_for(owner).get(url)
+    assert response.status_code == 406  # the export is there; that format is not
+    assert "'xlsx'" in response.json()["detail"] and "csv" in response.json()["detail"]
 
 
 def test_the_quality_api_reports_raters_and_agreement(campaign, rated, owner, client_for):
