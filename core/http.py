@@ -32,6 +32,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import escape_leading_slashes
 
 from core.errors import NotFound
+from core.ranges import BoundedReader, RangeNotSatisfiable, requested_range
 
 
 def _bad(text: str) -> bool:
@@ -197,17 +198,38 @@ def stored_download(
 ) -> HttpResponseBase:
     """A stored file whose SHA-256 is known (a release's files and archive): the hash is its
     ETag, so a client that has it gets a 304 (If-None-Match) and a write-if-unchanged check a
-    412 (If-Match), without the file being read."""
+    412 (If-Match), without the file being read. A `Range` of one span resumes a download
+    (206; a start past the end is a 416), see core.ranges."""
     etag = f'"{sha256}"' if sha256 else None
     unchanged = get_conditional_response(request, etag=etag)
     if unchanged is not None:
         return unchanged
+    size = default_storage.size(stored_name)
+    try:
+        span = requested_range(
+            request.headers.get("Range") if request.method in ("GET", "HEAD") else None,
+            size,
+            if_range=request.headers.get("If-Range"),
+            etag=etag,
+        )
+    except RangeNotSatisfiable:
+        refused = HttpResponse(status=416)
+        refused["Content-Range"] = f"bytes */{size}"
+        return refused
+    file = default_storage.open(stored_name, "rb")
+    if span is not None:
+        file.seek(span[0])
     response = FileResponse(
-        default_storage.open(stored_name, "rb"),
+        file if span is None else BoundedReader(file, span[1] - span[0] + 1),
+        status=200 if span is None else 206,
         as_attachment=attachment,
         filename=filename,
         content_type=download_content_type(filename),
     )
+    response["Accept-Ranges"] = "bytes"
+    if span is not None:
+        response["Content-Range"] = f"bytes {span[0]}-{span[1]}/{size}"
+        response["Content-Length"] = str(span[1] - span[0] + 1)
     if etag:
         response["ETag"] = etag
     return response

@@ -209,6 +209,30 @@ def test_a_release_file_carries_its_sha256_as_its_etag(world, client_for, view):
     assert manifest["ETag"] == f'"{release.manifest_checksum}"'
 
 
+@pytest.mark.parametrize("view", ["release-file", "api-release-file"])
+def test_a_broken_off_download_resumes_where_it_stopped(world, client_for, view):
+    # Files and the archive are served alike (core.http.stored_download).
+    url = page(view, name="items.jsonl")
+    client = client_for(None)
+    whole = client.get(url)
+    body, etag = b"".join(whole.streaming_content), whole["ETag"]
+    assert whole.status_code == 200 and whole["Accept-Ranges"] == "bytes"
+
+    rest = client.get(url, HTTP_RANGE="bytes=10-", HTTP_IF_RANGE=etag)
+    assert rest.status_code == 206 and b"".join(rest.streaming_content) == body[10:]
+    assert rest["Content-Range"] == f"bytes 10-{len(body) - 1}/{len(body)}"
+    assert rest["Content-Length"] == str(len(body) - 10)
+    middle = client.get(url, HTTP_RANGE="bytes=3-7")
+    assert b"".join(middle.streaming_content) == body[3:8]
+    tail = client.get(url, HTTP_RANGE="bytes=-4")
+    assert tail.status_code == 206 and b"".join(tail.streaming_content) == body[-4:]
+    # Another version than the one the client holds part of: the whole file, from the start.
+    changed = client.get(url, HTTP_RANGE="bytes=10-", HTTP_IF_RANGE='"other"')
+    assert changed.status_code == 200 and b"".join(changed.streaming_content) == body
+    past = client.get(url, HTTP_RANGE=f"bytes={len(body)}-")
+    assert past.status_code == 416 and past["Content-Range"] == f"bytes */{len(body)}"
+
+
 def test_a_diff_without_its_two_versions_is_a_400_naming_them(world, client_for, owner):
     url = reverse("api-release-diff", kwargs={"slug": "chat"})
     answer = client_for(owner).get(url + "?old=1.0.0")  # was a 404, as if the dataset were gone
