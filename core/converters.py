@@ -39,7 +39,8 @@ def finite_or_none(text: object) -> float | None:
 
 
 class ObjectIdConverter:
-    regex = ID_PATTERN
+    # No leading zero: /campaigns/007/ is not a second address of campaign 7 (nor /0/ of none).
+    regex = "[1-9][0-9]{0,17}"
 
     def to_python(self, value: str) -> int:
         return int(value)
