@@ -1,5 +1,6 @@
 """A service's refusal (a ValidationError), shown where the user is: as a message on the page a
-form action redirects to, or as a management command's error and exit status."""
+form action redirects to, on the confirmation page that asked, or as a management command's
+error and exit status."""
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -9,6 +10,8 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import CommandError
 from django.http import HttpRequest
+
+from core.errors import Conflict
 
 
 def succeeded(request: HttpRequest, service: Callable[..., Any], /, **kwargs: Any) -> bool:
@@ -20,6 +23,19 @@ def succeeded(request: HttpRequest, service: Callable[..., Any], /, **kwargs: An
         messages.error(request, " ".join(exc.messages))
         return False
     return True
+
+
+def refusal(service: Callable[..., Any], /, **kwargs: Any) -> tuple[str, int | None]:
+    """Call ``service(**kwargs)`` for a confirmation page: ("", None) when it went through, else
+    its refusal and the page's status (400 for a ValidationError, 409 for a Conflict: something
+    else keeps the object)."""
+    try:
+        service(**kwargs)
+    except ValidationError as exc:
+        return " ".join(exc.messages), 400
+    except Conflict as exc:
+        return str(exc), 409
+    return "", None
 
 
 @contextmanager

@@ -27,13 +27,13 @@ from annotate.mining.selectors import (
     mined_candidates,
     mining_job_latest,
 )
-from annotate.mining.services.corpora import corpus_delete, corpus_upload
+from annotate.mining.services.corpora import corpus_delete_confirmed, corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
 from core.auth_request import AuthenticatedRequest
 from core.bounded import LimitExceeded
 from core.converters import finite_or_none, natural_or_none
-from core.errors import Conflict
 from core.forms import LimitedFileField, confirmation_page, form_add_service_errors
+from core.refusals import refusal
 
 CANDIDATES_PER_PAGE = 50
 
@@ -121,18 +121,13 @@ def _deletion_consequences(corpus: Corpus) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def corpus_delete_view(request: AuthenticatedRequest, corpus_id: int) -> HttpResponse:
     corpus = corpus_get_deletable(user=request.user, corpus_id=corpus_id)
-    error, status = "", 200
+    error, status = "", None
     if request.method == "POST":
-        if request.POST.get("confirm", "").strip() != corpus.name:
-            error, status = f"Type the corpus's name ({corpus.name}) to confirm.", 400
-        else:
-            try:
-                corpus_delete(corpus=corpus)
-            except Conflict as exc:
-                error, status = str(exc), 409
-            else:
-                messages.success(request, f"Corpus {corpus.name} deleted.")
-                return redirect("corpus-list")
+        confirm = request.POST.get("confirm", "")
+        error, status = refusal(corpus_delete_confirmed, corpus=corpus, confirm=confirm)
+        if not error:
+            messages.success(request, f"Corpus {corpus.name} deleted.")
+            return redirect("corpus-list")
     return confirmation_page(
         request,
         error=error,

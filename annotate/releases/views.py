@@ -3,12 +3,8 @@ reveal of a hidden split (of a release or of its dataset)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
@@ -54,7 +50,7 @@ from annotate.releases.services.reveal import dataset_reveal_split, release_reve
 from core.auth_request import AuthenticatedRequest
 from core.forms import confirmation_page, form_call
 from core.http import stored_download
-from core.refusals import succeeded
+from core.refusals import refusal, succeeded
 
 ITEMS_PER_PAGE = 20
 
@@ -105,15 +101,6 @@ def release_detail(request: HttpRequest, slug: str, version: str) -> HttpRespons
     return render(request, "annotate/releases/detail.html", context)
 
 
-def _refusal(service: Callable[..., Any], /, **kwargs: Any) -> str:
-    """ "" when the service went through, else its refusal to show on the confirmation page."""
-    try:
-        service(**kwargs)
-    except ValidationError as exc:
-        return " ".join(exc.messages)
-    return ""
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def release_publish_view(request: AuthenticatedRequest, slug: str, version: str) -> HttpResponse:
@@ -121,9 +108,9 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
     if release.is_published:
         return redirect("release-detail", slug=slug, version=version)
     choice = UnratedChoiceForm(request.POST or None)
-    error = ""
+    error, status = "", None
     if request.method == "POST":
-        error = _refusal(
+        error, status = refusal(
             release_publish_confirmed,
             release=release,
             confirm=request.POST.get("confirm", ""),
@@ -135,6 +122,7 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
     return confirmation_page(
         request,
         error=error,
+        status=status,
         heading=f"Publish {slug} {version}",
         consequences=release_publish_consequences(release=release),
         expected=release_publish_name(release),
@@ -150,9 +138,9 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
 def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) -> HttpResponse:
     release = release_get_editable(user=request.user, slug=slug, version=version)
     split = request.POST.get("split") or request.GET.get("split", "")
-    error = ""
+    error, status = "", None
     if request.method == "POST":
-        error = _refusal(
+        error, status = refusal(
             release_reveal,
             release=release,
             by=request.user,
@@ -168,6 +156,7 @@ def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) 
     return confirmation_page(
         request,
         error=error,
+        status=status,
         heading=f"Reveal the {split} split of {slug} {version}",
         consequences=release_reveal_consequences(release=release, split=split),
         expected=slug,

@@ -104,6 +104,15 @@ def corpus_delete(*, corpus: Corpus) -> None:
     transaction.on_commit(lambda: _remove_files(corpus.pk, upload))
 
 
+def corpus_delete_confirmed(*, corpus: Corpus, confirm: str) -> None:
+    """`corpus_delete` from the page, where the owner confirms by typing the corpus's name."""
+    if confirm.strip() != corpus.name:
+        raise ValidationError(
+            {"confirm": f"Type the corpus's name ({corpus.name}) to confirm the deletion."}
+        )
+    corpus_delete(corpus=corpus)
+
+
 def _remove_files(corpus_id: int, upload: str) -> None:
     try:
         if upload:

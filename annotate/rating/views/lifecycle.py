@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -22,9 +21,8 @@ from annotate.rating.selectors.lifecycle import (
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
-from core.errors import Conflict
 from core.forms import confirmation_page, form_errors_text
-from core.refusals import succeeded
+from core.refusals import refusal, succeeded
 
 DONE = {"open": "is open: raters can join and rate", "close": "is closed: no new items go out"}
 
@@ -74,15 +72,11 @@ def _consequences(campaign: Campaign, footprint: Footprint) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
-    error, status = "", 200
+    error, status = "", None
     if request.method == "POST":
-        try:
-            campaign_delete(campaign=campaign, confirm=request.POST.get("confirm", ""))
-        except ValidationError as exc:
-            error, status = " ".join(exc.messages), 400
-        except Conflict as exc:
-            error, status = str(exc), 409
-        else:
+        confirm = request.POST.get("confirm", "")
+        error, status = refusal(campaign_delete, campaign=campaign, confirm=confirm)
+        if not error:
             messages.success(request, f"Campaign {campaign.name} deleted.")
             return redirect("dataset-detail", slug=campaign.dataset.slug)
     footprint = campaign_footprint(campaign=campaign)
