@@ -204,18 +204,16 @@ def stored_download(
     unchanged = get_conditional_response(request, etag=etag)
     if unchanged is not None:
         return unchanged
-    size = default_storage.size(stored_name)
-    try:
-        span = requested_range(
-            request.headers.get("Range") if request.method in ("GET", "HEAD") else None,
-            size,
-            if_range=request.headers.get("If-Range"),
-            etag=etag,
-        )
-    except RangeNotSatisfiable:
-        refused = HttpResponse(status=416)
-        refused["Content-Range"] = f"bytes */{size}"
-        return refused
+    asked = request.headers.get("Range") if request.method in ("GET", "HEAD") else None
+    span, size = None, 0
+    if asked:  # the size is one more storage call (a request, on S3): only for a range
+        size = default_storage.size(stored_name)
+        try:
+            span = requested_range(asked, size, if_range=request.headers.get("If-Range"), etag=etag)
+        except RangeNotSatisfiable:
+            refused = HttpResponse(status=416)
+            refused["Content-Range"] = f"bytes */{size}"
+            return refused
     file = default_storage.open(stored_name, "rb")
     if span is not None:
         file.seek(span[0])
