@@ -34,3 +34,21 @@ def test_another_integrity_error_is_not_disguised(owner, monkeypatch):
     monkeypatch.setattr(Dataset, "save", broken_insert)
     with pytest.raises(IntegrityError):
         insert_checked(dataset)
+
+
+def test_a_broken_check_constraint_is_the_constraints_message_and_no_row(owner):
+    dataset = Dataset(owner=owner, slug="upside", name="Upside", scale_min=5, scale_max=1)
+    with pytest.raises(ValidationError) as caught:
+        insert_checked(dataset)
+    assert "dataset_scale_min_lt_max" not in str(caught.value)  # its message, not its name
+    assert caught.value.messages
+    assert not Dataset.objects.exists()
+
+
+def test_the_constraints_cost_no_query_before_the_insert(owner, django_assert_num_queries):
+    # The database checks them on the insert. The queries: the owner's existence (a field's
+    # check, as a form's), then a savepoint, the insert and its release.
+    dataset = Dataset(owner=owner, slug="cheap", name="Cheap")
+    with django_assert_num_queries(4):
+        insert_checked(dataset)
+    assert Dataset.objects.filter(slug="cheap").exists()

@@ -34,6 +34,7 @@ from annotate.rating.services.adaptive import campaign_priorities_follow
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import campaign_top_ups_refresh
 from core.bulk import analyze_after_commit
+from core.inserts import insert_checked
 
 SLOT_BATCH = 2000  # rows per INSERT: large datasets without one statement per reference
 
@@ -95,8 +96,7 @@ def campaign_create(
     if anchors and len(anchors) != campaign.scale_max - campaign.scale_min + 1:
         raise ValidationError({"anchors": "Give one label for each point of the scale."})
     _check_assignment(campaign)
-    campaign.full_clean()
-    campaign.save()
+    insert_checked(campaign)
     campaign.systems.set(systems)
     added = campaign_sync_slots(campaign=campaign)
     if subject == Subject.OUTPUTS and not added:
