@@ -46,7 +46,6 @@ Choices where the paper leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 
@@ -154,15 +153,12 @@ def closest_references(refs: TokenIdRefs, hyp_lens: np.ndarray) -> np.ndarray:
 
 @register
 class Amber(TokenIdMetric):
-    """AMBER(1,4): stats per item are one block of ``BLOCK`` columns per input variant."""
+    """AMBER (Chen & Kuhn 2011), variant (1,4) without linguistic resources: precision,
+    recall and F-measures over n-gram and gapped matches times ten penalties."""
 
-    name: ClassVar[str] = "amber"
-    display_name: ClassVar[str] = "AMBER(1,4)"
-    description: ClassVar[str] = (
-        "AMBER (Chen & Kuhn 2011), variant (1,4) without linguistic resources: precision, "
-        "recall and F-measures over n-gram and gapped matches times ten penalties."
-    )
-    options: ClassVar[tuple[OptionSpec, ...]] = (
+    name = "amber"
+    display_name = "AMBER(1,4)"
+    options = (
         OptionSpec("tokenize", str, "13a", "tokenizer for variant 1", choices=ALL_TOKENIZERS),
         OptionSpec("lowercase", bool, True, "lowercase (variant 1 is normalized text)"),
     )

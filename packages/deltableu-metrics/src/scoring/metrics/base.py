@@ -130,7 +130,8 @@ class Metric(ABC):
 
     name: ClassVar[str]
     display_name: ClassVar[str]
-    description: ClassVar[str]
+    # What the product shows: the class docstring on one line (see __init_subclass__).
+    description: ClassVar[str] = ""
     higher_is_better: ClassVar[bool] = True
     uses_weights: ClassVar[bool] = False
     # True when a row depends on its own item's references only (no statistic of the whole
@@ -141,6 +142,14 @@ class Metric(ABC):
     # recentred) are kept inside it: an interval reaching below a score that cannot go below 0
     # describes nothing.
     score_range: ClassVar[tuple[float, float]] = (-math.inf, math.inf)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``description`` is its docstring, white space folded, unless it sets
+        one: the text a user reads and the one a developer reads are then the same. (Without
+        docstrings, under ``python -OO``, a description is empty.)"""
+        super().__init_subclass__(**kwargs)
+        if "description" not in vars(cls) and cls.__doc__:
+            cls.description = " ".join(cls.__doc__.split())
 
     def __init__(self, **options: Any) -> None:
         """Store the checked options (defaults for the ones not given) in ``self.opts``."""

@@ -203,23 +203,19 @@ class BleuFamily(Metric):
 
 @register
 class BLEU(BleuFamily):
-    """Corpus BLEU, identical to sacrebleu's ``corpus_bleu`` (weights ignored)."""
+    """Corpus BLEU (Papineni et al. 2002), identical to sacrebleu's corpus_bleu."""
 
     name = "bleu"
     display_name = "BLEU"
-    description = "Corpus BLEU (Papineni et al. 2002), identical to sacrebleu's corpus_bleu."
 
 
 @register
 class DeltaBLEU(BleuFamily):
-    """Discriminative BLEU, ΔBLEU (Galley et al. 2015, sec. 3), weights in [-1, +1]."""
+    """Discriminative BLEU (Galley et al. 2015): multi-reference BLEU with rated references
+    weighted in [-1, +1]."""
 
     name = "dbleu"
     display_name = "ΔBLEU"
-    description = (
-        "Discriminative BLEU (Galley et al. 2015): multi-reference BLEU with rated references "
-        "weighted in [-1, +1]."
-    )
     uses_weights = True
     options = (
         OptionSpec(

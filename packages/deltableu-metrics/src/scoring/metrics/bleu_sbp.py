@@ -20,11 +20,10 @@ from .registry import register
 
 @register
 class BleuSBP(BleuFamily):
-    """BLEU with the strict brevity penalty."""
+    """BLEU with strict brevity penalty (Chiang et al. 2008); weights ignored."""
 
     name = "bleu-sbp"
     display_name = "BLEU-SBP"
-    description = "BLEU with strict brevity penalty (Chiang et al. 2008); weights ignored."
 
     def rows(self, mc: MatchCounts, item_ids: Any) -> np.ndarray:
         """BLEU rows plus ``min(c_i, r_i)``."""

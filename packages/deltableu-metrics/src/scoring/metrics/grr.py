@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -148,16 +148,13 @@ def _batch_numerators(
 
 @register
 class GRR(TokenIdMetric):
-    """4-GRR (papers/003… §4): stats per item ``[numerator, denominator]`` of the best ref."""
+    """4-gram recognition rate (Chiang et al. 2008): monotone alignment rewarding 1-4-gram
+    matches, penalising insertions (alpha) and deletions (beta); micro-averaged, best
+    reference per item."""
 
-    name: ClassVar[str] = "4grr"
-    display_name: ClassVar[str] = "4-GRR"
-    description: ClassVar[str] = (
-        "4-gram recognition rate (Chiang et al. 2008): monotone alignment rewarding 1-4-gram "
-        "matches, penalising insertions (alpha) and deletions (beta); micro-averaged, "
-        "best reference per item."
-    )
-    options: ClassVar[tuple[OptionSpec, ...]] = (
+    name = "4grr"
+    display_name = "4-GRR"
+    options = (
         OptionSpec("alpha", float, 1.0, "reward of a matched n-gram step (the paper's α)"),
         OptionSpec("beta", float, 0.0, "penalty weight of an unmatched word (the paper's β)"),
         OptionSpec("tokenize", str, "13a", "tokenizer", choices=ALL_TOKENIZERS),

@@ -26,11 +26,10 @@ from .registry import register
 
 @register
 class SentenceBLEU(BleuFamily):
-    """Mean sentence-level BLEU+1 (Lin & Och 2004; Nakov et al. 2012 variants as options)."""
+    """Mean of sentence-level smoothed BLEU (BLEU+1 by default); weights ignored."""
 
     name = "sbleu"
     display_name = "sBLEU"
-    description = "Mean of sentence-level smoothed BLEU (BLEU+1 by default); weights ignored."
     options = (
         *common_options(4, "add-k", None, effective_order=True),
         OptionSpec("smooth_unigrams", bool, False, "Nakov et al.: smooth order 1 too"),

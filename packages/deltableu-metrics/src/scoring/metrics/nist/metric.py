@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -32,17 +32,14 @@ BETA = -math.log(0.5) / math.log(2.0 / 3.0) ** 2
 
 @register
 class NIST(Metric):
-    """NIST as mteval-v13a computes it (stats: num_1..N, den_1..N, hyp length, ref length)."""
+    """NIST (mteval-v13a): information-weighted n-gram precision, n <= 5, information from all
+    references of the test set, average reference length."""
 
-    name: ClassVar[str] = "nist"
+    name = "nist"
     # Information gains are ≥ 0 (ΔNIST's negative matches are clamped in scores_from_stats).
-    score_range: ClassVar[tuple[float, float]] = (0.0, math.inf)
-    display_name: ClassVar[str] = "NIST"
-    description: ClassVar[str] = (
-        "NIST (mteval-v13a): information-weighted n-gram precision, n <= 5, "
-        "information from all references of the test set, average reference length."
-    )
-    options: ClassVar[tuple[OptionSpec, ...]] = (
+    score_range = (0.0, math.inf)
+    display_name = "NIST"
+    options = (
         OptionSpec("max_order", int, 5, "largest n-gram order", minimum=1, maximum=9),
         OptionSpec(
             "tokenize",
@@ -221,15 +218,12 @@ class NIST(Metric):
 
 @register
 class DeltaNIST(NIST):
-    """ΔNIST: NIST whose matched information is weighted like ΔBLEU's paper numerator."""
+    """Discriminative NIST: matched information weighted by the best-rated reference
+    containing each n-gram (ΔBLEU's paper definition); equals NIST with all weights 1."""
 
-    name: ClassVar[str] = "dnist"
-    display_name: ClassVar[str] = "ΔNIST"
-    description: ClassVar[str] = (
-        "Discriminative NIST: matched information weighted by the best-rated reference "
-        "containing each n-gram (ΔBLEU's paper definition); equals NIST with all weights 1."
-    )
-    uses_weights: ClassVar[bool] = True
+    name = "dnist"
+    display_name = "ΔNIST"
+    uses_weights = True
 
     def _check_weights(self, tables: BleuIndex) -> None:
         # Counts made by NIST (which ignores weights) may be shared with ΔNIST: checked here.
