@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from scoring.metrics import RefItem, WeightedRef
 
 WORDS = [
@@ -26,8 +29,8 @@ WORDS = [
 ]
 
 
-def sentence(rng: random.Random, shortest: int = 0) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(shortest, 9)))
+def sentence(rng: random.Random, shortest: int = 0, longest: int = 9, words=WORDS) -> str:
+    return " ".join(rng.choice(words) for _ in range(rng.randint(shortest, longest)))
 
 
 def random_corpus(seed: int, n: int = 23) -> tuple[list[str], list[RefItem]]:
@@ -79,3 +82,13 @@ def tokens_per_line(segs, vocab) -> list[list[str]]:
         [names[int(i)] for i in segs.ids[s : s + n]]
         for s, n in zip(segs.starts, segs.lens, strict=True)
     ]
+
+
+def given_tokenizer_cases(line, max_lines: int, names):
+    """Hypothesis's ``given`` for a property of tokenization: ``lines`` (1 to ``max_lines``
+    drawn from the strategy ``line``), a tokenizer ``name`` among ``names``, ``lowercase``."""
+    return given(
+        lines=st.lists(line, min_size=1, max_size=max_lines),
+        name=st.sampled_from(names),
+        lowercase=st.booleans(),
+    )

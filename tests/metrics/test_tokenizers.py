@@ -12,7 +12,7 @@ from scoring.metrics.token_cache import TokenCache
 from scoring.metrics.tokenizers import TOKENIZERS, encode
 from tests.examples import examples
 
-from .helpers import tokens_per_line
+from .helpers import given_tokenizer_cases, tokens_per_line
 
 # Characters the 13a and intl rules treat specially, next to letters, digits and spaces.
 SPECIAL = ["&amp;", "&quot;", "\n", "\t", "ü", "中", "<skipped>", "-\n", "\x1c", "\x01", "\ue000"]
@@ -26,11 +26,7 @@ def _sacrebleu(line: str, name: str, lowercase: bool) -> list[str]:
 
 
 @settings(max_examples=examples(80), deadline=None)
-@given(
-    lines=st.lists(LINE, min_size=1, max_size=8),
-    name=st.sampled_from(TOKENIZERS),
-    lowercase=st.booleans(),
-)
+@given_tokenizer_cases(LINE, 8, TOKENIZERS)
 def test_encode_equals_sacrebleu_line_by_line(lines, name, lowercase):
     segs, vocab = encode(lines, name, lowercase)
     assert tokens_per_line(segs, vocab) == [_sacrebleu(x, name, lowercase) for x in lines]
