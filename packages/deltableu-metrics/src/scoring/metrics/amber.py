@@ -46,6 +46,7 @@ Choices where the paper leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -79,11 +80,10 @@ from .amber_pairs import (
     M,
     N,
 )
-from .base import OptionSpec, ScoreResult
+from .base import OptionSpec
 from .registry import register
 from .tokenized import TokenIdMetric, TokenIdRefs, hypothesis_tokens
 from .tokenizers import ALL_TOKENIZERS
-from .version import __version__
 
 
 def _div(num: np.ndarray, den: np.ndarray, default: float = 0.0) -> np.ndarray:
@@ -190,10 +190,9 @@ class Amber(TokenIdMetric):
         out: np.ndarray = np.mean(parts, axis=0)
         return out
 
-    def result(self, summed: np.ndarray, nrefs: int | str | None = None) -> ScoreResult:
-        """Score plus each variant's score, penalty and ten penalty values as extras."""
-        summed = np.asarray(summed, dtype=np.float64)
-        extras: dict[str, object] = {}
+    def result_extras(self, summed: np.ndarray) -> dict[str, Any]:
+        """Each variant's score, AMBER and ten penalty values."""
+        extras: dict[str, Any] = {}
         for v, variant in enumerate(VARIANTS):
             block = summed[v * BLOCK : (v + 1) * BLOCK]
             score, pens = variant_parts(block)
@@ -202,14 +201,8 @@ class Amber(TokenIdMetric):
                 "amber": float(variant_amber(block)),
                 "penalties": {k: float(x) for k, x in pens.items()},
             }
-        value = float(self.scores_from_stats(summed))
-        return ScoreResult(value, self.signature(self._nrefs if nrefs is None else nrefs), extras)
+        return extras
 
-    def signature(self, nrefs: int | str) -> str:
+    def signature_fields(self) -> list[str]:
         """E.g. ``amber|nrefs:1|tok:13a|case:lc|variants:1+4|match:ngram+fixgap+flexgap|…``."""
-        case = "lc" if self.lowercase else "mixed"
-        return (
-            f"{self.name}|nrefs:{nrefs}|tok:{self.tokenize}|case:{case}"
-            f"|variants:{'+'.join(VARIANTS)}|match:ngram+fixgap+flexgap|ref:closest"
-            f"|version:{__version__}"
-        )
+        return [f"variants:{'+'.join(VARIANTS)}", "match:ngram+fixgap+flexgap", "ref:closest"]

@@ -42,11 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from .base import OptionSpec, ScoreResult
+from .base import OptionSpec
 from .registry import register
 from .tokenized import TokenIdMetric, TokenIdRefs, hypothesis_tokens
 from .tokenizers import ALL_TOKENIZERS, Segments
-from .version import __version__
 
 _BATCH = 2048  # pairs per DP batch: bounds the (batch, |c|, |r|) match tensor's memory
 _NEG = -np.inf
@@ -192,20 +191,13 @@ class GRR(TokenIdMetric):
         num, den = summed[..., 0], summed[..., 1]
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
-    def result(self, summed: np.ndarray, nrefs: int | str | None = None) -> ScoreResult:
-        """Score with numerator and denominator as extras."""
-        summed = np.asarray(summed, dtype=np.float64)
-        extras = {"numerator": float(summed[0]), "denominator": float(summed[1])}
-        score = float(self.scores_from_stats(summed))
-        return ScoreResult(score, self.signature(self._nrefs if nrefs is None else nrefs), extras)
+    def result_extras(self, summed: np.ndarray) -> dict[str, Any]:
+        """Numerator and denominator."""
+        return {"numerator": float(summed[0]), "denominator": float(summed[1])}
 
-    def signature(self, nrefs: int | str) -> str:
+    def signature_fields(self) -> list[str]:
         """E.g. ``4grr|nrefs:1|tok:13a|case:mixed|alpha:1|beta:0|ref:best|version:…``."""
-        case = "lc" if self.lowercase else "mixed"
-        return (
-            f"{self.name}|nrefs:{nrefs}|tok:{self.tokenize}|case:{case}|alpha:{self.alpha:g}"
-            f"|beta:{self.beta:g}|ref:best|version:{__version__}"
-        )
+        return [f"alpha:{self.alpha:g}", f"beta:{self.beta:g}", "ref:best"]
 
 
 def best_per_item(num: np.ndarray, den: np.ndarray, owner: np.ndarray, n_items: int) -> np.ndarray:

@@ -9,6 +9,7 @@ and reads its own items' references, whatever the size of the test set.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -16,10 +17,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .arrayfile import PackedStrings, pack_strings
-from .base import Metric, MetricInputError, RefItem, check_hypotheses
+from .base import Metric, MetricInputError, RefItem, ScoreResult, check_hypotheses
 from .index import register_prepared_kind
 from .refset import RefItems, item_ids
 from .tokenizers import encode_nist
+from .version import __version__
 
 
 @dataclass
@@ -189,3 +191,26 @@ class TokenIdMetric(Metric):
 
     def prepared_slice(self, prepared: TokenIdRefs, start: int, stop: int) -> TokenIdRefs:
         return prepared.slice(start, stop)
+
+    def result(self, summed: np.ndarray, nrefs: int | str | None = None) -> ScoreResult:
+        """Score, the metric's :meth:`result_extras` and signature; ``nrefs`` defaults to that
+        of the references last prepared or scored."""
+        summed = np.asarray(summed, dtype=np.float64)
+        extras = self.result_extras(summed)
+        score = float(self.scores_from_stats(summed))
+        return ScoreResult(score, self.signature(self._nrefs if nrefs is None else nrefs), extras)
+
+    @abstractmethod
+    def result_extras(self, summed: np.ndarray) -> dict[str, Any]:
+        """The parts of the score of one corpus's summed statistics, for the result."""
+
+    def signature(self, nrefs: int | str) -> str:
+        """``name|nrefs:N|tok:T|case:C|…|version:V``, the metric's :meth:`signature_fields`
+        after the tokenization."""
+        case = "lc" if self.lowercase else "mixed"
+        head = [self.name, f"nrefs:{nrefs}", f"tok:{self.tokenize}", f"case:{case}"]
+        return "|".join([*head, *self.signature_fields(), f"version:{__version__}"])
+
+    @abstractmethod
+    def signature_fields(self) -> list[str]:
+        """The metric's own signature parts (its settings, which reference it scores)."""
