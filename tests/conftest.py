@@ -217,6 +217,23 @@ def make_dataset(owner):
     return make
 
 
+def owner_only_access(anonymous: int) -> list[tuple[str, str, int]]:
+    """(who, visibility, status) of a request for what only a dataset's owner and staff may
+    use: a private dataset is hidden from the others (404), a public one refused (403); an
+    anonymous request gets `anonymous` whatever the visibility (a page's redirect to the login,
+    the API's 403)."""
+    return [
+        ("owner", "private", 200),
+        ("staff", "private", 200),
+        ("other", "private", 404),
+        ("rater", "private", 404),
+        ("anonymous", "private", anonymous),
+        ("other", "public", 403),
+        ("rater", "public", 403),
+        ("anonymous", "public", anonymous),
+    ]
+
+
 @pytest.fixture
 def make_campaign(owner, make_dataset):
     from annotate.rating.services.campaigns import campaign_create

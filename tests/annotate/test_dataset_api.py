@@ -12,8 +12,17 @@ pytestmark = pytest.mark.django_db
 NEW = {"slug": "fresh", "name": "Fresh", "language": "en", "visibility": "public"}
 
 
-def user_of(who, request):
-    return None if who == "anonymous" else request.getfixturevalue(who)
+@pytest.fixture
+def get_as(client_for, user_named):
+    """`get_as(who, path, status)`: the response to a GET of `path` by the user named `who`
+    ("anonymous" for none), which must have that status."""
+
+    def get(who, path, status):
+        response = client_for(user_named(who)).get(path)
+        assert response.status_code == status
+        return response
+
+    return get
 
 
 def test_list_shows_public_and_own(make_dataset, other, client_for):
@@ -32,14 +41,14 @@ def test_list_shows_public_and_own(make_dataset, other, client_for):
 @pytest.mark.parametrize(
     "who, status", [("owner", 200), ("other", 404), ("anonymous", 404), ("staff", 200)]
 )
-def test_detail_of_a_private_dataset(make_dataset, client_for, who, status, request):
+def test_detail_of_a_private_dataset(make_dataset, get_as, who, status):
     make_dataset()
-    assert client_for(user_of(who, request)).get("/api/v1/datasets/chat/").status_code == status
+    get_as(who, "/api/v1/datasets/chat/", status)
 
 
 @pytest.mark.parametrize("who, status", [("owner", 201), ("rater", 403), ("anonymous", 403)])
-def test_create_is_for_researchers(client_for, who, status, request):
-    response = client_for(user_of(who, request)).post("/api/v1/datasets/", NEW, format="json")
+def test_create_is_for_researchers(client_for, user_named, who, status):
+    response = client_for(user_named(who)).post("/api/v1/datasets/", NEW, format="json")
     assert response.status_code == status
     assert Dataset.objects.filter(slug="fresh").exists() == (status == 201)
 
@@ -59,9 +68,9 @@ def test_create_reports_bad_fields(client_for, owner):
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("other", 403), ("anonymous", 403)])
-def test_patch_is_for_the_owner(make_dataset, client_for, who, status, request):
+def test_patch_is_for_the_owner(make_dataset, client_for, user_named, who, status):
     make_dataset(visibility="public")
-    response = client_for(user_of(who, request)).patch(
+    response = client_for(user_named(who)).patch(
         "/api/v1/datasets/chat/", {"name": "Renamed"}, format="json"
     )
     assert response.status_code == status
@@ -69,17 +78,16 @@ def test_patch_is_for_the_owner(make_dataset, client_for, who, status, request):
 
 
 @pytest.mark.parametrize("who, status", [("owner", 204), ("other", 403), ("anonymous", 403)])
-def test_delete_is_for_the_owner(make_dataset, client_for, who, status, request):
+def test_delete_is_for_the_owner(make_dataset, client_for, user_named, who, status):
     make_dataset(visibility="public")
-    assert client_for(user_of(who, request)).delete("/api/v1/datasets/chat/").status_code == status
+    assert client_for(user_named(who)).delete("/api/v1/datasets/chat/").status_code == status
     assert Dataset.objects.filter(slug="chat").exists() == (status != 204)
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("other", 404), ("anonymous", 404)])
-def test_items_of_a_private_dataset(make_dataset, client_for, who, status, request):
+def test_items_of_a_private_dataset(make_dataset, get_as, who, status):
     make_dataset()
-    response = client_for(user_of(who, request)).get("/api/v1/datasets/chat/items/?split=dev")
-    assert response.status_code == status
+    response = get_as(who, "/api/v1/datasets/chat/items/?split=dev", status)
     if status == 200:
         assert [i["id"] for i in response.json()["results"]] == ["c1", "c3"]
 
@@ -91,9 +99,9 @@ def _import(client, upload_name, data_file, **fields):
 
 
 @pytest.mark.parametrize("who, status", [("owner", 201), ("other", 403), ("anonymous", 403)])
-def test_import_is_for_the_owner(make_dataset, client_for, who, status, request):
+def test_import_is_for_the_owner(make_dataset, client_for, user_named, who, status):
     make_dataset(visibility="public", data=None)
-    response = _import(client_for(user_of(who, request)), "x.tsv", "small.tsv")
+    response = _import(client_for(user_named(who)), "x.tsv", "small.tsv")
     assert response.status_code == status
     assert Item.objects.count() == (2 if status == 201 else 0)
 
@@ -124,10 +132,9 @@ def test_a_file_with_other_line_ends_imports_the_same(make_dataset, client_for, 
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("other", 404), ("anonymous", 404)])
-def test_export_round_trips(make_dataset, client_for, who, status, request):
+def test_export_round_trips(make_dataset, get_as, who, status):
     make_dataset()
-    response = client_for(user_of(who, request)).get("/api/v1/datasets/chat/export/")
-    assert response.status_code == status
+    response = get_as(who, "/api/v1/datasets/chat/export/", status)
     if status == 200:
         assert b"".join(response.streaming_content) == (DATA / "small.jsonl").read_bytes()
 

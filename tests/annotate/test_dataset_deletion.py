@@ -9,6 +9,7 @@ from annotate.rating.models import Campaign, Rating, Subject
 from annotate.rating.services.campaigns import campaign_create
 from annotate.releases.services import release_delete_draft
 from tests.annotate.release_kit import _media, freeze, rated  # noqa: F401
+from tests.conftest import owner_only_access
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/datasets/chat/"
@@ -96,18 +97,13 @@ def test_a_release_keeps_the_dataset_and_is_named(world, owner, client_for):
     assert client_for(owner).delete(API).status_code == 204
 
 
-@pytest.mark.parametrize(
-    "who, visibility, code",
-    [
-        ("owner", "private", 200), ("staff", "private", 200),
-        ("other", "private", 404), ("rater", "private", 404), ("anonymous", "private", 403),
-        ("other", "public", 403), ("rater", "public", 403), ("anonymous", "public", 403),
-    ],
-)  # fmt: skip
 # Anonymous requests are refused before any lookup: private and public datasets answer alike.
-def test_only_the_owner_sees_the_preview(make_dataset, client_for, request, who, visibility, code):
+@pytest.mark.parametrize("who, visibility, code", owner_only_access(anonymous=403))
+def test_only_the_owner_sees_the_preview(
+    make_dataset, client_for, user_named, who, visibility, code
+):
     make_dataset(visibility=visibility)
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     assert client_for(user).get(f"{API}deletion/").status_code == code
     assert client_for(user).get(PAGE).status_code in (
         (code,) if who != "anonymous" else (302,)  # a page sends anonymous to the login

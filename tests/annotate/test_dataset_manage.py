@@ -6,6 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotate.datasets.models import Dataset
+from tests.conftest import owner_only_access
 
 pytestmark = pytest.mark.django_db
 
@@ -90,17 +91,12 @@ def test_patch_changes_metadata_and_names_bad_fields(make_dataset, owner, client
     assert Dataset.objects.get(slug="chat").scale_min == 1
 
 
-@pytest.mark.parametrize(
-    "who, visibility, code",
-    [
-        ("owner", "private", 200), ("staff", "private", 200),
-        ("other", "private", 404), ("rater", "private", 404), ("anonymous", "private", 302),
-        ("other", "public", 403), ("rater", "public", 403), ("anonymous", "public", 302),
-    ],
-)  # fmt: skip
-def test_only_the_owner_edits_on_the_page(make_dataset, client_for, request, who, visibility, code):
+@pytest.mark.parametrize("who, visibility, code", owner_only_access(anonymous=302))
+def test_only_the_owner_edits_on_the_page(
+    make_dataset, client_for, user_named, who, visibility, code
+):
     make_dataset(visibility=visibility)
-    user = None if who == "anonymous" else request.getfixturevalue(who)
+    user = user_named(who)
     assert client_for(user).get("/datasets/chat/edit/").status_code == code
     client_for(user).post(
         "/datasets/chat/edit/",
