@@ -1,13 +1,15 @@
-"""Reads for the dashboard's assignment section: the budget, and where the next ratings go."""
+"""Reads for assignment: the units open to a rater, and for the dashboard's assignment section
+the budget and where the next ratings go."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import ExpressionWrapper, F, FloatField, Value
+from django.contrib.auth.models import User
+from django.db.models import Exists, ExpressionWrapper, F, FloatField, OuterRef, QuerySet, Value
 from django.db.models.functions import Cast
 
-from annotate.rating.models import Campaign, Slot
+from annotate.rating.models import Campaign, Rating, RatingKind, Slot
 from annotate.rating.selectors.lifecycle import budget_left
 
 NEXT_SHOWN = 10
@@ -39,6 +41,14 @@ def slot_value_expression(a: float) -> ExpressionWrapper:
     n = Cast("active", FloatField())
     return ExpressionWrapper(
         F("sensitivity") / ((a_value + n) * (a_value + n + 1.0)), output_field=FloatField()
+    )
+
+
+def slots_open_to(*, rater: User, campaign_ids: list[int]) -> QuerySet[Slot]:
+    """The campaigns' units with a free place that the rater has not rated yet."""
+    rated = Rating.objects.filter(slot_id=OuterRef("pk"), rater=rater, kind=RatingKind.NORMAL)
+    return Slot.objects.filter(campaign_id__in=campaign_ids, active__lt=F("wanted")).filter(
+        ~Exists(rated)
     )
 
 

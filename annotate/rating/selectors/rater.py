@@ -16,18 +16,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from annotate.rating.models import (
-    Campaign,
-    CampaignRater,
-    QCStatus,
-    Rating,
-    RatingKind,
-    RatingStatus,
-    Slot,
-)
+from annotate.rating.models import Campaign, CampaignRater, QCStatus, Rating, RatingStatus
+from annotate.rating.selectors.assignment import slots_open_to
 from annotate.rating.selectors.campaigns import FINISHED
 from annotate.rating.selectors.completion import completion_code_shown
 from core.queries import count_by
@@ -95,10 +87,7 @@ class JoinedCampaign:
 
 def _open_now(rater: User, campaign_ids: list[int]) -> dict[int, int]:
     """Per campaign: units with a free place that the rater has not rated, plus their leases."""
-    rated = Rating.objects.filter(slot_id=OuterRef("pk"), rater=rater, kind=RatingKind.NORMAL)
-    free = Slot.objects.filter(campaign_id__in=campaign_ids, active__lt=F("wanted")).filter(
-        ~Exists(rated)
-    )
+    free = slots_open_to(rater=rater, campaign_ids=campaign_ids)
     leased = Rating.objects.filter(
         campaign_id__in=campaign_ids,
         rater=rater,

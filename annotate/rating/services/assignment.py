@@ -14,19 +14,11 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from annotate.rating.models import (
-    Campaign,
-    CampaignRater,
-    QCStatus,
-    Rating,
-    RatingKind,
-    RatingStatus,
-    Slot,
-)
-from annotate.rating.selectors.assignment import slot_value_expression
+from annotate.rating.models import Campaign, CampaignRater, QCStatus, Rating, RatingStatus, Slot
+from annotate.rating.selectors.assignment import slot_value_expression, slots_open_to
 from annotate.rating.selectors.campaigns import rater_finished_count
 from annotate.rating.selectors.lifecycle import budget_left
 from annotate.rating.services.controls import (
@@ -34,6 +26,7 @@ from annotate.rating.services.controls import (
     control_create,
     control_kind_due,
 )
+from annotate.rating.services.places import rating_place_give_back, slot_places_move
 from annotate.rating.services.status import campaign_status_refresh
 
 
@@ -59,8 +52,7 @@ def leases_reclaim(*, campaign_id: int | None = None, now: datetime | None = Non
 
 def lease_drop(*, rating: Rating) -> None:
     """Delete a lease (locked by the caller) and give its place back to the pool."""
-    if rating.kind == RatingKind.NORMAL:
-        Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
+    rating_place_give_back(rating=rating)
     rating.delete()
 
 
@@ -75,16 +67,13 @@ def _in_order(campaign: Campaign, slots: QuerySet[Slot]) -> QuerySet[Slot]:
 
 
 def _normal_lease(campaign: Campaign, rater: User, now: datetime) -> Rating | None:
-    rated = Rating.objects.filter(slot_id=OuterRef("pk"), rater=rater, kind=RatingKind.NORMAL)
-    open_slots = (
-        Slot.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(campaign=campaign, active__lt=F("wanted"))
-        .filter(~Exists(rated))
+    open_slots = slots_open_to(rater=rater, campaign_ids=[campaign.pk]).select_for_update(
+        skip_locked=True, of=("self",)
     )
     slot = _in_order(campaign, open_slots).first()
     if slot is None:
         return None
-    Slot.objects.filter(pk=slot.pk).update(active=F("active") + 1)
+    slot_places_move(slot_ids=[slot.pk], by=1)
     return Rating.objects.create(
         campaign=campaign,
         slot=slot,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from annotate.rating.models import (
@@ -19,9 +18,9 @@ from annotate.rating.models import (
     Rating,
     RatingKind,
     RatingStatus,
-    Slot,
 )
 from annotate.rating.qc_math import STRAIGHTLINE_MIN_RATINGS, Answer, Thresholds, assess
+from annotate.rating.services.places import slot_places_move
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.weights import weights_recompute_campaign
 
@@ -80,7 +79,7 @@ def _set_counted(campaign: Campaign, rater_id: int, counted: bool) -> int:
         return 0
     Rating.objects.filter(pk__in=[pk for pk, _ in rows]).update(counted=counted)
     step = 1 if counted else -1
-    Slot.objects.filter(pk__in=[slot_id for _, slot_id in rows]).update(active=F("active") + step)
+    slot_places_move(slot_ids=[slot_id for _, slot_id in rows], by=step)
     return len(rows)
 
 

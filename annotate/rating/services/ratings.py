@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from annotate.rating.models import (
@@ -16,9 +15,9 @@ from annotate.rating.models import (
     Rating,
     RatingKind,
     RatingStatus,
-    Slot,
 )
 from annotate.rating.services.adaptive import campaign_priorities_follow
+from annotate.rating.services.places import rating_place_give_back
 from annotate.rating.services.status import campaign_status_refresh
 from annotate.rating.services.topups import slot_top_up
 from annotate.rating.services.weights import weight_recompute
@@ -116,7 +115,7 @@ def rating_submit(*, rating_id: int, rater: User, score: int) -> Rating:
     fields = ["score", "preference", "status", "finished_at", "lease_expires_at", "counted"]
     rating.save(update_fields=fields)
     if not rating.counted:
-        Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
+        rating_place_give_back(rating=rating)
     reference_id = rating.slot.reference_id
     if normal and rating.counted and reference_id is not None:
         weight = weight_recompute(campaign=campaign, reference_id=reference_id)
@@ -140,8 +139,7 @@ def rating_pass(*, rating_id: int, rater: User, flag: str = "") -> Rating:
     rating.finished_at = timezone.now()
     rating.lease_expires_at = None
     rating.save(update_fields=["status", "flag", "finished_at", "lease_expires_at"])
-    if rating.kind == RatingKind.NORMAL:
-        Slot.objects.filter(pk=rating.slot_id).update(active=F("active") - 1)
+    rating_place_give_back(rating=rating)
     # A skip can be the last answer anyone could give to a slot.
     campaign_status_refresh(campaign=rating.campaign)
     return rating
