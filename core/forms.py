@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from core.refusals import refusal
 
 T = TypeVar("T")
 
@@ -59,10 +63,35 @@ class LimitedFileField(forms.FileField):
         return upload
 
 
+@dataclass(frozen=True)
+class Confirmation:
+    """What a confirmation page's POST came to: done, or refused with the message and status of
+    the page shown again; nothing yet on a GET."""
+
+    done: bool = False
+    error: str = ""
+    status: int | None = None
+
+
+def confirmation_post(
+    request: HttpRequest, service: Callable[..., Any], /, *, success: str, **kwargs: Any
+) -> Confirmation:
+    """On a POST, `service(confirm=<the name the user typed>, **kwargs)`: done, with `success`
+    as the next page's message, or its refusal (core.refusals.refusal) for the page again."""
+    if request.method != "POST":
+        return Confirmation()
+    error, status = refusal(service, confirm=request.POST.get("confirm", ""), **kwargs)
+    if error:
+        return Confirmation(error=error, status=status)
+    messages.success(request, success)
+    return Confirmation(done=True)
+
+
 def confirmation_page(
-    request: HttpRequest, *, error: str = "", status: int | None = None, **context: Any
+    request: HttpRequest, answer: Confirmation = Confirmation(), /, **context: Any
 ) -> HttpResponse:
     """The page of an act that cannot be undone (templates/confirm.html; includes/confirm.html
-    lists the context it takes): a 400 with `error` unless `status` names another answer."""
+    lists the context it takes): a 400 with the answer's error unless its status names another."""
+    error, status = answer.error, answer.status
     context = {"hidden": {}, "error": error, **context}
     return render(request, "confirm.html", context, status=status or (400 if error else 200))

@@ -32,8 +32,12 @@ from annotate.mining.services.mining import MAX_K, mining_start, references_remo
 from core.auth_request import AuthenticatedRequest
 from core.bounded import LimitExceeded
 from core.converters import finite_or_none, natural_or_none
-from core.forms import LimitedFileField, confirmation_page, form_add_service_errors
-from core.refusals import refusal
+from core.forms import (
+    LimitedFileField,
+    confirmation_page,
+    confirmation_post,
+    form_add_service_errors,
+)
 
 CANDIDATES_PER_PAGE = 50
 
@@ -121,17 +125,14 @@ def _deletion_consequences(corpus: Corpus) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def corpus_delete_view(request: AuthenticatedRequest, corpus_id: int) -> HttpResponse:
     corpus = corpus_get_deletable(user=request.user, corpus_id=corpus_id)
-    error, status = "", None
-    if request.method == "POST":
-        confirm = request.POST.get("confirm", "")
-        error, status = refusal(corpus_delete_confirmed, corpus=corpus, confirm=confirm)
-        if not error:
-            messages.success(request, f"Corpus {corpus.name} deleted.")
-            return redirect("corpus-list")
+    answer = confirmation_post(
+        request, corpus_delete_confirmed, corpus=corpus, success=f"Corpus {corpus.name} deleted."
+    )
+    if answer.done:
+        return redirect("corpus-list")
     return confirmation_page(
         request,
-        error=error,
-        status=status,
+        answer,
         heading=f"Delete the corpus {corpus.name}",
         consequences=_deletion_consequences(corpus),
         expected=corpus.name,

@@ -48,9 +48,9 @@ from annotate.releases.services.publish import (
 )
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from core.auth_request import AuthenticatedRequest
-from core.forms import confirmation_page, form_call
+from core.forms import confirmation_page, confirmation_post, form_call
 from core.http import stored_download
-from core.refusals import refusal, succeeded
+from core.refusals import succeeded
 
 ITEMS_PER_PAGE = 20
 
@@ -108,21 +108,18 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
     if release.is_published:
         return redirect("release-detail", slug=slug, version=version)
     choice = UnratedChoiceForm(request.POST or None)
-    error, status = "", None
-    if request.method == "POST":
-        error, status = refusal(
-            release_publish_confirmed,
-            release=release,
-            confirm=request.POST.get("confirm", ""),
-            unrated=request.POST.get("unrated", ""),
-        )
-        if not error:
-            messages.success(request, f"Release {version} published; its archive is being built.")
-            return redirect("release-detail", slug=slug, version=version)
+    answer = confirmation_post(
+        request,
+        release_publish_confirmed,
+        release=release,
+        unrated=request.POST.get("unrated", ""),
+        success=f"Release {version} published; its archive is being built.",
+    )
+    if answer.done:
+        return redirect("release-detail", slug=slug, version=version)
     return confirmation_page(
         request,
-        error=error,
-        status=status,
+        answer,
         heading=f"Publish {slug} {version}",
         consequences=release_publish_consequences(release=release),
         expected=release_publish_name(release),
@@ -138,25 +135,22 @@ def release_publish_view(request: AuthenticatedRequest, slug: str, version: str)
 def release_reveal_view(request: AuthenticatedRequest, slug: str, version: str) -> HttpResponse:
     release = release_get_editable(user=request.user, slug=slug, version=version)
     split = request.POST.get("split") or request.GET.get("split", "")
-    error, status = "", None
-    if request.method == "POST":
-        error, status = refusal(
-            release_reveal,
-            release=release,
-            by=request.user,
-            split=split,
-            confirm=request.POST.get("confirm", ""),
-        )
-        if not error:
-            messages.success(request, f"The {split} references of {version} are now public.")
-            return redirect("release-detail", slug=slug, version=version)
+    answer = confirmation_post(
+        request,
+        release_reveal,
+        release=release,
+        by=request.user,
+        split=split,
+        success=f"The {split} references of {version} are now public.",
+    )
+    if answer.done:
+        return redirect("release-detail", slug=slug, version=version)
     if split not in SplitName.values or split in release.public_splits:
-        messages.error(request, error or "Choose a hidden split to reveal.")
+        messages.error(request, answer.error or "Choose a hidden split to reveal.")
         return redirect("release-detail", slug=slug, version=version)
     return confirmation_page(
         request,
-        error=error,
-        status=status,
+        answer,
         heading=f"Reveal the {split} split of {slug} {version}",
         consequences=release_reveal_consequences(release=release, split=split),
         expected=slug,

@@ -21,8 +21,8 @@ from annotate.rating.selectors.lifecycle import (
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
-from core.forms import confirmation_page, form_errors_text
-from core.refusals import refusal, succeeded
+from core.forms import Confirmation, confirmation_page, confirmation_post, form_errors_text
+from core.refusals import succeeded
 
 DONE = {"open": "is open: raters can join and rate", "close": "is closed: no new items go out"}
 
@@ -72,20 +72,19 @@ def _consequences(campaign: Campaign, footprint: Footprint) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
-    error, status = "", None
-    if request.method == "POST":
-        confirm = request.POST.get("confirm", "")
-        error, status = refusal(campaign_delete, campaign=campaign, confirm=confirm)
-        if not error:
-            messages.success(request, f"Campaign {campaign.name} deleted.")
-            return redirect("dataset-detail", slug=campaign.dataset.slug)
+    answer = confirmation_post(
+        request, campaign_delete, campaign=campaign, success=f"Campaign {campaign.name} deleted."
+    )
+    if answer.done:
+        return redirect("dataset-detail", slug=campaign.dataset.slug)
     footprint = campaign_footprint(campaign=campaign)
-    if not error and footprint.blockers:  # said before the name is typed in vain
-        error = campaign_deletion_refusal(campaign=campaign, blockers=footprint.blockers)
+    if not answer.error and footprint.blockers:  # said before the name is typed in vain
+        answer = Confirmation(
+            error=campaign_deletion_refusal(campaign=campaign, blockers=footprint.blockers)
+        )
     return confirmation_page(
         request,
-        error=error,
-        status=status,
+        answer,
         heading=f"Delete the campaign {campaign.name}",
         consequences=_consequences(campaign, footprint),
         expected=campaign.name,
