@@ -8,7 +8,7 @@ instead of stopping at the first, so a user fixes a file in one round.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import IO, Any
 
 from django.core.files import File
@@ -107,10 +107,11 @@ class CountedProblem:
     """Like problems of one file and level as one entry: how many, and the first few lines and
     subjects (a report of 46 reference-less items is one line, not 46)."""
 
+    # In the order of a report's JSON keys (as_dict).
     file: str
-    level: str
-    message: str  # the one problem's own message, or a summary naming the count and the first
     line: int  # the first one's
+    message: str  # the one problem's own message, or a summary naming the count and the first
+    level: str
     count: int
     lines: list[int]
     subjects: list[str]
@@ -121,15 +122,7 @@ class CountedProblem:
         return f"{where}: {self.message}" if where else self.message
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "message": self.message,
-            "level": self.level,
-            "count": self.count,
-            "lines": self.lines,
-            "subjects": self.subjects,
-        }
+        return asdict(self)
 
 
 def _listed(values: list[Any], count: int, shown: int) -> str:
@@ -165,7 +158,7 @@ def _counted(group: list[LineProblem], shown: int) -> CountedProblem:
                 message += f"; line {first.line}: {first.message}"  # what one of them says
         else:
             message = what
-    return CountedProblem(first.file, first.level, message, first.line, count, lines, subjects)
+    return CountedProblem(first.file, first.line, message, first.level, count, lines, subjects)
 
 
 def file_lines(handle: IO[bytes]) -> Iterator[bytes]:
