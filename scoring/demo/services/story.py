@@ -192,9 +192,19 @@ def _baseline(board: Leaderboard, owner: User, baseline: Baseline, items) -> Sub
     return submission
 
 
-def _board(
-    owner: User, release: Release, *, split: str, slug: str, name: str, description: str
-) -> Leaderboard:
+# The two boards by split: slug, title, description.
+BOARDS = {
+    "test": (
+        TEST_BOARD,
+        "Demo dialogue: test",
+        "The hidden test split: scores count, references stay secret.",
+    ),
+    "dev": (DEV_BOARD, "Demo dialogue: dev", "The public dev split: try your system here first."),
+}
+
+
+def _board(owner: User, release: Release, split: str) -> Leaderboard:
+    slug, name, description = BOARDS[split]
     return leaderboard_create(
         owner=owner, release=release, split=split, name=name, slug=slug, description=description
     )
@@ -269,24 +279,10 @@ def story_build(*, owner: User, dataset: Dataset, clock: DemoClock) -> Story:
     personas = _personas()
     campaign = _rated_campaign(owner, dataset, personas, clock)
     release = _published(owner, dataset, campaign)
-    test_board = _board(
-        owner,
-        release,
-        split="test",
-        slug=TEST_BOARD,
-        name="Demo dialogue: test",
-        description="The hidden test split: scores count, references stay secret.",
-    )
+    test_board = _board(owner, release, "test")
     test_items = _items(dataset, "test")
     baselines = [_baseline(test_board, owner, b, test_items) for b in BASELINES]
-    dev_board = _board(
-        owner,
-        release,
-        split="dev",
-        slug=DEV_BOARD,
-        name="Demo dialogue: dev",
-        description="The public dev split: try your system here first.",
-    )
+    dev_board = _board(owner, release, "dev")
     dev_items = _items(dataset, "dev")
     # The two best baselines, close to each other: the open campaign's adaptive assignment
     # learns from this pair which references to rate again.
