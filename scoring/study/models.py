@@ -7,6 +7,8 @@ metrics). The choice is stored here and stated on the result.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from django.conf import settings
 from django.db import models
 
@@ -15,6 +17,8 @@ from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
 from core.runs.models import Run
+
+M = TypeVar("M", bound=models.Model)
 
 
 class WeightSource(models.TextChoices):
@@ -34,6 +38,23 @@ class LeaveOneOut(models.TextChoices):
     OFF = "off", "Never"
 
 
+def _input(to: type[M], related_name: str, **kwargs: Any) -> models.ForeignKey[M | None, M | None]:
+    """A source a study may read: optional (weights come from a release or a campaign, human
+    scores from judgments or a campaign), and kept while a study names it."""
+    return models.ForeignKey(
+        to, null=True, blank=True, on_delete=models.PROTECT, related_name=related_name, **kwargs
+    )
+
+
+def _campaign_input(
+    subject: str, related_name: str, help_text: str
+) -> models.ForeignKey[Campaign | None, Campaign | None]:
+    """A rating campaign the study may read, offered (forms, admin) among those on `subject`."""
+    return _input(
+        Campaign, related_name, limit_choices_to={"subject": subject}, help_text=help_text
+    )
+
+
 class CorrelationStudy(models.Model):
     """How well each metric's differences between systems follow the humans' (Galley et al.
     2015, sec. 5). Human scores come from imported judgments or an output campaign."""
@@ -46,30 +67,18 @@ class CorrelationStudy(models.Model):
     weight_source = models.CharField(
         max_length=10, choices=WeightSource.choices, default=WeightSource.RELEASE
     )
-    release = models.ForeignKey(
-        Release, null=True, blank=True, on_delete=models.PROTECT, related_name="studies"
-    )
-    weight_campaign = models.ForeignKey(
-        Campaign,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="weight_studies",
-        limit_choices_to={"subject": Subject.REFERENCES},
-        help_text="A rating campaign on references whose current weights the metrics use.",
+    release = _input(Release, "studies")
+    weight_campaign = _campaign_input(
+        Subject.REFERENCES,
+        "weight_studies",
+        "A rating campaign on references whose current weights the metrics use.",
     )
     split = models.CharField(max_length=10, choices=SplitName.choices, default=SplitName.TEST)
-    judgment_set = models.ForeignKey(
-        JudgmentSet, null=True, blank=True, on_delete=models.PROTECT, related_name="studies"
-    )
-    output_campaign = models.ForeignKey(
-        Campaign,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="studies",
-        limit_choices_to={"subject": Subject.OUTPUTS},
-        help_text="A rating campaign on outputs whose ratings are the human scores.",
+    judgment_set = _input(JudgmentSet, "studies")
+    output_campaign = _campaign_input(
+        Subject.OUTPUTS,
+        "studies",
+        "A rating campaign on outputs whose ratings are the human scores.",
     )
     criteria = models.JSONField(
         default=list, blank=True, help_text="Criterion names; empty means the first one."
