@@ -5,6 +5,7 @@ learns from the board which references decide the close pair."""
 import numpy as np
 import pytest
 
+from annotate.accounts.models import Role
 from annotate.datasets.models import Reference
 from annotate.rating import adaptive_math
 from annotate.rating.models import Slot
@@ -21,7 +22,9 @@ from scoring.leaderboards.selectors.sensitivity import board_sensitivity, datase
 from scoring.leaderboards.selectors.stored import load_profile
 from scoring.leaderboards.services.leaderboards import leaderboard_create
 from scoring.metrics import get_metric, score_gradient
-from tests.annotate.release_kit import freeze
+from tests.annotate.release_kit import freeze, world_makers
+from tests.conftest import user_of
+from tests.scoring.world_kit import scored_now, shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +37,11 @@ GOAL, MISSED, PARROT = (
 SCORES = {GOAL: [5, 4, 5], MISSED: [3, 5, 2], PARROT: [1, 2, 1]}
 
 
-@pytest.fixture
-def world(owner, other, make_dataset, make_campaign, make_rater, scored):
+def _rated_board(owner):
+    """A dataset rated by three raters through the rating services, released, and a dev board
+    with two scored systems (of another team) that copy different references."""
+    make_dataset, make_campaign, make_rater = world_makers(owner)
+    other = user_of("other", Role.RESEARCHER)
     dataset = make_dataset(visibility="public")
     first = make_campaign(dataset=dataset, ratings_per_unit=3)
     texts = dict(Reference.objects.filter(item__split__dataset=dataset).values_list("pk", "text"))
@@ -53,12 +59,22 @@ def world(owner, other, make_dataset, make_campaign, make_rater, scored):
     for name, c1 in (("goal-team", GOAL), ("missed-team", "i missed it, was it great?")):
         team = Team.objects.create(name=name)
         team.members.add(other)
-        scored(board, other, [c1, "sounds like a perfect weekend"], method=name, team_name=name)
-    return dataset, board, {text: pk for pk, text in texts.items()}
+        scored_now(board, other, [c1, "sounds like a perfect weekend"], method=name, team_name=name)
+    return {"dataset": dataset, "board": board}
 
 
-def test_the_board_reports_which_references_decide_its_close_pair(world):
-    dataset, board, refs = world
+# Built once for the module: each test reads the rows again in a transaction of its own.
+shared, world, dataset, board = shared_scoring_world(_rated_board, "dataset", "board")
+
+
+@pytest.fixture
+def refs(dataset):
+    """The dataset's references' ids by their texts."""
+    texts = Reference.objects.filter(item__split__dataset=dataset).values_list("pk", "text")
+    return {text: pk for pk, text in texts}
+
+
+def test_the_board_reports_which_references_decide_its_close_pair(dataset, board, refs):
     report = dataset_sensitivity(dataset.pk)
     assert report.boards[0]["slug"] == "chat-dev" and report.boards[0]["pairs"] == 1
     # The two systems differ on the references they copy: those two weights move the pair's
@@ -78,9 +94,8 @@ def test_the_board_reports_which_references_decide_its_close_pair(world):
 
 
 def test_an_adaptive_campaign_sends_its_next_ratings_where_the_board_needs_them(
-    world, make_campaign, make_rater
+    dataset, refs, make_campaign, make_rater
 ):
-    dataset, _, refs = world
     second = make_campaign(
         dataset=dataset, name="Second opinions", assignment="adaptive", uniform_share=0.0
     )
@@ -104,8 +119,7 @@ def test_an_adaptive_campaign_sends_its_next_ratings_where_the_board_needs_them(
     assert sum(taken.values()) == 3
 
 
-def test_a_board_with_one_entry_or_an_unweighted_metric_reports_nothing(world, owner):
-    dataset, board, _ = world
+def test_a_board_with_one_entry_or_an_unweighted_metric_reports_nothing(dataset, board, owner):
     bleu_board = leaderboard_create(
         owner=owner,
         release=board.release,
