@@ -11,7 +11,7 @@ from annotate.rating.weights_math import weight_of
 from annotate.releases.models import ReleaseReference
 from annotate.releases.services import release_publish
 from annotate.releases.services.importing import release_import_archive
-from tests.annotate.release_kit import archive_bytes, freeze
+from tests.annotate.release_kit import archive_bytes, freeze, shared_world
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 SCORES = [[5, 4, 2, 3, 1, 4], [4, 4, 1, 5, 2, 3], [5, 3, 3, 4, 2, 5]]
 
 
-def _rated(make_dataset, make_campaign, make_rater):
+def _rated(owner, make_dataset, make_campaign, make_rater):
+    """A public dataset whose six references three raters rated through the rating services."""
     dataset = make_dataset(visibility="public")
     campaign = make_campaign(dataset=dataset, ratings_per_unit=3)
     for scores in SCORES:
@@ -31,6 +32,10 @@ def _rated(make_dataset, make_campaign, make_rater):
     return dataset, campaign
 
 
+# Built once for the module: each test freezes its own release of it, rolled back after it.
+shared, world = shared_world(_rated)
+
+
 def _refs(release, split=None):
     refs = ReleaseReference.objects.filter(release=release)
     if split:
@@ -39,10 +44,8 @@ def _refs(release, split=None):
 
 
 @pytest.mark.parametrize("variant", ["raw", "z"])
-def test_the_weight_is_the_mean_of_the_frozen_values(
-    owner, make_dataset, make_campaign, make_rater, variant
-):
-    dataset, campaign = _rated(make_dataset, make_campaign, make_rater)
+def test_the_weight_is_the_mean_of_the_frozen_values(world, owner, variant):
+    dataset, campaign = world
     release = freeze(dataset, campaign, owner, weight_variant=variant, unrated="zero")
     refs = _refs(release)
     assert all(len(ref.rating_values) == 3 for ref in refs)
@@ -56,8 +59,8 @@ def test_the_weight_is_the_mean_of_the_frozen_values(
     assert [ref.source_reference_id for ref in refs] == [ref.pk for ref in live]
 
 
-def test_raw_values_are_the_scores_in_rating_order(owner, make_dataset, make_campaign, make_rater):
-    dataset, campaign = _rated(make_dataset, make_campaign, make_rater)
+def test_raw_values_are_the_scores_in_rating_order(world, owner):
+    dataset, campaign = world
     refs = _refs(freeze(dataset, campaign, owner))
     by_rater = [[scores[k] for scores in SCORES] for k in range(6)]
     assert sorted(ref.rating_values for ref in refs) == sorted(
@@ -65,10 +68,8 @@ def test_raw_values_are_the_scores_in_rating_order(owner, make_dataset, make_cam
     )
 
 
-def test_an_imported_raw_release_gets_its_values_from_its_ratings(
-    owner, other, make_dataset, make_campaign, make_rater
-):
-    dataset, campaign = _rated(make_dataset, make_campaign, make_rater)
+def test_an_imported_raw_release_gets_its_values_from_its_ratings(world, owner, other):
+    dataset, campaign = world
     release = release_publish(release=freeze(dataset, campaign, owner, include_ratings=True))
     copy = release_import_archive(source=archive_bytes(release, owner), owner=other, slug="copy")
     # The archive publishes the dev split's references (the test split stays hidden).
@@ -77,10 +78,8 @@ def test_an_imported_raw_release_gets_its_values_from_its_ratings(
     ]
 
 
-def test_a_release_without_ratings_imports_fixed_weights(
-    owner, other, make_dataset, make_campaign, make_rater
-):
-    dataset, campaign = _rated(make_dataset, make_campaign, make_rater)
+def test_a_release_without_ratings_imports_fixed_weights(world, owner, other):
+    dataset, campaign = world
     release = release_publish(release=freeze(dataset, campaign, owner))
     copy = release_import_archive(source=archive_bytes(release, owner), owner=other, slug="copy")
     assert all(r.rating_values == [] for r in _refs(copy))
