@@ -13,19 +13,15 @@ from annotate.rating.selectors.ratings_export import FIELDS, rater_pseudonym
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import crowd_rater_get_or_create
 from annotate.rating.services.ratings import rating_pass, rating_submit
+from tests.annotate.release_kit import shared_world
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def campaign(make_campaign):
-    return make_campaign(ratings_per_unit=2)
-
-
-@pytest.fixture
-def rated(campaign, make_rater):
-    """Two raters: one with two answers (a score and a flag) and a live lease; a crowd rater
-    who passed quality control with one answer."""
+def _rated_campaign(owner, make_dataset, make_campaign, make_rater):
+    """A campaign and its two raters: one with two answers (a score and a flag) and a live
+    lease; a crowd rater who passed quality control with one answer."""
+    campaign = make_campaign(dataset=make_dataset(), ratings_per_unit=2)
     expert = make_rater(campaign)
     lease = rating_next(campaign=campaign, rater=expert)
     rating_submit(rating_id=lease.pk, rater=expert, score=4)
@@ -36,7 +32,22 @@ def rated(campaign, make_rater):
     lease = rating_next(campaign=campaign, rater=crowd)
     rating_submit(rating_id=lease.pk, rater=crowd, score=2)
     CampaignRater.objects.filter(rater=crowd).update(qc_status="passed")
-    return expert, crowd
+    return campaign, (expert, crowd)
+
+
+# Built once for the module (every test's campaign is the rated one).
+shared, world = shared_world(_rated_campaign)
+
+
+@pytest.fixture
+def campaign(world):
+    return world[0]
+
+
+@pytest.fixture
+def rated(world):
+    """The campaign's two raters: the expert, then the crowd rater."""
+    return world[1]
 
 
 def body(response):
