@@ -27,7 +27,8 @@ def scoring_finished(submission):
 def shared_scoring_world(build, *names):
     """The fixtures of a test module whose tests share one world of scoring rows (leaderboards,
     scored submissions, studies), to bind to module names (``shared, world, board =
-    shared_scoring_world(build, "board")``; the second may have any name):
+    shared_scoring_world(build, "board")``; the second must be called `world` when there are
+    `names`, whose fixtures ask for it by that name):
 
     - `shared`, module-scoped: what `build(owner)` returns (a dict of rows, or lists of rows, by
       name) and the world's media folder, built once for the module in its own transaction
