@@ -35,11 +35,7 @@ def _editable_dataset(request: Request, slug: str) -> Dataset:
 class DatasetListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(
-        responses=paginated(s.DatasetOutputSerializer),
-        operation_id="v1_datasets_list",
-        summary="Datasets you can see",
-    )
+    @extend_schema(responses=paginated(s.DatasetOutputSerializer), summary="Datasets you can see")
     def get(self, request: Request) -> Response:
         datasets = selectors.dataset_list_visible(user=request.user)
         return page_response(request, datasets, s.DatasetOutputSerializer)
@@ -118,7 +114,6 @@ class DatasetItemsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("split", str, enum=["dev", "test"], required=False)],
         responses=paginated(s.ItemOutputSerializer),
-        operation_id="v1_datasets_items_list",
         summary="Items of a dataset with their references, in import order",
     )
     def get(self, request: Request, slug: str) -> Response:

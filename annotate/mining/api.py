@@ -87,11 +87,7 @@ def _owned_dataset(request: Request, slug: str) -> Dataset:
 
 
 class CorpusListApi(APIView):
-    @extend_schema(
-        responses=paginated(CorpusOutputSerializer),
-        operation_id="v1_corpora_list",
-        summary="Corpora you can mine",
-    )
+    @extend_schema(responses=paginated(CorpusOutputSerializer), summary="Corpora you can mine")
     def get(self, request: Request) -> Response:
         corpora = corpus_list_usable(user=request.user)
         return page_response(request, corpora, CorpusOutputSerializer)
@@ -167,7 +163,6 @@ class CandidateListApi(APIView):
             OpenApiParameter("max_score", float, required=False),
         ],
         responses=paginated(CandidateOutputSerializer),
-        operation_id="v1_datasets_mining_candidates_list",
         summary="Mined and parroted candidates, best BM25 score first (owner)",
     )
     def get(self, request: Request, slug: str) -> Response:

@@ -134,11 +134,7 @@ class ReleaseInputSerializer(serializers.Serializer):
 class ReleaseListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(
-        responses=paginated(ReleaseOutputSerializer),
-        operation_id="v1_datasets_releases_list",
-        summary="Releases of a dataset",
-    )
+    @extend_schema(responses=paginated(ReleaseOutputSerializer), summary="Releases of a dataset")
     def get(self, request: Request, slug: str) -> Response:
         dataset = dataset_get_visible(user=request.user, slug=slug)
         releases = release_list_visible(user=request.user, dataset=dataset)

@@ -262,7 +262,7 @@ REST_FRAMEWORK = {
     ],
     # An unknown `?format=` is a 406 naming the formats there are (DRF's own is a 404).
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.FormatNamingNegotiation",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.api.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
 }
 # Content-Security-Policy on every page: our own scripts, styles, images and fonts only (no

@@ -185,11 +185,7 @@ class StudyCreateInputSerializer(serializers.Serializer):
 
 
 class StudyListApi(APIView):
-    @extend_schema(
-        responses=paginated(StudySummarySerializer),
-        operation_id="v1_studies_list",
-        summary="Your studies",
-    )
+    @extend_schema(responses=paginated(StudySummarySerializer), summary="Your studies")
     def get(self, request: Request) -> Response:
         studies = studies_of(user=cast(User, request.user))
         return page_response(request, studies, StudySummarySerializer)

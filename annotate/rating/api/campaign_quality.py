@@ -139,7 +139,6 @@ class WeightSerializer(serializers.ModelSerializer):
 class CampaignWeightsApi(APIView):
     @extend_schema(
         responses=paginated(WeightSerializer),
-        operation_id="v1_campaigns_weights_list",
         summary="Weights of a campaign's references, with n, SD, 95% interval, z variant (owner)",
     )
     def get(self, request: Request, campaign_id: int) -> Response:

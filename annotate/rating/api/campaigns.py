@@ -145,11 +145,7 @@ class CampaignAssignmentSerializer(serializers.ModelSerializer):
 
 
 class CampaignListApi(APIView):
-    @extend_schema(
-        responses=paginated(CampaignSerializer),
-        operation_id="v1_campaigns_list",  # a page is one object: named as the list it is
-        summary="Campaigns you run or rate in",
-    )
+    @extend_schema(responses=paginated(CampaignSerializer), summary="Campaigns you run or rate in")
     def get(self, request: Request) -> Response:
         campaigns = campaigns_of_user(user=cast(User, request.user))
         return page_response(request, campaigns, CampaignSerializer, context={"request": request})

@@ -53,7 +53,6 @@ class JoinedCampaignSerializer(serializers.Serializer):
 class MyCampaignsApi(APIView):
     @extend_schema(
         responses=paginated(JoinedCampaignSerializer),
-        operation_id="v1_me_campaigns_list",
         summary="Campaigns you joined as a rater: your progress and what comes next",
     )
     def get(self, request: Request) -> Response:

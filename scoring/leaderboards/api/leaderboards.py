@@ -48,11 +48,7 @@ def _release_named(*, user: User, name: str) -> Release:
 class LeaderboardListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(
-        responses=paginated(LeaderboardSummarySerializer),
-        operation_id="v1_leaderboards_list",  # a page is one object: named as the list it is
-        summary="Leaderboards",
-    )
+    @extend_schema(responses=paginated(LeaderboardSummarySerializer), summary="Leaderboards")
     def get(self, request: Request) -> Response:
         boards: QuerySet = leaderboards_visible(user=request.user)
         return page_response(request, boards, LeaderboardSummarySerializer)

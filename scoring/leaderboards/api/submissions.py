@@ -104,11 +104,7 @@ class UploadErrorSerializer(serializers.Serializer):
 
 
 class SubmissionListApi(APIView):
-    @extend_schema(
-        responses=paginated(SubmissionSerializer),
-        operation_id="v1_leaderboards_submissions_list",
-        summary="Your team's submissions",
-    )
+    @extend_schema(responses=paginated(SubmissionSerializer), summary="Your team's submissions")
     def get(self, request: Request, slug: str) -> Response:
         board = leaderboard_get_visible(user=request.user, slug=slug)
         mine = submissions_of_user(user=cast(User, request.user), leaderboard=board)

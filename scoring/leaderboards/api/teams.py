@@ -46,9 +46,7 @@ class TeamJoinSerializer(serializers.Serializer):
 
 
 class TeamListApi(APIView):
-    @extend_schema(
-        responses=paginated(TeamSerializer), operation_id="v1_teams_list", summary="Your teams"
-    )
+    @extend_schema(responses=paginated(TeamSerializer), summary="Your teams")
     def get(self, request: Request) -> Response:
         teams = selectors.teams_of_user(user=request.user)
         return page_response(request, teams, TeamSerializer, context={"request": request})
