@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -136,22 +136,22 @@ def validated_input(
     serializer_class: type[serializers.Serializer],
     request: Request,
     *,
-    refuse_unknown: bool = False,
-    current: Callable[[], Mapping[str, Any]] | None = None,
+    answer: serializers.Serializer | None = None,
     **kwargs: Any,
 ) -> dict[str, Any]:
     """The request's data as ``serializer_class`` cleans it (a 400 naming each bad field).
 
-    With `refuse_unknown` (the settings a PATCH changes), a field the operation cannot change
-    is a 400 naming it, not silently dropped: `{"scale_max": 7}` answered 200 and changed
-    nothing, which read as done. A field sent back unchanged from `current()` (what the
-    operation answers) passes: a client may send back what it read, with one field edited."""
+    With `answer` (a PATCH's: the serializer of what the operation answers), a field the
+    operation cannot change is a 400 naming it, not silently dropped: `{"scale_max": 7}`
+    answered 200 and changed nothing, which read as done. A field sent back unchanged from the
+    answer passes: a client may send back what it read, with one field edited. The answer's
+    data is read only then (it may cost queries)."""
     data = serializer_class(data=request.data, **kwargs)
-    if refuse_unknown and hasattr(request.data, "keys"):
+    if answer is not None and hasattr(request.data, "keys"):
         takes = sorted(name for name, field in data.fields.items() if not field.read_only)
         unknown = sorted(set(request.data.keys()) - set(takes))
-        if unknown and current is not None:
-            now = json.loads(json.dumps(current(), cls=DjangoJSONEncoder))
+        if unknown:
+            now = json.loads(json.dumps(answer.data, cls=DjangoJSONEncoder))
             unknown = [k for k in unknown if k not in now or now[k] != request.data[k]]
         if unknown:
             message = f"This cannot be changed here; what can: {', '.join(takes)}."

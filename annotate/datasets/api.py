@@ -72,8 +72,7 @@ class DatasetDetailApi(APIView):
             request,
             instance=dataset,
             partial=True,
-            refuse_unknown=True,
-            current=lambda: s.DatasetOutputSerializer(dataset).data,
+            answer=s.DatasetOutputSerializer(dataset),
         )
         dataset = services.dataset_update(dataset=dataset, **fields)
         return Response(s.DatasetOutputSerializer(dataset).data)

@@ -296,8 +296,7 @@ class CampaignDetailApi(APIView):
             CampaignAssignmentSerializer,
             request,
             partial=True,
-            refuse_unknown=True,
-            current=lambda: CampaignSerializer(campaign, context={"request": request}).data,
+            answer=CampaignSerializer(campaign, context={"request": request}),
         )
         campaign = campaign_assignment_update(
             campaign=campaign, user=cast(User, request.user), **fields

@@ -93,10 +93,7 @@ class LeaderboardDetailApi(APIView):
     def patch(self, request: Request, slug: str) -> Response:
         board = leaderboard_get_visible(user=request.user, slug=slug)
         fields = validated_input(
-            LeaderboardSettingsSerializer,
-            request,
-            refuse_unknown=True,
-            current=lambda: LeaderboardSummarySerializer(board).data,
+            LeaderboardSettingsSerializer, request, answer=LeaderboardSummarySerializer(board)
         )
         board = leaderboard_update(leaderboard=board, user=cast(User, request.user), **fields)
         return Response(LeaderboardSummarySerializer(board).data)

@@ -185,10 +185,7 @@ class SubmissionDetailApi(APIView):
     def patch(self, request: Request, submission_id: int) -> Response:
         submission = submission_get_for_user(user=request.user, submission_id=submission_id)
         fields = validated_input(
-            SubmissionChangeSerializer,
-            request,
-            refuse_unknown=True,
-            current=lambda: SubmissionSerializer(submission).data,
+            SubmissionChangeSerializer, request, answer=SubmissionSerializer(submission)
         )
         user = cast(User, request.user)
         if fields.pop("cancel"):
