@@ -5,6 +5,11 @@ from rest_framework import serializers
 from annotate.datasets.models import Dataset, Item, Reference
 
 
+def dataset_slug_field() -> serializers.SlugRelatedField:
+    """A row's dataset, answered as its slug (campaigns, releases, judgments, studies)."""
+    return serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+
 class DatasetOutputSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
 

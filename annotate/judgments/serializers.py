@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from annotate.datasets.serializers import dataset_slug_field
 from annotate.judgments.columns import ROLES
 from annotate.judgments.models import JudgmentSet
 
@@ -83,9 +84,7 @@ class JudgmentReportSerializer(serializers.Serializer):
 
 
 class JudgmentSetOutputSerializer(serializers.ModelSerializer):
-    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+    dataset = dataset_slug_field()
     report = JudgmentReportSerializer(read_only=True)
 
     class Meta:

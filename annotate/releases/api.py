@@ -76,9 +76,7 @@ class UnratedOutputSerializer(serializers.Serializer):
 
 
 class ReleaseOutputSerializer(serializers.ModelSerializer):
-    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+    dataset = s.dataset_slug_field()
     unrated = serializers.SerializerMethodField(
         help_text="What became of references the campaign never rated (null: not recorded)."
     )

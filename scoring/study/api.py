@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotate.datasets.models import SplitName
+from annotate.datasets.serializers import dataset_slug_field
 from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
@@ -36,9 +37,7 @@ from scoring.study.services import study_create, study_export_csv
 
 
 class StudySummarySerializer(serializers.ModelSerializer):
-    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+    dataset = dataset_slug_field()
     release: serializers.StringRelatedField = serializers.StringRelatedField()
     status = serializers.CharField(source="run.state", default=None, read_only=True)
     percent = serializers.IntegerField(source="run.percent", default=None, read_only=True)

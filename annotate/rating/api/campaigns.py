@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from annotate.datasets.models import SplitName
 from annotate.datasets.selectors import dataset_get_editable, dataset_split_get
+from annotate.datasets.serializers import dataset_slug_field
 from annotate.judgments.selectors import eval_systems
 from annotate.rating.choices import ASSIGNMENT_SETTINGS, CAMPAIGN_SETTINGS
 from annotate.rating.models import Campaign, Flag, Mode, Subject
@@ -48,9 +49,7 @@ from core.api import name_list_field, page_response, paginated, validated_input
 
 
 class CampaignSerializer(serializers.ModelSerializer):
-    dataset: serializers.SlugRelatedField = serializers.SlugRelatedField(
-        slug_field="slug", read_only=True
-    )
+    dataset = dataset_slug_field()
     split: serializers.SlugRelatedField = serializers.SlugRelatedField(
         slug_field="name", read_only=True, allow_null=True, help_text="Null: every split."
     )
