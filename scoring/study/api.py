@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import User
+from django.db.models import Model
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -131,29 +132,30 @@ class StudyOptionsInputSerializer(serializers.Serializer):
         return attrs
 
 
+def _optional_own(model: type[Model], **kwargs: Any) -> Any:
+    """An optional id of one of the caller's own `model` rows: the serializer's `__init__` sets
+    the queryset they come from (none before, as for the schema generator)."""
+    return serializers.PrimaryKeyRelatedField(
+        queryset=model._default_manager.none(),
+        required=False,
+        allow_null=True,
+        default=None,
+        **kwargs,
+    )
+
+
 class StudyCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    release = serializers.PrimaryKeyRelatedField(
-        queryset=Release.objects.none(),
-        required=False,
-        allow_null=True,
-        default=None,
+    release = _optional_own(
+        Release,
         help_text="Weights of this frozen release (or give weight_campaign, or neither: +1).",
     )
-    weight_campaign = serializers.PrimaryKeyRelatedField(
-        queryset=Campaign.objects.none(),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="A campaign on references whose current weights are used.",
+    weight_campaign = _optional_own(
+        Campaign, help_text="A campaign on references whose current weights are used."
     )
     split = serializers.ChoiceField(choices=SplitName.choices, default=SplitName.TEST)
-    judgment_set = serializers.PrimaryKeyRelatedField(
-        queryset=JudgmentSet.objects.none(), required=False, allow_null=True, default=None
-    )
-    output_campaign = serializers.PrimaryKeyRelatedField(
-        queryset=Campaign.objects.none(), required=False, allow_null=True, default=None
-    )
+    judgment_set = _optional_own(JudgmentSet)
+    output_campaign = _optional_own(Campaign)
     criteria = name_list_field(
         most=20,
         longest=100,
