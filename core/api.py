@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
 from drf_spectacular import openapi
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import JSONRenderer
@@ -158,6 +159,12 @@ def validated_input(
             raise exceptions.ValidationError({name: [message] for name in unknown})
     data.is_valid(raise_exception=True)
     return dict(data.validated_data)
+
+
+def deletion_refused(why: str) -> OpenApiResponse:
+    """The documented 409 of a deletion that something prevents (the service's `Conflict`,
+    whose message the answer's detail carries)."""
+    return OpenApiResponse(description=f"{why}: named in `detail`; nothing was deleted.")
 
 
 def problems_response(detail: str, problems: list[dict[str, Any]]) -> Response:

@@ -28,7 +28,7 @@ from annotate.mining.selectors import (
 )
 from annotate.mining.services.corpora import corpus_delete, corpus_upload
 from annotate.mining.services.mining import MAX_K, mining_start, references_remove_mined
-from core.api import page_response, paginated, validated_input
+from core.api import deletion_refused, page_response, paginated, validated_input
 from core.converters import finite_or_none
 from core.runs.api import RunSerializer as JobOutputSerializer
 
@@ -122,10 +122,7 @@ class CorpusDetailApi(APIView):
     @extend_schema(
         responses={
             204: OpenApiResponse(description="Deleted, with its uploaded file and its index"),
-            409: OpenApiResponse(
-                description="A run reads the corpus (its indexing, or a mining run): named in "
-                "`detail`; nothing was deleted."
-            ),
+            409: deletion_refused("A run reads the corpus (its indexing, or a mining run)"),
         },
         summary="Delete a corpus you own (a refused upload, say), its file and its index",
     )

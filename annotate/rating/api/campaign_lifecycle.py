@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from annotate.rating.api.campaigns import CampaignSerializer
 from annotate.rating.selectors.campaigns import campaign_get_managed
 from annotate.rating.services.lifecycle import TRANSITIONS, campaign_delete, campaign_transition
-from core.api import validated_input
+from core.api import deletion_refused, validated_input
 
 
 class TransitionSerializer(serializers.Serializer):
@@ -45,9 +45,8 @@ class CampaignDeleteApi(APIView):
         request=DeleteSerializer,
         responses={
             204: OpenApiResponse(description="Deleted"),
-            409: OpenApiResponse(
-                description="Something keeps the campaign (a study reading its ratings or "
-                "weights): named in `detail`; nothing was deleted."
+            409: deletion_refused(
+                "Something keeps the campaign (a study reading its ratings or weights)"
             ),
         },
         summary="Delete a campaign you run, with its ratings (confirm with its name)",
