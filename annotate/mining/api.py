@@ -94,10 +94,7 @@ class CorpusListApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": CorpusInputSerializer},
-        responses={
-            202: JobOutputSerializer,
-            413: OpenApiResponse(description="Over a size limit, named in the body"),
-        },
+        responses={202: JobOutputSerializer},
         summary="Upload a corpus of triples (researchers); it is indexed by a job",
     )
     def post(self, request: Request) -> Response:

@@ -303,10 +303,7 @@ class ReleaseImportApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": ReleaseImportInputSerializer},
-        responses={
-            201: ReleaseOutputSerializer,
-            413: OpenApiResponse(description="Over a size limit, named in the body"),
-        },
+        responses={201: ReleaseOutputSerializer},
         summary="Import a release archive (researchers)",
     )
     def post(self, request: Request) -> Response:
