@@ -133,6 +133,12 @@ def name_list_field(
     )
 
 
+def confirmation_field(name: str, *, because: str) -> serializers.CharField:
+    """The request field that confirms a final operation: `name` typed out (`because`: why it
+    must be)."""
+    return serializers.CharField(help_text=f"{name}, typed out: {because}.")
+
+
 def validated_input(
     serializer_class: type[serializers.Serializer],
     request: Request,

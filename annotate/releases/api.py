@@ -46,21 +46,21 @@ from annotate.releases.services.importing import release_import_archive, release
 from annotate.releases.services.publish import release_publish_confirmed
 from annotate.releases.services.reveal import dataset_reveal_split, release_reveal
 from annotate.releases.services.unrated import UNRATED_VALUES
-from core.api import page_response, paginated, validated_input
+from core.api import confirmation_field, page_response, paginated, validated_input
 from core.bounded import Limit, LimitExceeded
 from core.http import stored_download
 
 
 class RevealInputSerializer(serializers.Serializer):
     split = serializers.ChoiceField(choices=SplitName.choices)
-    confirm = serializers.CharField(
-        help_text="The dataset's slug, typed out: revealing a hidden split is final and logged."
+    confirm = confirmation_field(
+        "The dataset's slug", because="revealing a hidden split is final and logged"
     )
 
 
 class PublishInputSerializer(serializers.Serializer):
-    confirm = serializers.CharField(
-        help_text="The release's name, <dataset slug>@<version>, typed out: publishing is final."
+    confirm = confirmation_field(
+        "The release's name, <dataset slug>@<version>", because="publishing is final"
     )
     unrated = serializers.ChoiceField(
         choices=UNRATED_VALUES,

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from annotate.rating.api.campaigns import CampaignSerializer
 from annotate.rating.selectors.campaigns import campaign_get_managed
 from annotate.rating.services.lifecycle import TRANSITIONS, campaign_delete, campaign_transition
-from core.api import deletion_refused, validated_input
+from core.api import confirmation_field, deletion_refused, validated_input
 
 
 class TransitionSerializer(serializers.Serializer):
@@ -22,8 +22,8 @@ class TransitionSerializer(serializers.Serializer):
 
 
 class DeleteSerializer(serializers.Serializer):
-    confirm = serializers.CharField(
-        help_text="The campaign's name, typed out: its ratings and weights go for good."
+    confirm = confirmation_field(
+        "The campaign's name", because="its ratings and weights go for good"
     )
 
 
