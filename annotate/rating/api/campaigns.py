@@ -155,9 +155,7 @@ class CampaignListApi(APIView):
         summary="Start a rating campaign on a dataset you own",
     )
     def post(self, request: Request) -> Response:
-        data = CampaignCreateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = validated_input(CampaignCreateSerializer, request)
         dataset = dataset_get_editable(
             user=request.user,
             slug=fields.pop("dataset"),
@@ -185,9 +183,8 @@ class JoinSerializer(serializers.Serializer):
 class CampaignJoinApi(APIView):
     @extend_schema(request=JoinSerializer, responses=CampaignSerializer, summary="Join as a rater")
     def post(self, request: Request) -> Response:
-        data = JoinSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        campaign = campaign_get_by_token(token=data.validated_data["token"])
+        fields = validated_input(JoinSerializer, request)
+        campaign = campaign_get_by_token(token=fields["token"])
         campaign_join(campaign=campaign, rater=cast(User, request.user))
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
@@ -322,16 +319,12 @@ class RatingAnswerApi(APIView):
         summary="Answer your leased item: a score, a skip or a flag",
     )
     def post(self, request: Request, rating_id: int) -> Response:
-        data = AnswerSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        answer = validated_input(AnswerSerializer, request)
         user = cast(User, request.user)
         if not rater_owns_rating(rater=user, rating_id=rating_id):
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-        if data.validated_data.get("score") is not None:
-            rating = rating_submit(
-                rating_id=rating_id, rater=user, score=data.validated_data["score"]
-            )
+        if answer.get("score") is not None:
+            rating = rating_submit(rating_id=rating_id, rater=user, score=answer["score"])
         else:
-            flag = data.validated_data.get("flag", "")
-            rating = rating_pass(rating_id=rating_id, rater=user, flag=flag)
+            rating = rating_pass(rating_id=rating_id, rater=user, flag=answer.get("flag", ""))
         return Response({"rating_id": rating.pk, "status": rating.status, "score": rating.score})
