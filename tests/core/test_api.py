@@ -1,0 +1,68 @@
+"""core.api: a page of a list is named as a list in the schema; a PATCH reads its answer only
+when it must."""
+
+from __future__ import annotations
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework import exceptions, serializers
+from rest_framework.test import APIRequestFactory
+from rest_framework.views import APIView
+
+from core.api import validated_input
+
+
+@pytest.fixture(scope="module")
+def operations() -> dict[tuple[str, str], str]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return {
+        (path, method): operation["operationId"]
+        for path, methods in schema["paths"].items()
+        for method, operation in methods.items()
+    }
+
+
+def test_a_page_of_a_list_is_named_as_the_list(operations):
+    assert operations[("/api/v1/leaderboards/", "get")] == "v1_leaderboards_list"
+    assert operations[("/api/v1/datasets/{slug}/releases/", "get")] == "v1_datasets_releases_list"
+
+
+def test_a_detail_keeps_its_own_name(operations):
+    assert operations[("/api/v1/leaderboards/{slug}/", "get")] == "v1_leaderboards_retrieve"
+
+
+class _Changes(serializers.Serializer):
+    name = serializers.CharField(required=False)
+
+
+class _Answer(serializers.Serializer):
+    """Counts how often its data is read (what a campaign's answer pays in queries)."""
+
+    name = serializers.CharField()
+    status = serializers.CharField()
+    reads = 0
+
+    @property
+    def data(self):
+        type(self).reads += 1
+        return super().data
+
+
+def _request(body: dict):
+    return APIView().initialize_request(APIRequestFactory().patch("/", body, format="json"))
+
+
+def test_a_patch_of_known_fields_does_not_read_the_answer():
+    _Answer.reads = 0
+    answer = _Answer({"name": "a", "status": "open"})
+    fields = validated_input(_Changes, _request({"name": "b"}), answer=answer)
+    assert fields == {"name": "b"} and _Answer.reads == 0
+
+
+def test_a_field_sent_back_unchanged_passes_and_a_changed_one_is_refused():
+    answer = _Answer({"name": "a", "status": "open"})
+    sent_back = _request({"name": "b", "status": "open"})
+    assert validated_input(_Changes, sent_back, answer=answer) == {"name": "b"}
+    with pytest.raises(exceptions.ValidationError) as refused:
+        validated_input(_Changes, _request({"status": "closed"}), answer=answer)
+    assert refused.value.detail == {"status": ["This cannot be changed here; what can: name."]}
