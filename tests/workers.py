@@ -182,11 +182,11 @@ def _worker_idle_before_flush(request, _main_worker):
         worker.wait_until_idle()
 
 
-def wait_for(condition, timeout=30.0, what="the worker"):
+def wait_for(condition, timeout=30.0, what="the worker", every=0.2):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(every)
     raise AssertionError(f"Timed out after {timeout:.0f} s waiting for {what}.")

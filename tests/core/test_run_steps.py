@@ -3,7 +3,6 @@ grace, not at the end of the lease its attempt holds while parts wait in the que
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -15,6 +14,7 @@ from core.runs.models import Run, RunStep
 from core.runs.steps import FINISH_STEP
 from core.runs.sweep import run_sweep
 from tests.core.run_kind_kit import new_run
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("test_kind")]
 
@@ -73,8 +73,13 @@ def test_a_part_records_its_step_beats_and_finishes_it(
     def part(context):
         step = RunStep.objects.get(run_id=run.pk, name="amber:0")
         seen["while"] = (step.finished, step.heartbeat_at)
-        time.sleep(0.3)
-        seen["beat"] = RunStep.objects.get(pk=step.pk).heartbeat_at
+        # The step's own heartbeat moves its time (waited for, up to five seconds).
+        seen["beat"] = wait_for(
+            lambda: (at := RunStep.objects.get(pk=step.pk).heartbeat_at) > step.heartbeat_at and at,
+            timeout=5,
+            what="the step's heartbeat",
+            every=0.01,
+        )
 
     run_continue(run_id=run.pk, attempt=1, step=part, ends_run=False, step_name="amber:0")
     assert seen["while"][0] is False and seen["beat"] > seen["while"][1]

@@ -4,7 +4,6 @@ failure, refusals, cooperative cancel, temporary files, heartbeats and a chord's
 from __future__ import annotations
 
 import io
-import time
 from datetime import timedelta
 
 import pytest
@@ -21,6 +20,7 @@ from core.runs.tasks import chord_failed_task
 from core.runs.tempfiles import tmp_folder
 from tests.core.run_kind_kit import ENDED, SEEN, leftovers, new_run
 from tests.runs_kit import execute
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("test_kind")]
 
@@ -142,8 +142,12 @@ def test_a_long_silent_step_keeps_beating(
     Run.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
 
     def silent(context):
-        time.sleep(0.25)  # no progress report at all: five beats' time
-        return Run.objects.get(pk=run.pk).heartbeat_at
+        # No progress report at all: the heartbeat alone moves the run's time.
+        def beat():
+            at = Run.objects.get(pk=run.pk).heartbeat_at
+            return at if at > timezone.now() - timedelta(seconds=5) else None
+
+        return wait_for(beat, timeout=5, what="a heartbeat", every=0.01)
 
     beat = run_continue(run_id=run.pk, attempt=1, step=silent, ends_run=False)
     assert beat > timezone.now() - timedelta(seconds=5)
