@@ -169,6 +169,7 @@ def test_strong_disagreement_asks_for_more_ratings_as_raters_can_give_them(
     assert rating_next(campaign=campaign, rater=third) is not None
 
 
+@pytest.mark.slow  # forty ratings of the demo dataset: make test and CI, not test-fast
 def test_controls_are_mixed_in_at_the_configured_rate(make_campaign, make_rater, make_dataset):
     from annotate.datasets.services.datasets import dataset_import_file
     from annotate.datasets.services.demo import DEMO_FILE

@@ -175,6 +175,7 @@ def test_the_weights_api_is_paginated_with_intervals(campaign, rated, owner, cli
         assert key in weight
 
 
+@pytest.mark.slow  # the whole OpenAPI schema: make test and CI, not test-fast
 def test_the_endpoints_are_in_the_openapi_schema(client_for):
     schema = client_for(None).get(reverse("api-schema")).content.decode()
     for path in ("ratings", "quality", "weights"):

@@ -67,6 +67,7 @@ def test_only_a_get_or_post_of_a_campaign_link_joins(make_campaign, client_for, 
     assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
 
 
+@pytest.mark.slow  # the whole OpenAPI schema, twice: make test and CI, not test-fast
 def test_the_schema_names_its_charset_in_either_format(client):
     for suffix in ("", "?format=json"):
         kind = client.get(f"/api/schema/{suffix}")["Content-Type"]

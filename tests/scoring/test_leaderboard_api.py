@@ -165,6 +165,7 @@ def test_only_the_datasets_owner_opens_one(make_release, client_for, other, rate
     assert opened_boards() == []
 
 
+@pytest.mark.slow  # the whole OpenAPI schema: make test and CI, not test-fast
 def test_the_schema_documents_the_leaderboard_endpoints(client_for):
     schema = client_for(None).get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path in [

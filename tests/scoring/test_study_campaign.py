@@ -14,7 +14,8 @@ from scoring.study.services import study_data
 from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, WORDS, study_release_items
 
-pytestmark = pytest.mark.django_db
+# Whole pipelines (a campaign rated, then a study of it): make test and CI, not test-fast.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 N = 12
 DROPPED_WORDS = {"good": 0, "mid": 2, "bad": 4}

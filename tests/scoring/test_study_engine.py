@@ -66,6 +66,7 @@ def test_a_criterion_without_a_pair_is_refused():
         run_study(data, OPTIONS)
 
 
+@pytest.mark.slow  # three whole studies: make test and CI, not test-fast
 def test_the_result_is_json_and_deterministic():
     data = _data()
     result = run_study(data, OPTIONS)
