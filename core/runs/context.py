@@ -32,6 +32,7 @@ class RunContext:
         self.attempt: int = run.attempt
         self.ended = False  # set when the body ended the run itself (commit)
         self._timings: dict[str, float] = dict(run.stage_timings)
+        self._timings_unsaved = False  # a stage ended since the last write
 
     @property
     def params(self) -> dict[str, Any]:
@@ -43,7 +44,10 @@ class RunContext:
     def _write(self, **fields: Any) -> None:
         """Update the live attempt, or raise: cancelled by its owner, or superseded."""
         fields.setdefault("heartbeat_at", Greatest("heartbeat_at", timezone.now()))
+        if self._timings_unsaved:
+            fields.setdefault("stage_timings", dict(self._timings))
         if self._live().filter(cancel_requested=False).update(**fields):
+            self._timings_unsaved = False
             return
         if self._live().filter(cancel_requested=True).exists():
             raise RunCancelled
@@ -69,12 +73,14 @@ class RunContext:
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
-        """Time a named stage of the work; the run's page shows the timings."""
+        """Time a named stage of the work; the run's page shows the timings. They are saved with
+        the next write (the next stage, a progress report, the run's end), not by one of their
+        own: a body reports again right after a stage anyway."""
         self._write(message=name[:500])
         started = time.perf_counter()
         yield
         self._timings[name] = round(self._timings.get(name, 0.0) + time.perf_counter() - started, 3)
-        self._write(stage_timings=dict(self._timings))
+        self._timings_unsaved = True
 
     def expect_parts(self, count: int) -> None:
         """The attempt fans out to `count` parts (see core/runs/steps.py)."""

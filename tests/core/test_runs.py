@@ -46,6 +46,19 @@ def test_a_run_succeeds_with_progress_timings_and_no_files_left(
     assert ENDED == ["succeeded"] and leftovers(run.pk, 1) == []
 
 
+def test_a_stages_timing_rides_on_the_next_write(
+    owner, sent, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    run = new_run(owner, django_capture_on_commit_callbacks)
+    assert run_claim(run.pk, 1)
+    context = RunContext(Run.objects.get(pk=run.pk))
+    with django_assert_num_queries(1), context.stage("load"):  # its start's message only
+        pass
+    assert Run.objects.get(pk=run.pk).stage_timings == {}
+    context.progress(1, 2)
+    assert set(Run.objects.get(pk=run.pk).stage_timings) == {"load"}
+
+
 def test_a_duplicate_message_does_nothing(owner, sent, django_capture_on_commit_callbacks):
     run = new_run(owner, django_capture_on_commit_callbacks)
     assert engine.run_execute(run_id=run.pk, attempt=1) is True  # claimed and run here
