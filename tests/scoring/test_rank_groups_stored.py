@@ -85,6 +85,7 @@ def test_picking_what_counts_on_a_test_board_restores_the_groups(make_leaderboar
     assert stored["ranked"] == [[first.pk, primary_score_pk(first)]]
 
 
+@pytest.mark.slow  # a query count as a board grows by scored entries: make test and CI only
 def test_the_page_shows_stored_groups_in_queries_independent_of_the_entries(
     make_leaderboard, scored, client_for, bootstraps, django_assert_max_num_queries
 ):

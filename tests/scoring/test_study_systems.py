@@ -61,6 +61,7 @@ def test_system_level_values_equal_a_direct_computation_and_scipy():
             assert corr[name]["low"] <= corr[name]["high"]
 
 
+@pytest.mark.slow  # three whole studies: make test and CI, not test-fast
 def test_system_level_is_deterministic_and_empty_without_system_scores():
     data = _data()
     first = run_study(data, OPTIONS)["systems"]
