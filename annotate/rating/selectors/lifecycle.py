@@ -142,6 +142,28 @@ def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> 
     return Slot.objects.filter(campaign=campaign).exists()
 
 
+def campaign_status_read(*, campaign: Campaign, now: datetime | None = None) -> tuple[str, bool]:
+    """The campaign's stored status and, when it is open or complete, whether it is complete now
+    (`campaign_is_complete`; False for a draft or a closed one). While a campaign runs, a live
+    lease or a slot nobody has answered settles it: the status and both probes are one query,
+    and the full rule is asked only when neither does (or a budget may be spent)."""
+    now = now or timezone.now()
+    status, busy, unanswered, budget = (
+        Campaign.objects.filter(pk=campaign.pk)
+        .annotate(
+            busy=Exists(_live_leases(campaign, now)),
+            unanswered=Exists(_unanswered_slots(campaign)),
+        )
+        .values_list("status", "busy", "unanswered", "rating_budget")
+        .get()
+    )
+    if status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE) or busy:
+        return status, False
+    if unanswered and not budget and not campaign.rating_budget:
+        return status, False
+    return status, campaign_is_complete(campaign=campaign, now=now)
+
+
 def slot_capacity(*, campaign: Campaign, slot: Slot, able: list[int] | None = None) -> int:
     """Ratings the slot can hold at most with the raters who joined: its places taken plus the
     able raters (`able`, if the caller has them) who have not answered it."""

@@ -2,8 +2,9 @@
 
 Called wherever the answer can change — a rating, a skip or a flag lands, a rater finds nothing
 left, joins, or is judged by quality control, slots are added — and cheap when the campaign is
-busy (a live lease settles it at once). One read, and a conditional UPDATE only when the status
-moves: it cannot loop, and two callers at once agree.
+running (a live lease or a slot nobody has answered settles it in the read of the status itself).
+One read, and a conditional UPDATE only when the status moves: it cannot loop, and two callers at
+once agree.
 """
 
 from __future__ import annotations
@@ -11,19 +12,18 @@ from __future__ import annotations
 from django.utils import timezone
 
 from annotate.rating.models import Campaign, CampaignStatus
-from annotate.rating.selectors.lifecycle import campaign_is_complete
+from annotate.rating.selectors.lifecycle import campaign_status_read
 
 
 def campaign_status_refresh(*, campaign: Campaign) -> str:
     """Move an open campaign to complete, or a complete one back to open, as its slots and
     raters now say; draft and closed stay. Returns the status (also set on `campaign`)."""
-    statuses = Campaign.objects.filter(pk=campaign.pk).values_list("status", flat=True)
-    campaign.status = statuses.get()  # the stored one: the caller's copy may be stale
+    # The stored status (the caller's copy may be stale) and the rule's answer, in one read
+    # while the campaign runs.
+    campaign.status, complete = campaign_status_read(campaign=campaign)
     if campaign.status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE):
         return campaign.status
-    after = (
-        CampaignStatus.COMPLETE if campaign_is_complete(campaign=campaign) else CampaignStatus.OPEN
-    )
+    after = CampaignStatus.COMPLETE if complete else CampaignStatus.OPEN
     # Most calls change nothing (a rating lands in a campaign that stays open): no write. The
     # write is conditional on the status read, so a concurrent transition (the owner closing
     # the campaign, another caller completing it) is never overwritten; it is then read again.
@@ -31,5 +31,6 @@ def campaign_status_refresh(*, campaign: Campaign) -> str:
         moved = Campaign.objects.filter(pk=campaign.pk, status=campaign.status).update(
             status=after, status_changed_at=timezone.now()
         )
+        statuses = Campaign.objects.filter(pk=campaign.pk).values_list("status", flat=True)
         campaign.status = after if moved else statuses.get()
     return campaign.status
