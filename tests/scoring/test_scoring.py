@@ -232,3 +232,25 @@ def test_companions_sharing_the_primary_index_score_as_on_their_own(
     for name in ("bleu", "sbleu", "bleu-sbp", "nist"):
         stored = Score.objects.get(submission=submission, metric=name).score
         assert stored == pytest.approx(score_corpus(name, HYPS, items).score, abs=1e-9), name
+
+
+def test_scoring_and_replicates_take_a_fixed_number_of_queries(
+    make_leaderboard, owner, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    # Three metrics (the primary and its two companions) on a board that already has an entry:
+    # the submission is read once for all of them, a stage's timing rides on the next write,
+    # the replicates' scores are read again in one query. (92 queries before.)
+    from tests.runs_kit import execute_scoring
+
+    board = make_leaderboard()
+    assert len(board.metrics) == 3
+    for method in ("first", "second"):
+        with django_capture_on_commit_callbacks(execute=False):
+            submission = upload(board, owner, method=method)
+        if method == "first":
+            execute_scoring(submission)
+    with django_assert_num_queries(81):
+        execute_scoring(submission)
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.FINISHED
+    assert submission.scores.exclude(replicates_file="").count() == 3

@@ -92,17 +92,22 @@ def scoring_run(run: RunContext) -> object:
         finish = signature(FINISH_TASK, args=(run.run_id, run.attempt), immutable=True)
         return run_chord(run, parts, finish, lease=settings.SCORING_CHORD_LEASE_SECONDS)
     chunks: dict[str, Chunk] = {}
+    submission = _submission(plan)  # once for every metric (a chord's parts each read it)
     with run.stage("statistics"):
         for done, metric_name in enumerate(plan.metrics, start=1):
-            chunks[metric_name] = plan_chunk(plan, metric_name, *plan.bounds[0])
+            chunks[metric_name] = plan_chunk(plan, metric_name, *plan.bounds[0], submission)
             run.progress(done, plan.steps)
-    return submission_finish(run, plan, chunks)
+    return submission_finish(run, plan, chunks, submission)
 
 
-def plan_chunk(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> Chunk:
-    submission = Submission.objects.select_related("leaderboard__release").get(
-        pk=plan.submission_id
-    )
+def _submission(plan: ChunkPlan) -> Submission:
+    return Submission.objects.select_related("leaderboard__release").get(pk=plan.submission_id)
+
+
+def plan_chunk(
+    plan: ChunkPlan, metric_name: str, start: int, stop: int, submission: Submission | None = None
+) -> Chunk:
+    submission = submission or _submission(plan)
     references = reference_index(submission.leaderboard, metric_name)
     return submission_chunk(submission, references, start, stop)
 
@@ -166,12 +171,15 @@ def _save_files(submission_id: int, metric: str, chunk: Chunk) -> dict:
     return files
 
 
-def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]) -> object:
+def submission_finish(
+    run: RunContext,
+    plan: ChunkPlan,
+    chunks: dict[str, Chunk],
+    submission: Submission | None = None,
+) -> object:
     """Store the statistics and the scores, and end the run, in one transaction under the run's
     row lock: a cancelled or superseded attempt writes nothing."""
-    submission = Submission.objects.select_related("leaderboard__release").get(
-        pk=plan.submission_id
-    )
+    submission = submission or _submission(plan)
     with run.stage("scores"):
         values = {m: _score_values(m, submission.leaderboard, chunks[m]) for m in plan.metrics}
         files = {m: _save_files(submission.pk, m, chunks[m]) for m in plan.metrics}

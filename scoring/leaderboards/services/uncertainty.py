@@ -121,8 +121,9 @@ def replicates_run(run: RunContext) -> object:
         run.progress(done)
 
     def write() -> None:
+        stored = Score.objects.in_bulk(list(found))  # read again under the run's lock
         for score_pk, (name, replicates) in found.items():
-            score = Score.objects.get(pk=score_pk)
+            score = stored[score_pk]
             score.replicates_file = name
             if replicates.rater_interval is not None:
                 score.rater_ci_low, score.rater_ci_high = replicates.rater_interval
