@@ -50,7 +50,9 @@ def submission_scope(submission_id: int) -> str:
 
 @dataclass(frozen=True)
 class ChunkPlan:
-    submission_id: int
+    # Read once by each task of the run (its leaderboard and release with it): every metric's
+    # chunk and the scores' writing use this copy.
+    submission: Submission
     run_id: int
     attempt: int
     metrics: list[str]
@@ -67,11 +69,11 @@ def chunk_name(plan: ChunkPlan, metric: str, start: int) -> str:
 
 
 def submission_plan(run: RunContext) -> ChunkPlan:
-    submission = Submission.objects.select_related("leaderboard").get(
+    submission = Submission.objects.select_related("leaderboard__release").get(
         pk=run.params["submission_id"]
     )
     return ChunkPlan(
-        submission.pk,
+        submission,
         run.run_id,
         run.attempt,
         submission.leaderboard.metrics,
@@ -92,24 +94,16 @@ def scoring_run(run: RunContext) -> object:
         finish = signature(FINISH_TASK, args=(run.run_id, run.attempt), immutable=True)
         return run_chord(run, parts, finish, lease=settings.SCORING_CHORD_LEASE_SECONDS)
     chunks: dict[str, Chunk] = {}
-    submission = _submission(plan)  # once for every metric (a chord's parts each read it)
     with run.stage("statistics"):
         for done, metric_name in enumerate(plan.metrics, start=1):
-            chunks[metric_name] = plan_chunk(plan, metric_name, *plan.bounds[0], submission)
+            chunks[metric_name] = plan_chunk(plan, metric_name, *plan.bounds[0])
             run.progress(done, plan.steps)
-    return submission_finish(run, plan, chunks, submission)
+    return submission_finish(run, plan, chunks)
 
 
-def _submission(plan: ChunkPlan) -> Submission:
-    return Submission.objects.select_related("leaderboard__release").get(pk=plan.submission_id)
-
-
-def plan_chunk(
-    plan: ChunkPlan, metric_name: str, start: int, stop: int, submission: Submission | None = None
-) -> Chunk:
-    submission = submission or _submission(plan)
-    references = reference_index(submission.leaderboard, metric_name)
-    return submission_chunk(submission, references, start, stop)
+def plan_chunk(plan: ChunkPlan, metric_name: str, start: int, stop: int) -> Chunk:
+    references = reference_index(plan.submission.leaderboard, metric_name)
+    return submission_chunk(plan.submission, references, start, stop)
 
 
 def _profile_name(plan: ChunkPlan, metric: str, start: int) -> str:
@@ -171,15 +165,10 @@ def _save_files(submission_id: int, metric: str, chunk: Chunk) -> dict:
     return files
 
 
-def submission_finish(
-    run: RunContext,
-    plan: ChunkPlan,
-    chunks: dict[str, Chunk],
-    submission: Submission | None = None,
-) -> object:
+def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]) -> object:
     """Store the statistics and the scores, and end the run, in one transaction under the run's
     row lock: a cancelled or superseded attempt writes nothing."""
-    submission = submission or _submission(plan)
+    submission = plan.submission
     with run.stage("scores"):
         values = {m: _score_values(m, submission.leaderboard, chunks[m]) for m in plan.metrics}
         files = {m: _save_files(submission.pk, m, chunks[m]) for m in plan.metrics}
