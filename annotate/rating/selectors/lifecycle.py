@@ -118,18 +118,29 @@ def budget_left(*, campaign: Campaign, now: datetime | None = None) -> int | Non
     return max(campaign.rating_budget - used, 0)
 
 
-def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> bool:
-    """Whether no slot can take another rating (the rule in this module's docstring), or the
-    rating budget is spent."""
-    now = now or timezone.now()
-    if _live_leases(campaign, now).exists():
+def _probes(campaign: Campaign, now: datetime) -> tuple[str, bool, bool]:
+    """The campaign's stored status, whether a normal lease is live, and whether a slot nobody
+    has answered is left: one query."""
+    return (
+        Campaign.objects.filter(pk=campaign.pk)
+        .annotate(
+            busy=Exists(_live_leases(campaign, now)),
+            unanswered=Exists(_unanswered_slots(campaign)),
+        )
+        .values_list("status", "busy", "unanswered")
+        .get()
+    )
+
+
+def _complete(campaign: Campaign, now: datetime, *, busy: bool, unanswered: bool) -> bool:
+    if busy:
         return False
     if budget_left(campaign=campaign, now=now) == 0:
         return True  # (a spent budget means ratings, so slots)
     # A slot nobody has answered yet is short and open to every able rater (or, with none,
-    # waits for one): open. The common case while a campaign runs, settled by one indexed
-    # probe instead of counting every slot's ratings at each rating that lands.
-    if _unanswered_slots(campaign).exists():
+    # waits for one): open. The common case while a campaign runs, settled by the probes'
+    # query instead of counting every slot's ratings at each rating that lands.
+    if unanswered:
         return False
     raters = able_rater_ids(campaign=campaign)
     # Short slots wait for raters; with raters able, only those one of them can still answer
@@ -142,26 +153,23 @@ def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> 
     return Slot.objects.filter(campaign=campaign).exists()
 
 
+def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> bool:
+    """Whether no slot can take another rating (the rule in this module's docstring), or the
+    rating budget is spent."""
+    now = now or timezone.now()
+    _, busy, unanswered = _probes(campaign, now)
+    return _complete(campaign, now, busy=busy, unanswered=unanswered)
+
+
 def campaign_status_read(*, campaign: Campaign, now: datetime | None = None) -> tuple[str, bool]:
     """The campaign's stored status and, when it is open or complete, whether it is complete now
-    (`campaign_is_complete`; False for a draft or a closed one). While a campaign runs, a live
-    lease or a slot nobody has answered settles it: the status and both probes are one query,
-    and the full rule is asked only when neither does (or a budget may be spent)."""
+    (False for a draft or a closed one): one query while it runs, as a live lease or a slot
+    nobody has answered settles it."""
     now = now or timezone.now()
-    status, busy, unanswered, budget = (
-        Campaign.objects.filter(pk=campaign.pk)
-        .annotate(
-            busy=Exists(_live_leases(campaign, now)),
-            unanswered=Exists(_unanswered_slots(campaign)),
-        )
-        .values_list("status", "busy", "unanswered", "rating_budget")
-        .get()
-    )
-    if status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE) or busy:
+    status, busy, unanswered = _probes(campaign, now)
+    if status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE):
         return status, False
-    if unanswered and not budget and not campaign.rating_budget:
-        return status, False
-    return status, campaign_is_complete(campaign=campaign, now=now)
+    return status, _complete(campaign, now, busy=busy, unanswered=unanswered)
 
 
 def slot_capacity(*, campaign: Campaign, slot: Slot, able: list[int] | None = None) -> int:
