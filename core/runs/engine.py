@@ -108,7 +108,7 @@ def run_execute(*, run_id: int, attempt: int) -> bool:
     run = run_claim(run_id, attempt)
     if run is None:
         return False  # a duplicate or stale message, or cancelled while queued
-    run_continue(run_id=run_id, attempt=attempt, step=get_kind(run.kind).body, ends_run=True)
+    _step(run, get_kind(run.kind).body, ends_run=True)  # the claim's fresh row, not read again
     return True
 
 
@@ -129,6 +129,14 @@ def run_continue(
     run = Run.objects.filter(pk=run_id, attempt=attempt, state=RunState.RUNNING).first()
     if run is None:
         return None  # superseded or ended: a late worker writes nothing
+    return _step(run, step, ends_run=ends_run, step_name=step_name)
+
+
+def _step(
+    run: Run, step: Callable[[RunContext], Any], *, ends_run: bool, step_name: str | None = None
+) -> Any:
+    """run_continue's work, on the live attempt's row."""
+    run_id, attempt = run.pk, run.attempt
     kind = get_kind(run.kind)
     context = RunContext(run)
     refusals: tuple[type[BaseException], ...] = (RunRefused, *kind.refusals)

@@ -165,6 +165,21 @@ def _save_files(submission_id: int, metric: str, chunk: Chunk) -> dict:
     return files
 
 
+# What a scoring writes into a score's row: a rescoring's upsert sets them all again.
+SCORE_VALUES = [
+    "metric",
+    "score",
+    "ci_low",
+    "ci_high",
+    "extras",
+    "stats_file",
+    "profile_file",
+    "replicates_file",
+    "rater_ci_low",
+    "rater_ci_high",
+]
+
+
 def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]) -> object:
     """Store the statistics and the scores, and end the run, in one transaction under the run's
     row lock: a cancelled or superseded attempt writes nothing."""
@@ -173,25 +188,33 @@ def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]
         values = {m: _score_values(m, submission.leaderboard, chunks[m]) for m in plan.metrics}
         files = {m: _save_files(submission.pk, m, chunks[m]) for m in plan.metrics}
 
+    # A new score's replicates come from a run of their own (services/uncertainty.py): whatever
+    # an earlier scoring of this signature left is not this one's.
+    rows = [
+        Score(
+            submission=submission,
+            signature=result.signature,
+            metric=metric_name,
+            score=float(result.score),
+            ci_low=float(interval.low),
+            ci_high=float(interval.high),
+            extras=_jsonable(result.extras),
+            replicates_file="",
+            rater_ci_low=None,
+            rater_ci_high=None,
+            **files[metric_name],
+        )
+        for metric_name, (result, interval) in values.items()
+    ]
+
     def write_scores() -> None:
-        for metric_name, (result, interval) in values.items():
-            # A new score's replicates come from a run of their own (services/uncertainty.py):
-            # whatever an earlier scoring of this signature left is not this one's.
-            Score.objects.update_or_create(
-                submission=submission,
-                signature=result.signature,
-                defaults={
-                    "metric": metric_name,
-                    "score": float(result.score),
-                    "ci_low": float(interval.low),
-                    "ci_high": float(interval.high),
-                    "extras": _jsonable(result.extras),
-                    "replicates_file": "",
-                    "rater_ci_low": None,
-                    "rater_ci_high": None,
-                    **files[metric_name],
-                },
-            )
+        # One upsert for all the metrics (a rescoring replaces its signatures' rows in place).
+        Score.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["submission", "signature"],
+            update_fields=SCORE_VALUES,
+        )
 
     run_succeed(run, {"scores": len(values)}, write=write_scores)
     return None

@@ -144,8 +144,12 @@ def submission_run_started(run: Run) -> None:
     """The scoring run's start hook: the submission is running, and now it costs an attempt."""
     # Not only active ones: an operator may retry a failed run (`manage.py runs --retry`).
     submissions = Submission.objects.filter(run=run).exclude(status=SubmissionStatus.CANCELLED)
-    submissions.update(status=SubmissionStatus.RUNNING, error="", finished_at=None)
-    submissions.filter(is_baseline=False).update(charged=True)
+    submissions.update(
+        status=SubmissionStatus.RUNNING,
+        error="",
+        finished_at=None,
+        charged=Q(charged=True) | Q(is_baseline=False),  # a baseline costs its team nothing
+    )
 
 
 def submission_run_ended(run: Run) -> None:

@@ -113,12 +113,13 @@ def replicates_run(run: RunContext) -> object:
                 load_profile(score.profile_file) if score.profile_file else None,
             )
             replicates = score_replicates(leaderboard_metric(board, score.metric), chunk, pools)
-        run.check()  # a superseded attempt stops before it writes
+        # The report (with the stage's timing) is also the check that stops a superseded or
+        # cancelled attempt before it writes its file.
+        run.progress(done)
         name = save_matrix(
             f"stats/{submission.pk}/{score.metric}.replicates.npy", replicates.scores
         )
         found[score.pk] = (name, replicates)
-        run.progress(done)
 
     def write() -> None:
         stored = Score.objects.in_bulk(list(found))  # read again under the run's lock
@@ -128,7 +129,8 @@ def replicates_run(run: RunContext) -> object:
             if replicates.rater_interval is not None:
                 score.rater_ci_low, score.rater_ci_high = replicates.rater_interval
                 score.extras = {**score.extras, "rater_shift": replicates.shift}
-            score.save(update_fields=["replicates_file", "rater_ci_low", "rater_ci_high", "extras"])
+        fields = ["replicates_file", "rater_ci_low", "rater_ci_high", "extras"]
+        Score.objects.bulk_update(stored.values(), fields)  # one UPDATE for every score
 
     run_succeed(run, {"scores": len(found)}, write=write)
     return None
