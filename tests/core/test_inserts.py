@@ -46,9 +46,33 @@ def test_a_broken_check_constraint_is_the_constraints_message_and_no_row(owner):
 
 
 def test_the_constraints_cost_no_query_before_the_insert(owner, django_assert_num_queries):
-    # The database checks them on the insert. The queries: the owner's existence (a field's
-    # check, as a form's), then a savepoint, the insert and its release.
+    # The database checks them on the insert: a savepoint, the insert and its release. The owner
+    # was read from the database, so its existence is not asked again.
     dataset = Dataset(owner=owner, slug="cheap", name="Cheap")
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         insert_checked(dataset)
     assert Dataset.objects.filter(slug="cheap").exists()
+
+
+def test_a_relation_given_by_id_is_checked_and_a_missing_one_named(
+    owner, django_assert_num_queries
+):
+    with django_assert_num_queries(4):  # the owner's existence first, as a form's check
+        insert_checked(Dataset(owner_id=owner.pk, slug="by-id", name="By id"))
+    with pytest.raises(ValidationError) as caught:
+        insert_checked(Dataset(owner_id=owner.pk + 1000, slug="nobody", name="Nobody"))
+    assert "owner" in caught.value.message_dict
+    assert not Dataset.objects.filter(slug="nobody").exists()
+
+
+def test_a_relation_to_an_unsaved_or_deleted_object_is_still_refused(owner, other):
+    from django.contrib.auth.models import User
+
+    with pytest.raises(ValidationError) as unsaved:
+        insert_checked(Dataset(owner=User(username="ghost"), slug="ghost", name="Ghost"))
+    assert "owner" in unsaved.value.message_dict
+    other.delete()
+    with pytest.raises(ValidationError) as deleted:
+        insert_checked(Dataset(owner=other, slug="gone", name="Gone"))
+    assert "owner" in deleted.value.message_dict
+    assert not Dataset.objects.filter(slug__in=["ghost", "gone"]).exists()
