@@ -332,11 +332,10 @@ class Rating(models.Model):
         return (self.finished_at - self.started_at).total_seconds()
 
 
-class Weight(models.Model):
-    """A reference's weight in [-1, +1] from its counted ratings in one campaign."""
+class WeightStatistics(models.Model):
+    """A reference's weight in [-1, +1] and the statistics of the counted ratings it comes from:
+    a campaign's live Weight, and the copy of it that a release freezes (ReleaseReference)."""
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="weights")
-    reference = models.ForeignKey(Reference, on_delete=models.CASCADE, related_name="weights")
     n = models.PositiveIntegerField(default=0)
     mean = models.FloatField(null=True, blank=True)
     sd = models.FloatField(null=True, blank=True)
@@ -346,7 +345,21 @@ class Weight(models.Model):
     z_weight = models.FloatField(
         null=True, blank=True, help_text="The same from per-rater z-normalised scores."
     )
-    # The counted scores, in rating order, that n…ci_high were computed from ("5,3,4"; "" none;
+
+    class Meta:
+        abstract = True
+
+    def statistics(self) -> dict[str, float | int | None]:
+        """The values of these fields by name (what a release copies of a campaign's weight)."""
+        return {field.name: getattr(self, field.name) for field in WeightStatistics._meta.fields}
+
+
+class Weight(WeightStatistics):
+    """A reference's weight from its counted ratings in one campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="weights")
+    reference = models.ForeignKey(Reference, on_delete=models.CASCADE, related_name="weights")
+    # The counted scores, in rating order, that n…z_weight were computed from ("5,3,4"; "" none;
     # NULL: never computed, hence not blank). A recompute skips a reference whose ratings still
     # read the same, whatever changed them: a rating, quality control, a deleted rater, or a
     # concurrent rater's write that missed another's rating.

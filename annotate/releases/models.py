@@ -16,7 +16,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 
 from annotate.datasets.models import Dataset, Origin, SplitName
-from annotate.rating.models import Campaign
+from annotate.rating.models import Campaign, WeightStatistics
 from core.paths import storage_join
 
 # Semantic Versioning 2.0.0's grammar (semver.org, §2, §9, §10), with [0-9] for \d (which would
@@ -161,20 +161,15 @@ class ReleaseItem(models.Model):
         return f"{self.split}/{self.external_id}"
 
 
-class ReleaseReference(models.Model):
+class ReleaseReference(WeightStatistics):
+    """A reference as frozen, with its weight's statistics as the campaign had them."""
+
     # `release` repeats `item.release` so the immutability triggers need no join.
     release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="references")
     item = models.ForeignKey(ReleaseItem, on_delete=models.CASCADE, related_name="references")
     position = models.PositiveIntegerField()
     text = models.TextField()
     origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.ORIGINAL)
-    n = models.PositiveIntegerField(default=0)
-    mean = models.FloatField(null=True, blank=True)
-    sd = models.FloatField(null=True, blank=True)
-    weight = models.FloatField(null=True, blank=True)
-    z_weight = models.FloatField(null=True, blank=True)
-    ci_low = models.FloatField(null=True, blank=True)
-    ci_high = models.FloatField(null=True, blank=True)
     # The numbers whose mean is the weight's mean rating (the counted scores, or their per-rater
     # z-rescaled values for the z variant), in rating order: a leaderboard resamples them to
     # show how much its ranking depends on the raters. Internal: files and the API publish

@@ -122,13 +122,8 @@ def _copy_batch(
 def _reference_copy(
     release: Release, item: ReleaseItem, ref: Reference, ratings: _Ratings
 ) -> ReleaseReference:
-    stats = {}
     weight = ratings.weights.get(ref.pk)
-    if weight is not None:
-        stats = {
-            f: getattr(weight, f)
-            for f in ("n", "mean", "sd", "weight", "z_weight", "ci_low", "ci_high")
-        }
+    stats = weight.statistics() if weight is not None else {}
     return ReleaseReference(
         release=release,
         item=item,
