@@ -349,9 +349,14 @@ class WeightStatistics(models.Model):
     class Meta:
         abstract = True
 
+    @staticmethod
+    def field_names() -> list[str]:
+        """The statistics' fields (an admin form lists them after what they belong to)."""
+        return [field.name for field in WeightStatistics._meta.fields]
+
     def statistics(self) -> dict[str, float | int | None]:
         """The values of these fields by name (what a release copies of a campaign's weight)."""
-        return {field.name: getattr(self, field.name) for field in WeightStatistics._meta.fields}
+        return {name: getattr(self, name) for name in WeightStatistics.field_names()}
 
 
 class Weight(WeightStatistics):

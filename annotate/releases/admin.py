@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from annotate.rating.models import WeightStatistics
 from annotate.releases.models import (
     Release,
     ReleaseItem,
@@ -36,6 +37,17 @@ class ReleaseItemAdmin(admin.ModelAdmin):
 @admin.register(ReleaseReference)
 class ReleaseReferenceAdmin(admin.ModelAdmin):
     list_display = ["item", "position", "origin", "weight", "z_weight", "n"]
+    # The reference first: the model lists its weight's statistics first (an abstract base's).
+    fields = [
+        "release",
+        "item",
+        "position",
+        "text",
+        "origin",
+        *WeightStatistics.field_names(),
+        "rating_values",
+        "source_reference_id",
+    ]
     search_fields = ["release__dataset__slug", "text"]
     raw_id_fields = ["release", "item"]
 

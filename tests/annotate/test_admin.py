@@ -56,3 +56,16 @@ def test_changelists_search_and_add_pages_load(model, staff, client_for, make_da
 def test_the_admin_is_for_staff(client_for, who, status, user_named):
     user = user_named(who)
     assert client_for(user).get(reverse("admin:index")).status_code == status
+
+
+def test_an_admin_that_orders_its_fields_shows_every_editable_one():
+    # Weight and ReleaseReference list their own fields first (their statistics come first on the
+    # model, from an abstract base): a field added to the model must not vanish from the form.
+    from django.contrib.admin.utils import flatten
+
+    ordered = {m: a for m, a in admin.site._registry.items() if m in own_models() and a.fields}
+    assert {m.__name__ for m in ordered} >= {"Weight", "ReleaseReference"}
+    for model, model_admin in ordered.items():
+        editable = {f.name for f in model._meta.concrete_fields if f.editable and not f.primary_key}
+        shown = {*flatten(model_admin.fields), *model_admin.readonly_fields}
+        assert editable - shown == set(), model.__name__
