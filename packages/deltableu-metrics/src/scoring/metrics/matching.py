@@ -24,7 +24,7 @@ from .base import MetricInputError
 from .index import BleuIndex
 from .ngrams import Positions, build_tables, lookup, ref_counts
 from .refset import RefSet
-from .tokenizers import Segments, encode, split_segments
+from .tokenizers import Segments, encode
 
 DEFINITIONS = ("paper", "author-2019", "counts")
 REF_LENGTH_RULES = ("closest", "shortest")
@@ -132,11 +132,13 @@ def direct_entries(
     reference position is looked up in them (reference n-grams absent from their item's
     hypothesis get -1 at once). ``cache``: keep the tokens in the token cache."""
     n = refs.n_items
-    segs, vocab = encode([*hyps, *refs.texts], tokenize, lowercase, cache=cache)
-    hsegs, rsegs = split_segments(segs, n)
+    hsegs, vocab = encode(hyps, tokenize, lowercase, cache=cache)
+    # A token that no hypothesis has can match nothing: the references are read in the
+    # hypotheses' vocabulary (id -1 for such a token), so their own words are never collected
+    # into it (a pass over every reference token, ~15 % of a `dbleu` run), and their tokens are
+    # cached apart from any one system's, for the next system scored against them.
+    rsegs, _ = encode(refs.texts, tokenize, lowercase, vocab, cache=cache)
     vocab_size = max(vocab.values(), default=0) + 1
-    # The vocabulary lists the hypotheses' tokens first: a larger id occurs in no hypothesis.
-    rsegs.ids[rsegs.ids > hsegs.ids.max(initial=-1)] = -1
     hpos = Positions.of(hsegs, np.arange(n, dtype=np.int64))
     tables, h_entries = build_tables(hpos, max_order, vocab_size, n)
     rpos = Positions.of(rsegs, refs.item_of_ref)

@@ -351,11 +351,3 @@ def _expand(segs: Segments, distinct: list[str], lines: Sequence[str]) -> Segmen
     starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
     gather = np.repeat(segs.starts[occ] - starts, lens) + np.arange(int(lens.sum()), dtype=np.int64)
     return Segments(segs.ids[gather], starts, lens)
-
-
-def split_segments(segs: Segments, k: int) -> tuple[Segments, Segments]:
-    """Segments ``[0, k)`` and ``[k, end)`` of ``segs`` as two independent objects."""
-    cut = int(segs.starts[k]) if k < len(segs.lens) else len(segs.ids)
-    head = Segments(segs.ids[:cut], segs.starts[:k], segs.lens[:k])
-    tail = Segments(segs.ids[cut:], segs.starts[k:] - cut, segs.lens[k:])
-    return head, tail
