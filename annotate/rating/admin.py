@@ -3,7 +3,7 @@
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
-from annotate.rating.models import Campaign, CampaignRater, Rating, Slot, Weight, WeightStatistics
+from annotate.rating.models import WEIGHT_STATISTICS, Campaign, CampaignRater, Rating, Slot, Weight
 from annotate.rating.services.lifecycle import campaign_transition
 
 
@@ -83,7 +83,7 @@ class RatingAdmin(admin.ModelAdmin):
 class WeightAdmin(admin.ModelAdmin):
     list_display = ["reference", "campaign", "n", "mean", "sd", "weight", "z_weight"]
     # What it weighs first: the model lists its statistics first (an abstract base's fields).
-    fields = ["campaign", "reference", *WeightStatistics.field_names()]
+    fields = ["campaign", "reference", *WEIGHT_STATISTICS]
     list_filter = ["campaign"]
     search_fields = ["reference__text"]
     raw_id_fields = ["reference", "campaign"]

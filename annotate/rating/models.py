@@ -349,14 +349,13 @@ class WeightStatistics(models.Model):
     class Meta:
         abstract = True
 
-    @staticmethod
-    def field_names() -> list[str]:
-        """The statistics' fields (an admin form lists them after what they belong to)."""
-        return [field.name for field in WeightStatistics._meta.fields]
-
     def statistics(self) -> dict[str, float | int | None]:
         """The values of these fields by name (what a release copies of a campaign's weight)."""
-        return {name: getattr(self, name) for name in WeightStatistics.field_names()}
+        return {name: getattr(self, name) for name in WEIGHT_STATISTICS}
+
+
+# Their names, read once: a freeze copies them for every reference of a release.
+WEIGHT_STATISTICS = tuple(field.name for field in WeightStatistics._meta.fields)
 
 
 class Weight(WeightStatistics):

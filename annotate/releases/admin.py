@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from annotate.rating.models import WeightStatistics
+from annotate.rating.models import WEIGHT_STATISTICS
 from annotate.releases.models import (
     Release,
     ReleaseItem,
@@ -44,7 +44,7 @@ class ReleaseReferenceAdmin(admin.ModelAdmin):
         "position",
         "text",
         "origin",
-        *WeightStatistics.field_names(),
+        *WEIGHT_STATISTICS,
         "rating_values",
         "source_reference_id",
     ]
