@@ -147,12 +147,14 @@ def campaign_is_complete(*, campaign: Campaign, now: datetime | None = None) -> 
     return _complete(campaign, now, busy=_live_leases(campaign, now).exists())
 
 
-def campaign_status_read(*, campaign: Campaign, now: datetime | None = None) -> tuple[str, bool]:
+def campaign_status_read(
+    *, campaign: Campaign, now: datetime | None = None
+) -> tuple[str, bool | None]:
     """The campaign's stored status and, when it is open or complete, whether it is complete now
-    (False for a draft or a closed one). The status and the live-lease probe are one query,
-    which settles it while raters are at work; the probes after it run only when it does not
-    (asking them all in one query cost more under load than the one it saved: PostgreSQL
-    evaluated the unanswered-slot scan even when a live lease had settled it)."""
+    (None for a draft or a closed one: the rule does not apply). The status and the live-lease
+    probe are one query, which settles it while raters are at work; the probes after it run only
+    when it does not (asking them all in one query cost more under load than the one it saved:
+    PostgreSQL evaluated the unanswered-slot scan even when a live lease had settled it)."""
     now = now or timezone.now()
     status, busy = (
         Campaign.objects.filter(pk=campaign.pk)
@@ -161,7 +163,7 @@ def campaign_status_read(*, campaign: Campaign, now: datetime | None = None) -> 
         .get()
     )
     if status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE):
-        return status, False
+        return status, None
     return status, _complete(campaign, now, busy=busy)
 
 

@@ -2,9 +2,9 @@
 
 Called wherever the answer can change — a rating, a skip or a flag lands, a rater finds nothing
 left, joins, or is judged by quality control, slots are added — and cheap when the campaign is
-running (a live lease or a slot nobody has answered settles it in the read of the status itself).
-One read, and a conditional UPDATE only when the status moves: it cannot loop, and two callers at
-once agree.
+busy (a live lease settles it in the read of the status itself; otherwise the rule's probes
+follow). Reads, and a conditional UPDATE only when the status moves: it cannot loop, and two
+callers at once agree.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from annotate.rating.selectors.lifecycle import campaign_status_read
 def campaign_status_refresh(*, campaign: Campaign) -> str:
     """Move an open campaign to complete, or a complete one back to open, as its slots and
     raters now say; draft and closed stay. Returns the status (also set on `campaign`)."""
-    # The stored status (the caller's copy may be stale) and the rule's answer, in one read
-    # while the campaign runs.
+    # The stored status (the caller's copy may be stale) and the rule's answer: one read while
+    # raters are at work.
     campaign.status, complete = campaign_status_read(campaign=campaign)
-    if campaign.status not in (CampaignStatus.OPEN, CampaignStatus.COMPLETE):
+    if complete is None:  # a draft or a closed campaign stays as it is
         return campaign.status
     after = CampaignStatus.COMPLETE if complete else CampaignStatus.OPEN
     # Most calls change nothing (a rating lands in a campaign that stays open): no write. The
