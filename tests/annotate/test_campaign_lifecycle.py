@@ -13,7 +13,7 @@ from django.utils import timezone
 from annotate.datasets.models import Item, Reference
 from annotate.datasets.services.datasets import dataset_import_file
 from annotate.mining.signals import candidates_added
-from annotate.rating.models import CampaignStatus, QCStatus, Rating, Slot
+from annotate.rating.models import Campaign, CampaignStatus, QCStatus, Rating, Slot
 from annotate.rating.selectors.campaigns import campaign_progress
 from annotate.rating.selectors.lifecycle import Reason, rater_nothing_left
 from annotate.rating.services.assignment import rating_next
@@ -271,3 +271,17 @@ def test_a_draft_says_it_is_not_open(make_campaign, make_rater):
     campaign.refresh_from_db()
     assert rating_next(campaign=campaign, rater=rater) is None
     assert rater_nothing_left(campaign=campaign, rater=rater).reason == Reason.DRAFT
+
+
+@pytest.mark.parametrize("kept", [CampaignStatus.DRAFT, CampaignStatus.CLOSED])
+def test_the_refresh_leaves_a_draft_or_closed_campaign_as_it_is(make_campaign, make_rater, kept):
+    # Rated through, the rule would say complete; it applies to open and complete ones only.
+    from annotate.rating.selectors.lifecycle import campaign_status_read
+    from annotate.rating.services.status import campaign_status_refresh
+
+    campaign = make_campaign(ratings_per_unit=1)
+    rate_all(campaign, make_rater(campaign))
+    Campaign.objects.filter(pk=campaign.pk).update(status=kept)
+    assert campaign_status_read(campaign=campaign) == (kept, None)
+    assert campaign_status_refresh(campaign=campaign) == kept
+    assert status_of(campaign) == kept
