@@ -284,22 +284,6 @@ def judgments_read(table: Table) -> Judgments:
     return parsed
 
 
-def parse_contexts(data: bytes, name: str = "contexts") -> Contexts:
-    return contexts_read(table_read("contexts", name, data))
-
-
-def parse_references(data: bytes, name: str = "references") -> References:
-    return references_read(table_read("references", name, data))
-
-
-def parse_outputs(data: bytes, name: str = "systems") -> Outputs:
-    return outputs_read(table_read("systems", name, data))
-
-
-def parse_judgments(data: bytes, name: str = "judgments") -> Judgments:
-    return judgments_read(table_read("judgments", name, data))
-
-
 READERS = {
     "contexts": contexts_read,
     "references": references_read,

@@ -50,17 +50,6 @@ def alpha(counts: np.ndarray, domain: Sequence[int], level: Level) -> float | No
     return None if math.isnan(value) else float(value)
 
 
-def matrix_value_counts(matrix: Sequence[Sequence[float]], domain: Sequence[int]) -> np.ndarray:
-    """Value counts of a raters × references matrix with NaN where a rater did not rate."""
-    triples = [
-        (rater, unit, int(score))
-        for rater, row in enumerate(matrix)
-        for unit, score in enumerate(row)
-        if not math.isnan(score)
-    ]
-    return value_counts(triples, domain)
-
-
 def consensus_agreement(triples: Sequence[Triple]) -> dict[int, dict[str, float | int | None]]:
     """Per rater: Spearman's rho of their scores against the mean of the OTHER raters' scores on
     the same references, and on how many references (n). rho is None below three shared

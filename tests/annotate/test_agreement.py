@@ -7,12 +7,7 @@ import pytest
 from django.utils import timezone
 
 from annotate.datasets.models import Reference
-from annotate.rating.agreement_math import (
-    alpha,
-    consensus_agreement,
-    matrix_value_counts,
-    value_counts,
-)
+from annotate.rating.agreement_math import alpha, consensus_agreement, value_counts
 from annotate.rating.models import Rating, Slot
 from annotate.rating.selectors.agreement import campaign_agreement
 
@@ -26,6 +21,17 @@ TEXTBOOK = [
     [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
 ]
 SCALE = [1, 2, 3, 4, 5]
+
+
+def matrix_value_counts(matrix, domain) -> np.ndarray:
+    """Value counts of a raters × references matrix with NaN where a rater did not rate."""
+    triples = [
+        (rater, unit, int(score))
+        for rater, row in enumerate(matrix)
+        for unit, score in enumerate(row)
+        if not math.isnan(score)
+    ]
+    return value_counts(triples, domain)
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,12 @@ import pytest
 from django.core.management import call_command
 
 from annotate.judgments.models import EvalSystem, Judgment, SystemOutput
-from annotate.judgments.parsing import parse_judgments, parse_outputs, parse_references
 from annotate.judgments.services.importing import bundle_parse, judgments_import
 from annotate.rating.models import Rating, Slot
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_join
 from annotate.rating.services.ratings import preference_for_a, rating_submit
+from tests.judgment_parsing import parse_judgments, parse_outputs, parse_references
 
 CONTEXTS = (
     "\ufeffid\tdepth\tcontext\nc1\t2\thi there EOS how are you?\nc2\t1\twhat's up\nc3\t1\tbye\n"

@@ -10,7 +10,7 @@ from annotate.judgments.columns import (
     mapping_from_option,
     role_named,
 )
-from annotate.judgments.parsing import parse_contexts, parse_judgments, parse_outputs
+from tests.judgment_parsing import parse_contexts, parse_judgments, parse_outputs
 
 REAL_JUDGMENTS = (
     "\ufeffWorkerId\tInstanceID\tSystemID\tRelevance\tInformativeness\n"

@@ -11,14 +11,29 @@ from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 
 from annotate.releases.models import Release, ReleaseItem
-from annotate.releases.selectors.releases import release_ref_items
+from annotate.releases.selectors.content import release_content, scoring_refs
 from annotate.releases.services.importing import release_import_archive
 from annotate.releases.services.publish import release_build_files
+from scoring.metrics import RefItem, WeightedRef
 from scoring.metrics.api import score_corpus
 from tests.annotate.release_kit import _media, archive_run, published, rated  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 HIDDEN_TEXTS = ("try the one with the blue door, great espresso", "no idea sorry")
+
+
+def release_ref_items(*, release: Release, split: str) -> list[RefItem]:
+    """The metric's references for one split, hidden or not, read as refs.<split>.jsonl holds
+    them: items ΔBLEU can score, in order, with the release's weight variant (the oracle the
+    leaderboards' own reading is checked against)."""
+    out = []
+    for item in release_content(release=release, public_only=False):
+        refs = scoring_refs(item, release.weight_variant) if item["split"] == split else None
+        if refs is not None:
+            out.append(
+                RefItem(item["id"], tuple(WeightedRef(r["text"], r["weight"]) for r in refs))
+            )
+    return out
 
 
 def build_archive(release):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -13,14 +14,16 @@ from hypothesis import strategies as st
 
 from scoring.metrics import __version__
 from scoring.metrics.base import MetricInputError, RefItem, WeightedRef
-from scoring.metrics.grr import (
-    GRR,
-    best_per_item,
-    grr_denominator,
-    grr_numerators,
-    segments_of,
-)
+from scoring.metrics.grr import GRR, Segments, best_per_item, grr_denominator, grr_numerators
 from tests.examples import examples
+
+
+def segments_of(seqs: list[list[int]]) -> Segments:
+    """Sequences of token ids as the vectorized DP takes them."""
+    lens = np.fromiter(map(len, seqs), np.int64, len(seqs))
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    ids = np.fromiter(chain.from_iterable(seqs), np.int64, int(lens.sum()))
+    return Segments(ids, starts, lens)
 
 
 def brute_force(cand: list[int], ref: list[int], alpha: float, beta: float) -> float:

@@ -16,10 +16,8 @@ from django.db.models import Prefetch, QuerySet
 from annotate.datasets.models import Dataset
 from annotate.datasets.selectors import dataset_can_edit, dataset_get_visible
 from annotate.releases.models import Release, ReleaseItem, ReleaseReference, ReleaseStatus
-from annotate.releases.selectors.content import release_content, scoring_refs
 from annotate.releases.visibility import release_splits_hidden_from
 from core.errors import NotFound
-from scoring.metrics import RefItem, WeightedRef
 
 
 def release_list_visible(*, user: User | AnonymousUser, dataset: Dataset) -> QuerySet[Release]:
@@ -70,20 +68,6 @@ def release_items(*, release: Release, split: str | None = None) -> QuerySet[Rel
     return items.prefetch_related(
         Prefetch("references", queryset=ReleaseReference.objects.order_by("position"))
     ).order_by("position")
-
-
-def release_ref_items(*, release: Release, split: str) -> list[RefItem]:
-    """The metric's references for one split, hidden or not, exactly as refs.<split>.jsonl holds
-    them: items ΔBLEU can score, in order, with the release's weight variant."""
-    content = release_content(release=release, public_only=False)
-    out = []
-    for item in content:
-        refs = scoring_refs(item, release.weight_variant) if item["split"] == split else None
-        if refs is not None:
-            out.append(
-                RefItem(item["id"], tuple(WeightedRef(r["text"], r["weight"]) for r in refs))
-            )
-    return out
 
 
 def release_manifest_files(*, release: Release) -> list[dict[str, Any]]:

@@ -37,7 +37,6 @@ Choices where the paper leaves room:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -78,14 +77,6 @@ def grr_numerators(cands: Segments, refs: Segments, alpha: float, beta: float) -
             beta,
         )
     return out
-
-
-def segments_of(seqs: Sequence[Sequence[int]]) -> Segments:
-    """Sequences of token ids as :class:`Segments` (for callers holding lists)."""
-    lens = np.fromiter(map(len, seqs), np.int64, len(seqs))
-    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
-    ids = np.fromiter(chain.from_iterable(seqs), np.int64, int(lens.sum()))
-    return Segments(ids, starts, lens)
 
 
 def _pad(segs: Segments, batch: np.ndarray, fill: int) -> np.ndarray:
