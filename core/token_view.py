@@ -20,6 +20,11 @@ class GuardedObtainAuthToken(ObtainAuthToken):
     parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
 
     def post(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """Trade your username and password for your API token
+
+        Send them as JSON or as a form; the answer is `{"token": "…"}`, to send as
+        `Authorization: Token …`. Repeated failures for one username from one address lock that
+        pair out for a while (429)."""
         username = request.data.get("username", "") if hasattr(request.data, "get") else ""
         if "\x00" in str(username):
             # No database text column stores a NUL: refused before the lockout lookup.

@@ -21,8 +21,9 @@ class MeOutputSerializer(serializers.Serializer):
 
 
 class MeApi(APIView):
-    @extend_schema(responses=MeOutputSerializer, summary="Who the API sees you as")
+    @extend_schema(responses=MeOutputSerializer)
     def get(self, request: Request) -> Response:
+        """Who the API sees you as"""
         profile = profile_ensure(user=cast(User, request.user))
         body = {
             "username": request.user.username,

@@ -35,17 +35,15 @@ def _editable_dataset(request: Request, slug: str) -> Dataset:
 class DatasetListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=paginated(s.DatasetOutputSerializer), summary="Datasets you can see")
+    @extend_schema(responses=paginated(s.DatasetOutputSerializer))
     def get(self, request: Request) -> Response:
+        """Datasets you can see"""
         datasets = selectors.dataset_list_visible(user=request.user)
         return page_response(request, datasets, s.DatasetOutputSerializer)
 
-    @extend_schema(
-        request=s.DatasetInputSerializer,
-        responses={201: s.DatasetOutputSerializer},
-        summary="Create a dataset (researchers)",
-    )
+    @extend_schema(request=s.DatasetInputSerializer, responses={201: s.DatasetOutputSerializer})
     def post(self, request: Request) -> Response:
+        """Create a dataset (researchers)"""
         services.dataset_creator_check(user=request.user)  # before reading the input
         fields = validated_input(s.DatasetInputSerializer, request)
         dataset = services.dataset_create(owner=cast(User, request.user), **fields)
@@ -55,17 +53,15 @@ class DatasetListApi(APIView):
 class DatasetDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=s.DatasetOutputSerializer, summary="One dataset")
+    @extend_schema(responses=s.DatasetOutputSerializer)
     def get(self, request: Request, slug: str) -> Response:
+        """One dataset"""
         dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
         return Response(s.DatasetOutputSerializer(dataset).data)
 
-    @extend_schema(
-        request=s.DatasetUpdateSerializer,
-        responses=s.DatasetOutputSerializer,
-        summary="Change a dataset (owner)",
-    )
+    @extend_schema(request=s.DatasetUpdateSerializer, responses=s.DatasetOutputSerializer)
     def patch(self, request: Request, slug: str) -> Response:
+        """Change a dataset (owner)"""
         dataset = _editable_dataset(request, slug)
         fields = validated_input(
             s.DatasetUpdateSerializer,
@@ -85,10 +81,10 @@ class DatasetDetailApi(APIView):
                 description="Something keeps the dataset (a release is citable): named in the "
                 "body; nothing was deleted.",
             ),
-        },
-        summary="Delete a dataset with everything on it (owner); see …/deletion/ first",
+        }
     )
     def delete(self, request: Request, slug: str) -> Response:
+        """Delete a dataset with everything on it (owner); see …/deletion/ first"""
         try:
             services.dataset_delete(dataset=_editable_dataset(request, slug))
         except services.DeletionRefused as exc:
@@ -98,11 +94,9 @@ class DatasetDetailApi(APIView):
 
 
 class DatasetDeletionApi(APIView):
-    @extend_schema(
-        responses=s.DeletionPreviewSerializer,
-        summary="What deleting the dataset would remove, and what would refuse it (owner)",
-    )
+    @extend_schema(responses=s.DeletionPreviewSerializer)
     def get(self, request: Request, slug: str) -> Response:
+        """What deleting the dataset would remove, and what would refuse it (owner)"""
         preview = dataset_deletion_preview(dataset=_editable_dataset(request, slug))
         return Response(s.DeletionPreviewSerializer(preview).data)
 
@@ -113,9 +107,9 @@ class DatasetItemsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("split", str, enum=["dev", "test"], required=False)],
         responses=paginated(s.ItemOutputSerializer),
-        summary="Items of a dataset with their references, in import order",
     )
     def get(self, request: Request, slug: str) -> Response:
+        """Items of a dataset with their references, in import order"""
         dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
         hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
         split = request.query_params.get("split") or None
@@ -130,9 +124,9 @@ class DatasetImportApi(APIView):
             201: s.ImportOutputSerializer,
             400: OpenApiResponse(s.ImportErrorSerializer, description="Every problem, by line"),
         },
-        summary="Import items and references from a JSONL or TSV file (owner); all or nothing",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Import items and references from a JSONL or TSV file (owner); all or nothing"""
         dataset = _editable_dataset(request, slug)
         fields = validated_input(s.ImportInputSerializer, request)
         upload = fields["file"]
@@ -156,10 +150,10 @@ class DatasetExportApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        responses={(200, "application/jsonl"): OpenApiResponse(description="Canonical JSONL")},
-        summary="The dataset as JSONL, the same layout the import reads",
+        responses={(200, "application/jsonl"): OpenApiResponse(description="Canonical JSONL")}
     )
     def get(self, request: Request, slug: str) -> StreamingHttpResponse:
+        """The dataset as JSONL, the same layout the import reads"""
         dataset = selectors.dataset_get_visible(user=request.user, slug=slug)
         hidden = dataset_splits_hidden_from(user=request.user, dataset=dataset)
         response = StreamingHttpResponse(

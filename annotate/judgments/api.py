@@ -107,11 +107,10 @@ def _upload_responses(ok: int, serializer: type[serializers.Serializer]) -> dict
 
 class JudgmentImportApi(APIView):
     @extend_schema(
-        request=UPLOAD_SCHEMA,
-        responses=_upload_responses(201, JudgmentSetOutputSerializer),
-        summary="Import human judgments (with systems' outputs, contexts, references)",
+        request=UPLOAD_SCHEMA, responses=_upload_responses(201, JudgmentSetOutputSerializer)
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Import human judgments (with systems' outputs, contexts, references)"""
         dataset = dataset_get_visible(user=request.user, slug=slug)
         try:
             fields, columns = _input(request)
@@ -135,11 +134,10 @@ class JudgmentImportApi(APIView):
 
 class JudgmentPreviewApi(APIView):
     @extend_schema(
-        request=UPLOAD_SCHEMA,
-        responses=_upload_responses(200, JudgmentPreviewSerializer),
-        summary="How the files' columns would be read (first rows, guessed roles); writes nothing",
+        request=UPLOAD_SCHEMA, responses=_upload_responses(200, JudgmentPreviewSerializer)
     )
     def post(self, request: Request, slug: str) -> Response:
+        """How the files' columns would be read (first rows, guessed roles); writes nothing"""
         dataset_get_editable(
             user=request.user, slug=slug, refusal="Only the dataset's owner can import judgments."
         )
@@ -154,9 +152,9 @@ class JudgmentPreviewApi(APIView):
 
 class JudgmentSetDetailApi(APIView):
     @extend_schema(
-        responses={200: JudgmentSetOutputSerializer, 404: OpenApiResponse(description="")},
-        summary="An import of judgments with its report (problems by file and line)",
+        responses={200: JudgmentSetOutputSerializer, 404: OpenApiResponse(description="")}
     )
     def get(self, request: Request, judgment_set_id: int) -> Response:
+        """An import of judgments with its report (problems by file and line)"""
         judgment_set: JudgmentSet = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
         return Response(JudgmentSetOutputSerializer(judgment_set).data)

@@ -87,17 +87,17 @@ def _owned_dataset(request: Request, slug: str) -> Dataset:
 
 
 class CorpusListApi(APIView):
-    @extend_schema(responses=paginated(CorpusOutputSerializer), summary="Corpora you can mine")
+    @extend_schema(responses=paginated(CorpusOutputSerializer))
     def get(self, request: Request) -> Response:
+        """Corpora you can mine"""
         corpora = corpus_list_usable(user=request.user)
         return page_response(request, corpora, CorpusOutputSerializer)
 
     @extend_schema(
-        request={"multipart/form-data": CorpusInputSerializer},
-        responses={202: JobOutputSerializer},
-        summary="Upload a corpus of triples (researchers); it is indexed by a job",
+        request={"multipart/form-data": CorpusInputSerializer}, responses={202: JobOutputSerializer}
     )
     def post(self, request: Request) -> Response:
+        """Upload a corpus of triples (researchers); it is indexed by a job"""
         if not user_is_researcher(request.user):
             raise PermissionDenied("Only researchers can add corpora.")
         fields = validated_input(CorpusInputSerializer, request)
@@ -111,8 +111,9 @@ class CorpusListApi(APIView):
 
 
 class CorpusDetailApi(APIView):
-    @extend_schema(responses=CorpusOutputSerializer, summary="A corpus, its status and bad rows")
+    @extend_schema(responses=CorpusOutputSerializer)
     def get(self, request: Request, corpus_id: int) -> Response:
+        """A corpus, its status and bad rows"""
         corpus = corpus_get_usable(user=request.user, corpus_id=corpus_id)
         return Response(CorpusOutputSerializer(corpus).data)
 
@@ -120,28 +121,26 @@ class CorpusDetailApi(APIView):
         responses={
             204: OpenApiResponse(description="Deleted, with its uploaded file and its index"),
             409: deletion_refused("A run reads the corpus (its indexing, or a mining run)"),
-        },
-        summary="Delete a corpus you own (a refused upload, say), its file and its index",
+        }
     )
     def delete(self, request: Request, corpus_id: int) -> Response:
+        """Delete a corpus you own (a refused upload, say), its file and its index"""
         corpus_delete(corpus=corpus_get_deletable(user=request.user, corpus_id=corpus_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MiningApi(APIView):
-    @extend_schema(responses=JobOutputSerializer, summary="The dataset's latest mining run")
+    @extend_schema(responses=JobOutputSerializer)
     def get(self, request: Request, slug: str) -> Response:
+        """The dataset's latest mining run"""
         job = mining_job_latest(dataset=_owned_dataset(request, slug))
         if job is None:
             raise Http404("No mining run yet.")
         return Response(JobOutputSerializer(job).data)
 
-    @extend_schema(
-        request=MiningInputSerializer,
-        responses={202: JobOutputSerializer},
-        summary="Mine candidate references for a split from a corpus (owner); follow the job",
-    )
+    @extend_schema(request=MiningInputSerializer, responses={202: JobOutputSerializer})
     def post(self, request: Request, slug: str) -> Response:
+        """Mine candidate references for a split from a corpus (owner); follow the job"""
         dataset = _owned_dataset(request, slug)
         fields = validated_input(MiningInputSerializer, request)
         corpus = corpus_get_usable(user=request.user, corpus_id=fields.pop("corpus"))
@@ -157,9 +156,9 @@ class CandidateListApi(APIView):
             OpenApiParameter("max_score", float, required=False),
         ],
         responses=paginated(CandidateOutputSerializer),
-        summary="Mined and parroted candidates, best BM25 score first (owner)",
     )
     def get(self, request: Request, slug: str) -> Response:
+        """Mined and parroted candidates, best BM25 score first (owner)"""
         dataset = _owned_dataset(request, slug)
         params = request.query_params
         bounds = {n: finite_or_none(params[n]) for n in ("min_score", "max_score") if params.get(n)}
@@ -171,8 +170,9 @@ class CandidateListApi(APIView):
 
 
 class CandidateDetailApi(APIView):
-    @extend_schema(responses={204: None}, summary="Remove a mined candidate (owner)")
+    @extend_schema(responses={204: None})
     def delete(self, request: Request, slug: str, reference_id: int) -> Response:
+        """Remove a mined candidate (owner)"""
         dataset = _owned_dataset(request, slug)
         removed = references_remove_mined(
             user=cast(User, request.user), dataset=dataset, reference_ids=[reference_id]

@@ -132,18 +132,16 @@ class ReleaseInputSerializer(serializers.Serializer):
 class ReleaseListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=paginated(ReleaseOutputSerializer), summary="Releases of a dataset")
+    @extend_schema(responses=paginated(ReleaseOutputSerializer))
     def get(self, request: Request, slug: str) -> Response:
+        """Releases of a dataset"""
         dataset = dataset_get_visible(user=request.user, slug=slug)
         releases = release_list_visible(user=request.user, dataset=dataset)
         return page_response(request, releases, ReleaseOutputSerializer)
 
-    @extend_schema(
-        request=ReleaseInputSerializer,
-        responses={201: ReleaseOutputSerializer},
-        summary="Freeze a draft release (owner); the answer carries its id",
-    )
+    @extend_schema(request=ReleaseInputSerializer, responses={201: ReleaseOutputSerializer})
     def post(self, request: Request, slug: str) -> Response:
+        """Freeze a draft release (owner); the answer carries its id"""
         dataset = dataset_get_editable(
             user=request.user, slug=slug, refusal="Only the dataset's owner can freeze a release."
         )
@@ -160,19 +158,17 @@ class ReleaseListApi(APIView):
 class ReleaseDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=ReleaseOutputSerializer, summary="One release")
+    @extend_schema(responses=ReleaseOutputSerializer)
     def get(self, request: Request, slug: str, version: str) -> Response:
+        """One release"""
         release = release_get_visible(user=request.user, slug=slug, version=version)
         return Response(ReleaseOutputSerializer(release).data)
 
 
 class ReleasePublishApi(APIView):
-    @extend_schema(
-        request=PublishInputSerializer,
-        responses=ReleaseOutputSerializer,
-        summary="Publish (owner; final, confirmed with the release's name)",
-    )
+    @extend_schema(request=PublishInputSerializer, responses=ReleaseOutputSerializer)
     def post(self, request: Request, slug: str, version: str) -> Response:
+        """Publish (owner; final, confirmed with the release's name)"""
         release = release_get_editable(user=request.user, slug=slug, version=version)
         fields = validated_input(PublishInputSerializer, request)
         release = release_publish_confirmed(release=release, **fields)
@@ -180,12 +176,9 @@ class ReleasePublishApi(APIView):
 
 
 class ReleaseRevealApi(APIView):
-    @extend_schema(
-        request=RevealInputSerializer,
-        responses=ReleaseOutputSerializer,
-        summary="Publish a hidden split's references (owner)",
-    )
+    @extend_schema(request=RevealInputSerializer, responses=ReleaseOutputSerializer)
     def post(self, request: Request, slug: str, version: str) -> Response:
+        """Publish a hidden split's references (owner)"""
         release = release_get_editable(user=request.user, slug=slug, version=version)
         fields = validated_input(RevealInputSerializer, request)
         release = release_reveal(release=release, by=cast(User, request.user), **fields)
@@ -195,8 +188,9 @@ class ReleaseRevealApi(APIView):
 class ReleaseManifestApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=OpenApiResponse(description="manifest.json"), summary="Manifest")
+    @extend_schema(responses=OpenApiResponse(description="manifest.json"))
     def get(self, request: Request, slug: str, version: str) -> Response:
+        """Manifest"""
         release = release_get_visible(user=request.user, slug=slug, version=version)
         if not release.is_published:
             raise Http404("A draft has no files yet.")
@@ -208,6 +202,10 @@ class ReleaseFileApi(APIView):
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiResponse()})
     def get(self, request: Request, slug: str, version: str, name: str) -> HttpResponseBase:
+        """One file of a published release, by the name its manifest gives
+
+        With an ETag (the file's SHA-256), and a one-span `Range` to resume, as every stored
+        download."""
         release = release_get_visible(user=request.user, slug=slug, version=version)
         if name not in release_file_names(release=release):
             raise Http404("No such file in this release.")
@@ -235,10 +233,10 @@ class ReleaseArchiveApi(APIView):
         responses={
             (200, "application/zip"): OpenApiResponse(description="The archive"),
             202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
-        },
-        summary="Download the archive, or the run building it",
+        }
     )
     def get(self, request: Request, slug: str, version: str):
+        """Download the archive, or the run building it"""
         release = release_get_visible(user=request.user, slug=slug, version=version)
         if not release.is_published:
             raise Http404("A draft has no archive.")
@@ -257,9 +255,9 @@ class ReleaseArchiveApi(APIView):
             200: OpenApiResponse(ArchiveStatusSerializer, description="Already built"),
             202: OpenApiResponse(ArchiveStatusSerializer, description="Being built"),
         },
-        summary="Start building the archive (owner); cached once built",
     )
     def post(self, request: Request, slug: str, version: str) -> Response:
+        """Start building the archive (owner); cached once built"""
         release = release_get_editable(user=request.user, slug=slug, version=version)
         if not release.is_published:
             raise ValidationError("Publish the release first.")
@@ -281,9 +279,9 @@ class ReleaseDiffApi(APIView):
             OpenApiTypes.OBJECT,
             description="Items, references and weights added, removed and changed",
         ),
-        summary="Differences between two releases (?old=…&new=…)",
     )
     def get(self, request: Request, slug: str) -> Response:
+        """Differences between two releases (?old=…&new=…)"""
         dataset = dataset_get_visible(user=request.user, slug=slug)
         versions = {key: request.query_params.get(key, "") for key in ("old", "new")}
         missing = [key for key, version in versions.items() if not version]
@@ -304,9 +302,9 @@ class ReleaseImportApi(APIView):
     @extend_schema(
         request={"multipart/form-data": ReleaseImportInputSerializer},
         responses={201: ReleaseOutputSerializer},
-        summary="Import a release archive (researchers)",
     )
     def post(self, request: Request) -> Response:
+        """Import a release archive (researchers)"""
         release_importer_check(user=request.user)  # before the upload is read
         fields = validated_input(ReleaseImportInputSerializer, request)
         upload = fields["archive"]
@@ -320,12 +318,9 @@ class ReleaseImportApi(APIView):
 
 
 class DatasetRevealApi(APIView):
-    @extend_schema(
-        request=RevealInputSerializer,
-        responses=s.DatasetOutputSerializer,
-        summary="Reveal a hidden split's references on the dataset (owner; final, logged)",
-    )
+    @extend_schema(request=RevealInputSerializer, responses=s.DatasetOutputSerializer)
     def post(self, request: Request, slug: str) -> Response:
+        """Reveal a hidden split's references on the dataset (owner; final, logged)"""
         dataset = dataset_get_editable(
             user=request.user, slug=slug, refusal="Only the dataset's owner can change it."
         )

@@ -86,26 +86,25 @@ class RunListApi(generics.ListAPIView):
 
 
 class RunDetailApi(APIView):
-    @extend_schema(responses=RunSerializer, summary="A run's state, attempt, progress and timings")
+    @extend_schema(responses=RunSerializer)
     def get(self, request: Request, run_id: int) -> Response:
+        """A run's state, attempt, progress and timings"""
         return Response(RunSerializer(_run_or_404(request, run_id)).data)
 
 
 class RunCancelApi(APIView):
-    @extend_schema(request=None, responses=RunSerializer, summary="Ask a run to stop")
+    @extend_schema(request=None, responses=RunSerializer)
     def post(self, request: Request, run_id: int) -> Response:
+        """Ask a run to stop"""
         run = _run_or_404(request, run_id)
         run_cancel(run=run)
         return Response(RunSerializer(run).data)
 
 
 class RunRetryApi(APIView):
-    @extend_schema(
-        request=None,
-        responses={200: RunSerializer, 409: RunSerializer},
-        summary="Start a failed run again (409 when it has not failed)",
-    )
+    @extend_schema(request=None, responses={200: RunSerializer, 409: RunSerializer})
     def post(self, request: Request, run_id: int) -> Response:
+        """Start a failed run again (409 when it has not failed)"""
         run = _run_or_404(request, run_id)
         retried = run_retry(run=run)
         return Response(RunSerializer(run).data, status=200 if retried else 409)

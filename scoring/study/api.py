@@ -186,17 +186,18 @@ class StudyCreateInputSerializer(serializers.Serializer):
 
 
 class StudyListApi(APIView):
-    @extend_schema(responses=paginated(StudySummarySerializer), summary="Your studies")
+    @extend_schema(responses=paginated(StudySummarySerializer))
     def get(self, request: Request) -> Response:
+        """Your studies"""
         studies = studies_of(user=cast(User, request.user))
         return page_response(request, studies, StudySummarySerializer)
 
     @extend_schema(
         request=StudyCreateInputSerializer,
         responses={201: StudyDetailSerializer, 400: OpenApiResponse(description="Invalid input")},
-        summary="Start a correlation study of your human evaluation (a job with progress)",
     )
     def post(self, request: Request) -> Response:
+        """Start a correlation study of your human evaluation (a job with progress)"""
         user = cast(User, request.user)
         fields = validated_input(StudyCreateInputSerializer, request, user=user)
         options = {k: v for k, v in fields.pop("options").items() if v is not None}
@@ -206,10 +207,10 @@ class StudyListApi(APIView):
 
 class StudyDetailApi(APIView):
     @extend_schema(
-        responses={200: StudyDetailSerializer, 404: OpenApiResponse(description="Not yours")},
-        summary="A study's status, progress and (when finished) its result",
+        responses={200: StudyDetailSerializer, 404: OpenApiResponse(description="Not yours")}
     )
     def get(self, request: Request, study_id: int) -> Response:
+        """A study's status, progress and (when finished) its result"""
         study = study_get_managed(user=request.user, pk=study_id)
         return Response(StudyDetailSerializer(study).data)
 
@@ -219,10 +220,10 @@ class StudyExportApi(APIView):
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="Table 2, sweeps"),
             (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
-        },
-        summary="Export a study's result as CSV or JSON",
+        }
     )
     def get(self, request: Request, study_id: int, fmt: str) -> HttpResponse:
+        """Export a study's result as CSV or JSON"""
         study = study_get_managed(user=request.user, pk=study_id)
         if fmt == "csv":
             response = HttpResponse(study_export_csv(study), content_type="text/csv; charset=utf-8")

@@ -1,5 +1,5 @@
-"""core.api: a page of a list is named as a list in the schema; a PATCH reads its answer only
-when it must."""
+"""core.api: a page of a list is named as a list in the schema, an operation is documented by
+its method's docstring; a PATCH reads its answer only when it must."""
 
 from __future__ import annotations
 
@@ -13,13 +13,18 @@ from core.api import validated_input
 
 
 @pytest.fixture(scope="module")
-def operations() -> dict[tuple[str, str], str]:
+def schema_operations() -> dict[tuple[str, str], dict]:
     schema = SchemaGenerator().get_schema(request=None, public=True)
     return {
-        (path, method): operation["operationId"]
+        (path, method): operation
         for path, methods in schema["paths"].items()
         for method, operation in methods.items()
     }
+
+
+@pytest.fixture(scope="module")
+def operations(schema_operations) -> dict[tuple[str, str], str]:
+    return {key: operation["operationId"] for key, operation in schema_operations.items()}
 
 
 def test_a_page_of_a_list_is_named_as_the_list(operations):
@@ -29,6 +34,24 @@ def test_a_page_of_a_list_is_named_as_the_list(operations):
 
 def test_a_detail_keeps_its_own_name(operations):
     assert operations[("/api/v1/leaderboards/{slug}/", "get")] == "v1_leaderboards_retrieve"
+
+
+def test_every_operation_has_a_one_line_summary(schema_operations):
+    summaries = {key: operation.get("summary") for key, operation in schema_operations.items()}
+    assert len(summaries) > 70
+    assert [key for key, summary in summaries.items() if not summary] == []
+    assert [key for key, summary in summaries.items() if "\n" in summary] == []
+
+
+def test_the_docstrings_first_paragraph_is_the_summary_and_the_rest_the_description(
+    schema_operations,
+):
+    codes = schema_operations[("/api/v1/campaigns/{campaign_id}/completion-codes/", "post")]
+    assert codes["summary"] == "Check the completion codes participants handed in (owner)"
+    assert codes["description"].startswith("Before paying a crowd batch: for each participant")
+    assert codes["description"].endswith("Writes nothing.")
+    one_line = schema_operations[("/api/v1/leaderboards/{slug}/", "get")]
+    assert one_line["summary"] and "description" not in one_line  # no second paragraph
 
 
 class _Changes(serializers.Serializer):

@@ -28,12 +28,9 @@ class DeleteSerializer(serializers.Serializer):
 
 
 class CampaignTransitionApi(APIView):
-    @extend_schema(
-        request=TransitionSerializer,
-        responses={200: CampaignSerializer},
-        summary="Open or close a campaign you run (complete follows from the ratings)",
-    )
+    @extend_schema(request=TransitionSerializer, responses={200: CampaignSerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
+        """Open or close a campaign you run (complete follows from the ratings)"""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         fields = validated_input(TransitionSerializer, request)
         campaign = campaign_transition(campaign=campaign, action=fields["action"])
@@ -49,9 +46,9 @@ class CampaignDeleteApi(APIView):
                 "Something keeps the campaign (a study reading its ratings or weights)"
             ),
         },
-        summary="Delete a campaign you run, with its ratings (confirm with its name)",
     )
     def post(self, request: Request, campaign_id: int) -> Response:
+        """Delete a campaign you run, with its ratings (confirm with its name)"""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         fields = validated_input(DeleteSerializer, request)
         campaign_delete(campaign=campaign, confirm=fields["confirm"])

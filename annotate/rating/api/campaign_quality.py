@@ -49,16 +49,6 @@ class CampaignRatingsExportApi(APIView):
     renderer_classes = [CsvRenderer, JsonLinesRenderer]
 
     @extend_schema(
-        summary="Export every answered rating of a campaign (owner)",
-        description=(
-            "One row per answer (leases still running are left out): pseudonymous rater id, "
-            "crowd id and whether their completion code is valid, the rater's QC status, "
-            "item external id, reference id (campaigns on references) or systems A and B and "
-            "whether A was on the left (campaigns on outputs), kind (normal, repeat, "
-            "bad_reference), the text shown (references and degraded controls), status, score, "
-            "preference for A (pairwise, −2 … +2), flag, whether it counts, start and finish "
-            "times (UTC) and seconds. CSV with a header, or JSON Lines."
-        ),
         parameters=[
             OpenApiParameter("format", str, enum=["csv", "jsonl"], description="Default csv.")
         ],
@@ -69,6 +59,15 @@ class CampaignRatingsExportApi(APIView):
         },
     )
     def get(self, request: Request, campaign_id: int) -> StreamingHttpResponse:
+        """Export every answered rating of a campaign (owner)
+
+        One row per answer (leases still running are left out): pseudonymous rater id, crowd id
+        and whether their completion code is valid, the rater's QC status, item external id,
+        reference id (campaigns on references) or systems A and B and whether A was on the left
+        (campaigns on outputs), kind (normal, repeat, bad_reference), the text shown (references
+        and degraded controls), status, score, preference for A (pairwise, −2 … +2), flag,
+        whether it counts, start and finish times (UTC) and seconds. CSV with a header, or JSON
+        Lines."""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         fmt = request.accepted_renderer.format
         lines = (ratings_jsonl_lines if fmt == "jsonl" else ratings_csv_lines)(campaign=campaign)
@@ -114,10 +113,10 @@ class QualitySerializer(serializers.Serializer):
 
 class CampaignQualityApi(APIView):
     @extend_schema(
-        responses={200: QualitySerializer, 404: OpenApiResponse(description="Not yours.")},
-        summary="Raters' quality control and the campaign's agreement (owner)",
+        responses={200: QualitySerializer, 404: OpenApiResponse(description="Not yours.")}
     )
     def get(self, request: Request, campaign_id: int) -> Response:
+        """Raters' quality control and the campaign's agreement (owner)"""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         agreement = campaign_agreement(campaign=campaign)
         raters = raters_overview(campaign=campaign, agreement=agreement)
@@ -137,11 +136,9 @@ class WeightSerializer(serializers.ModelSerializer):
 
 
 class CampaignWeightsApi(APIView):
-    @extend_schema(
-        responses=paginated(WeightSerializer),
-        summary="Weights of a campaign's references, with n, SD, 95% interval, z variant (owner)",
-    )
+    @extend_schema(responses=paginated(WeightSerializer))
     def get(self, request: Request, campaign_id: int) -> Response:
+        """Weights of a campaign's references, with n, SD, 95% interval, z variant (owner)"""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         return page_response(request, campaign_weights(campaign=campaign), WeightSerializer)
 
@@ -162,11 +159,12 @@ class ResultRowSerializer(serializers.Serializer):
 
 class CampaignResultsApi(APIView):
     @extend_schema(
-        responses={200: ResultRowSerializer(many=True), 404: OpenApiResponse(description="")},
-        summary="Results of a campaign on outputs: per system or per pair (owner)",
-        description="Empty for a campaign on references, whose findings are its weights.",
+        responses={200: ResultRowSerializer(many=True), 404: OpenApiResponse(description="")}
     )
     def get(self, request: Request, campaign_id: int) -> Response:
+        """Results of a campaign on outputs: per system or per pair (owner)
+
+        Empty for a campaign on references, whose findings are its weights."""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         rows = [] if campaign.rates_references else campaign_results(campaign=campaign)
         return Response(ResultRowSerializer(rows, many=True).data)

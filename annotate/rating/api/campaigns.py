@@ -144,17 +144,15 @@ class CampaignAssignmentSerializer(serializers.ModelSerializer):
 
 
 class CampaignListApi(APIView):
-    @extend_schema(responses=paginated(CampaignSerializer), summary="Campaigns you run or rate in")
+    @extend_schema(responses=paginated(CampaignSerializer))
     def get(self, request: Request) -> Response:
+        """Campaigns you run or rate in"""
         campaigns = campaigns_of_user(user=cast(User, request.user))
         return page_response(request, campaigns, CampaignSerializer, context={"request": request})
 
-    @extend_schema(
-        request=CampaignCreateSerializer,
-        responses={201: CampaignSerializer},
-        summary="Start a rating campaign on a dataset you own",
-    )
+    @extend_schema(request=CampaignCreateSerializer, responses={201: CampaignSerializer})
     def post(self, request: Request) -> Response:
+        """Start a rating campaign on a dataset you own"""
         fields = validated_input(CampaignCreateSerializer, request)
         dataset = dataset_get_editable(
             user=request.user,
@@ -181,8 +179,9 @@ class JoinSerializer(serializers.Serializer):
 
 
 class CampaignJoinApi(APIView):
-    @extend_schema(request=JoinSerializer, responses=CampaignSerializer, summary="Join as a rater")
+    @extend_schema(request=JoinSerializer, responses=CampaignSerializer)
     def post(self, request: Request) -> Response:
+        """Join as a rater"""
         fields = validated_input(JoinSerializer, request)
         campaign = campaign_get_by_token(token=fields["token"])
         campaign_join(campaign=campaign, rater=cast(User, request.user))
@@ -240,9 +239,9 @@ class CampaignNextApi(APIView):
                 resource_type_field_name=None,
             )
         },
-        summary="Your current item, or the next one (a lease that expires), or why none is left",
     )
     def post(self, request: Request, campaign_id: int) -> Response:
+        """Your current item, or the next one (a lease that expires), or why none is left"""
         campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
         rater = cast(User, request.user)
         rating = rating_next(campaign=campaign, rater=rater)
@@ -256,8 +255,9 @@ class CampaignNextApi(APIView):
 
 
 class CampaignProgressApi(APIView):
-    @extend_schema(responses=ProgressSerializer, summary="Your progress in a campaign you rate")
+    @extend_schema(responses=ProgressSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
+        """Your progress in a campaign you rate"""
         campaign = campaign_get_for_rater(user=request.user, campaign_id=campaign_id)
         progress = rater_progress(campaign=campaign, rater=cast(User, request.user))
         return Response(ProgressSerializer(progress).data)
@@ -274,19 +274,17 @@ class CampaignOverviewSerializer(serializers.Serializer):
 
 
 class CampaignDetailApi(APIView):
-    @extend_schema(responses=CampaignSerializer, summary="A campaign you run, with its progress")
+    @extend_schema(responses=CampaignSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
+        """A campaign you run, with its progress"""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         body = CampaignSerializer(campaign, context={"request": request}).data
         body["progress"] = CampaignOverviewSerializer(campaign_progress(campaign=campaign)).data
         return Response(body)
 
-    @extend_schema(
-        request=CampaignAssignmentSerializer,
-        responses=CampaignSerializer,
-        summary="Change a running campaign's assignment (uniform or adaptive) or rating budget",
-    )
+    @extend_schema(request=CampaignAssignmentSerializer, responses=CampaignSerializer)
     def patch(self, request: Request, campaign_id: int) -> Response:
+        """Change a running campaign's assignment (uniform or adaptive) or rating budget"""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         fields = validated_input(
             CampaignAssignmentSerializer,
@@ -314,11 +312,10 @@ class AnswerSerializer(serializers.Serializer):
 
 class RatingAnswerApi(APIView):
     @extend_schema(
-        request=AnswerSerializer,
-        responses={200: OpenApiResponse(description="Recorded")},
-        summary="Answer your leased item: a score, a skip or a flag",
+        request=AnswerSerializer, responses={200: OpenApiResponse(description="Recorded")}
     )
     def post(self, request: Request, rating_id: int) -> Response:
+        """Answer your leased item: a score, a skip or a flag"""
         answer = validated_input(AnswerSerializer, request)
         user = cast(User, request.user)
         if not rater_owns_rating(rater=user, rating_id=rating_id):

@@ -56,17 +56,13 @@ class CodeChecksSerializer(serializers.Serializer):
 class CampaignCompletionCodesApi(APIView):
     parser_classes = [StrictJSONParser]  # a list of objects: JSON only, as the schema says
 
-    @extend_schema(
-        request=CodeCheckInputSerializer,
-        responses=CodeChecksSerializer,
-        summary="Check the completion codes participants handed in (owner)",
-        description=(
-            "Before paying a crowd batch: for each participant and code, whether the code is "
-            "theirs in this campaign and they passed quality control. Case, spaces and dashes "
-            "are ignored. Writes nothing."
-        ),
-    )
+    @extend_schema(request=CodeCheckInputSerializer, responses=CodeChecksSerializer)
     def post(self, request: Request, campaign_id: int) -> Response:
+        """Check the completion codes participants handed in (owner)
+
+        Before paying a crowd batch: for each participant and code, whether the code is theirs in
+        this campaign and they passed quality control. Case, spaces and dashes are ignored.
+        Writes nothing."""
         campaign = campaign_get_managed(user=request.user, campaign_id=campaign_id)
         fields = validated_input(CodeCheckInputSerializer, request)
         entries = [(entry["participant"], entry["code"]) for entry in fields["entries"]]

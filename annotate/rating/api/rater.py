@@ -51,11 +51,9 @@ class JoinedCampaignSerializer(serializers.Serializer):
 
 
 class MyCampaignsApi(APIView):
-    @extend_schema(
-        responses=paginated(JoinedCampaignSerializer),
-        summary="Campaigns you joined as a rater: your progress and what comes next",
-    )
+    @extend_schema(responses=paginated(JoinedCampaignSerializer))
     def get(self, request: Request) -> Response:
+        """Campaigns you joined as a rater: your progress and what comes next"""
         rows = campaigns_of_rater(rater=cast(User, request.user))
         return page_response(request, rows, JoinedCampaignSerializer, context={"request": request})
 
@@ -68,9 +66,9 @@ class RatingUndoApi(APIView):
             400: OpenApiResponse(description="Not your last answer, or too late to undo it"),
             404: OpenApiResponse(description="No such answer of yours"),
         },
-        summary="Take back your last answer; it is leased to you again to answer anew",
     )
     def post(self, request: Request, rating_id: int) -> Response:
+        """Take back your last answer; it is leased to you again to answer anew"""
         user = cast(User, request.user)
         if not rater_owns_rating(rater=user, rating_id=rating_id):
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)

@@ -43,9 +43,9 @@ class LeaderboardEvalSystemsApi(APIView):
             400: OpenApiResponse(description="Not finished submissions of this leaderboard"),
             403: OpenApiResponse(description="Not the dataset's owner"),
         },
-        summary="Copy finished submissions into evaluated systems of the dataset (owner)",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Copy finished submissions into evaluated systems of the dataset (owner)"""
         board = leaderboard_get_visible(user=request.user, slug=slug)
         if not dataset_can_edit(user=request.user, dataset=board.release.dataset):
             raise PermissionDenied("Only the dataset's owner adds evaluated systems.")

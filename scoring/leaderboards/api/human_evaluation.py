@@ -54,9 +54,9 @@ class LeaderboardHumanEvaluationApi(APIView):
             ),
             403: OpenApiResponse(description="Not the leaderboard's owner"),
         },
-        summary="Rate chosen submissions' outputs by people: an output campaign (owner)",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Rate chosen submissions' outputs by people: an output campaign (owner)"""
         refusal = "Only the leaderboard's owner starts a human evaluation of it."
         board = leaderboard_get_managed(user=request.user, slug=slug, refusal=refusal)
         fields = validated_input(HumanEvaluationInputSerializer, request)

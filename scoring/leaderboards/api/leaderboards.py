@@ -48,17 +48,17 @@ def _release_named(*, user: User, name: str) -> Release:
 class LeaderboardListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=paginated(LeaderboardSummarySerializer), summary="Leaderboards")
+    @extend_schema(responses=paginated(LeaderboardSummarySerializer))
     def get(self, request: Request) -> Response:
+        """Leaderboards"""
         boards: QuerySet = leaderboards_visible(user=request.user)
         return page_response(request, boards, LeaderboardSummarySerializer)
 
     @extend_schema(
-        request=LeaderboardCreateSerializer,
-        responses={201: LeaderboardSummarySerializer},
-        summary="Open a leaderboard on a published release of your dataset",
+        request=LeaderboardCreateSerializer, responses={201: LeaderboardSummarySerializer}
     )
     def post(self, request: Request) -> Response:
+        """Open a leaderboard on a published release of your dataset"""
         user = cast(User, request.user)
         if not user_is_researcher(user):
             raise PermissionDenied("Only researchers open leaderboards.")
@@ -78,19 +78,14 @@ def _payload(request: Request, slug: str) -> dict:
 class LeaderboardDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(
-        responses=LeaderboardDetailSerializer,
-        summary="A leaderboard: configuration, signature, rows with intervals and rank groups",
-    )
+    @extend_schema(responses=LeaderboardDetailSerializer)
     def get(self, request: Request, slug: str) -> Response:
+        """A leaderboard: configuration, signature, rows with intervals and rank groups"""
         return Response(_payload(request, slug))
 
-    @extend_schema(
-        request=LeaderboardSettingsSerializer,
-        responses=LeaderboardSummarySerializer,
-        summary="Change the owner's settings: quotas, upload size limit, picks per team, …",
-    )
+    @extend_schema(request=LeaderboardSettingsSerializer, responses=LeaderboardSummarySerializer)
     def patch(self, request: Request, slug: str) -> Response:
+        """Change the owner's settings: quotas, upload size limit, picks per team, …"""
         board = leaderboard_get_visible(user=request.user, slug=slug)
         fields = validated_input(
             LeaderboardSettingsSerializer, request, answer=LeaderboardSummarySerializer(board)
@@ -123,9 +118,9 @@ class LeaderboardExportApi(APIView):
             (200, "application/json"): LeaderboardDetailSerializer,
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One line a row"),
         },
-        summary="Export a leaderboard as CSV or JSON",
     )
     def get(self, request: Request, slug: str, format: str | None = None) -> Response:
+        """Export a leaderboard as CSV or JSON"""
         payload = _payload(request, slug)
         filename = f"{slug}.{request.accepted_renderer.format}"
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
@@ -141,9 +136,9 @@ class LeaderboardCompareApi(APIView):
             OpenApiParameter("b", int, description="Submission B (default: the best baseline)."),
         ],
         responses={200: LeaderboardComparisonSerializer, 404: OpenApiResponse(description="")},
-        summary="The board's significance answer for A and B, and each metric's paired bootstrap",
     )
     def get(self, request: Request, slug: str) -> Response:
+        """The board's significance answer for A and B, and each metric's paired bootstrap"""
         board = leaderboard_get_visible(user=request.user, slug=slug)
         a, b = comparison_pair(
             leaderboard=board,

@@ -104,8 +104,9 @@ class UploadErrorSerializer(serializers.Serializer):
 
 
 class SubmissionListApi(APIView):
-    @extend_schema(responses=paginated(SubmissionSerializer), summary="Your team's submissions")
+    @extend_schema(responses=paginated(SubmissionSerializer))
     def get(self, request: Request, slug: str) -> Response:
+        """Your team's submissions"""
         board = leaderboard_get_visible(user=request.user, slug=slug)
         mine = submissions_of_user(user=cast(User, request.user), leaderboard=board)
         return page_response(request, mine, SubmissionSerializer)
@@ -116,9 +117,9 @@ class SubmissionListApi(APIView):
             201: SubmissionSerializer,
             400: OpenApiResponse(UploadErrorSerializer, description="Every problem, by line"),
         },
-        summary="Upload a system output; it is checked now and scored by a worker",
     )
     def post(self, request: Request, slug: str) -> Response:
+        """Upload a system output; it is checked now and scored by a worker"""
         board = leaderboard_get_visible(user=request.user, slug=slug)
         if not user_is_researcher(request.user):
             raise PermissionDenied("Participants need a researcher account to submit.")
@@ -166,8 +167,9 @@ class SubmissionChangeSerializer(serializers.Serializer):
 
 
 class SubmissionDetailApi(APIView):
-    @extend_schema(responses=SubmissionSerializer, summary="A submission's status and scores")
+    @extend_schema(responses=SubmissionSerializer)
     def get(self, request: Request, submission_id: int) -> Response:
+        """A submission's status and scores"""
         submission = submission_get_for_user(user=request.user, submission_id=submission_id)
         return Response(SubmissionSerializer(submission).data)
 
@@ -180,9 +182,9 @@ class SubmissionDetailApi(APIView):
                 "finished one is withdrawn instead); cancelling again is a 200."
             ),
         },
-        summary="Pick whether it counts, hide, withdraw or restore it, mark a baseline, cancel",
     )
     def patch(self, request: Request, submission_id: int) -> Response:
+        """Pick whether it counts, hide, withdraw or restore it, mark a baseline, cancel"""
         submission = submission_get_for_user(user=request.user, submission_id=submission_id)
         fields = validated_input(
             SubmissionChangeSerializer, request, answer=SubmissionSerializer(submission)

@@ -46,17 +46,15 @@ class TeamJoinSerializer(serializers.Serializer):
 
 
 class TeamListApi(APIView):
-    @extend_schema(responses=paginated(TeamSerializer), summary="Your teams")
+    @extend_schema(responses=paginated(TeamSerializer))
     def get(self, request: Request) -> Response:
+        """Your teams"""
         teams = selectors.teams_of_user(user=request.user)
         return page_response(request, teams, TeamSerializer, context={"request": request})
 
-    @extend_schema(
-        request=TeamCreateSerializer,
-        responses={201: TeamSerializer},
-        summary="Create a team (you are its first member)",
-    )
+    @extend_schema(request=TeamCreateSerializer, responses={201: TeamSerializer})
     def post(self, request: Request) -> Response:
+        """Create a team (you are its first member)"""
         fields = validated_input(TeamCreateSerializer, request)
         team = services.team_create(user=cast(User, request.user), name=fields["name"])
         body = TeamSerializer(team, context={"request": request}).data
@@ -64,43 +62,35 @@ class TeamListApi(APIView):
 
 
 class TeamDetailApi(APIView):
-    @extend_schema(responses=TeamSerializer, summary="A team of yours")
+    @extend_schema(responses=TeamSerializer)
     def get(self, request: Request, team_id: int) -> Response:
+        """A team of yours"""
         team = selectors.team_get_for_member(user=request.user, team_id=team_id)
         return Response(TeamSerializer(team, context={"request": request}).data)
 
 
 class TeamInvitationApi(APIView):
-    @extend_schema(
-        request=None,
-        responses=TeamSerializer,
-        summary="Make a new invitation link (the old one stops working)",
-    )
+    @extend_schema(request=None, responses=TeamSerializer)
     def post(self, request: Request, team_id: int) -> Response:
+        """Make a new invitation link (the old one stops working)"""
         team = selectors.team_get_for_member(user=request.user, team_id=team_id)
         services.team_invitation_renew(team=team, user=cast(User, request.user))
         return Response(TeamSerializer(team, context={"request": request}).data)
 
 
 class TeamLeaveApi(APIView):
-    @extend_schema(
-        request=None,
-        responses={204: OpenApiResponse(description="You left the team")},
-        summary="Leave a team (its submissions stay with its members)",
-    )
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="You left the team")})
     def post(self, request: Request, team_id: int) -> Response:
+        """Leave a team (its submissions stay with its members)"""
         team = selectors.team_get_for_member(user=request.user, team_id=team_id)
         services.team_leave(team=team, user=cast(User, request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TeamJoinApi(APIView):
-    @extend_schema(
-        request=TeamJoinSerializer,
-        responses={200: TeamSerializer},
-        summary="Join a team by its invitation link's token",
-    )
+    @extend_schema(request=TeamJoinSerializer, responses={200: TeamSerializer})
     def post(self, request: Request) -> Response:
+        """Join a team by its invitation link's token"""
         fields = validated_input(TeamJoinSerializer, request)
         team = services.team_join(
             team=selectors.team_by_invitation(token=fields["token"]), user=cast(User, request.user)
