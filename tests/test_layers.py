@@ -1,12 +1,13 @@
-"""The layers hold: selectors only read, views query nothing themselves.
+"""The layers hold: selectors only read; views, commands and tasks query nothing themselves.
 
 Read from the source with `ast`, so a violation fails here before any review has to spot it:
 - a selector imports no service, writes nothing, and knows nothing of HTTP (no Http404, no
   get_object_or_404: it raises core.errors.NotFound, which pages and the API answer as a 404);
-- a view or API module reaches no model manager (`Model.objects…`) and calls no
-  get_object_or_404: its queries live in selectors, its writes in services. The one exception
-  is `Model.objects.none()`, the empty placeholder a form or serializer field declares before
-  its real queryset is set, which never queries.
+- a view or API module, a management command (and the helpers commands share) and a Celery
+  task module reach no model manager (`Model.objects…`) and call no get_object_or_404: their
+  queries live in selectors, their writes in services. The one exception is
+  `Model.objects.none()`, the empty placeholder a form or serializer field declares before its
+  real queryset is set, which never queries.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 APP_ROOTS = ("annotate", "scoring")
 SELECTOR_LAYERS = ("selectors",)
 VIEW_LAYERS = ("views", "api")
+# Thin as views are: they parse, call a service or a selector, and print or return.
+COMMAND_AND_TASK_LAYERS = ("management", "commands", "tasks")
 HTTP_NOT_FOUND = {"Http404", "get_object_or_404"}
 # Methods that write whatever they are called on (a queryset, a manager, a model instance).
 WRITES = {
@@ -35,10 +38,10 @@ WRITES = {
 }
 
 
-def _modules(layers: tuple[str, ...]) -> list[Path]:
+def _modules(layers: tuple[str, ...], roots: tuple[str, ...] = APP_ROOTS) -> list[Path]:
     """The app modules of these layers: `<app>/<layer>.py` and everything in `<app>/<layer>/`."""
     found = set()
-    for root in APP_ROOTS:
+    for root in roots:
         for path in (ROOT / root).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             if "metrics" not in parts and any(layer in parts for layer in layers):
@@ -153,9 +156,23 @@ def test_a_view_queries_through_selectors(path):
     assert not problems, f"{_relative(path)}: {'; '.join(problems)}"
 
 
+# The run engine's app in core/ has its command and tasks too.
+COMMANDS_AND_TASKS = _modules(COMMAND_AND_TASK_LAYERS, (*APP_ROOTS, "core"))
+
+
+@pytest.mark.parametrize("path", COMMANDS_AND_TASKS, ids=_relative)
+def test_a_command_or_task_queries_through_selectors(path):
+    problems = view_problems(path.read_text())
+    assert not problems, f"{_relative(path)}: {'; '.join(problems)}"
+
+
 def test_every_layer_is_checked():
     # A moved folder must not make the checks above pass by checking nothing.
     assert len(_modules(SELECTOR_LAYERS)) >= 10 and len(_modules(VIEW_LAYERS)) >= 10
+    names = {_relative(path) for path in COMMANDS_AND_TASKS}
+    assert len(names) >= 25
+    assert "annotate/datasets/commands.py" in names and "core/runs/tasks.py" in names
+    assert "scoring/leaderboards/management/commands/submit.py" in names
 
 
 @pytest.mark.parametrize(

@@ -42,3 +42,7 @@ def user_is_researcher(user: User | AnonymousUser) -> bool:
         return True
     profile = getattr(user, "profile", None)
     return profile is not None and profile.role == Role.RESEARCHER
+
+
+def user_by_username(*, username: str) -> User | None:
+    return User.objects.filter(username=username).first()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotate.datasets.models import Dataset
+from annotate.datasets.selectors import dataset_by_slug
 
 
 class DatasetCommand(BaseCommand):
@@ -17,7 +18,7 @@ class DatasetCommand(BaseCommand):
     def dataset(self, slug: str, refusal: str = "") -> Dataset:
         """The dataset of that slug, with its owner; otherwise the command ends with `refusal`
         (by default, one naming the slug)."""
-        dataset = Dataset.objects.filter(slug=slug).select_related("owner").first()
+        dataset = dataset_by_slug(slug=slug)
         if dataset is None:
             raise CommandError(refusal or f"No dataset {slug!r}.")
         return dataset

@@ -94,3 +94,8 @@ def mined_candidates(
     if max_score is not None:
         candidates = candidates.filter(score__lte=max_score)
     return candidates.order_by(F("score").desc(nulls_last=True), "item__position", "position")
+
+
+def corpus_by_id(*, corpus_id: int) -> Corpus | None:
+    """The corpus of that id, whoever may use it (for management commands)."""
+    return Corpus.objects.filter(pk=corpus_id).first()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from annotate.rating.models import CampaignRater
+from annotate.rating.selectors.campaigns import campaign_member
 from annotate.rating.services.adaptive import (
     PRIORITIES_TASK,
     campaign_priorities_refresh,
@@ -28,11 +28,7 @@ def leases_reclaim_task() -> int:
 
 @shared_task(name=RATER_QC_TASK)
 def rater_qc_task(campaign_id: int, rater_id: int) -> str | None:
-    membership = (
-        CampaignRater.objects.select_related("campaign", "rater")
-        .filter(campaign_id=campaign_id, rater_id=rater_id)
-        .first()
-    )
+    membership = campaign_member(campaign_id=campaign_id, rater_id=rater_id)
     if membership is None:
         return None  # the campaign or the rater is gone: nothing to judge
     return rater_qc_evaluate(campaign=membership.campaign, rater=membership.rater).qc_status

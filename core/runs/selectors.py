@@ -26,6 +26,22 @@ def run_for_user(*, user: User | AnonymousUser, run_id: int) -> Run | None:
     return runs_visible_to(user).filter(pk=run_id).first()
 
 
+def run_by_id(*, run_id: int) -> Run | None:
+    """The run of that id, whoever owns it (for the `runs` command)."""
+    return Run.objects.filter(pk=run_id).first()
+
+
+def runs_listed(*, kind: str = "", needing_attention: bool, most: int) -> list[Run]:
+    """The newest `most` runs (of `kind`, if given), with their owners: all of them, or only
+    those `runs_needing_attention` would show."""
+    runs = Run.objects.select_related("owner")
+    if kind:
+        runs = runs.filter(kind=kind)
+    if needing_attention:
+        runs = runs_needing_attention(runs)
+    return list(runs.order_by("-created_at", "-pk")[:most])
+
+
 def runs_latest(*, kind: str, scope: str) -> Run | None:
     return Run.objects.filter(kind=kind, scope=scope).order_by("-created_at", "-pk").first()
 

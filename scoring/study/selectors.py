@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 
+from annotate.datasets.models import Dataset
 from annotate.judgments.models import EvalSystem, JudgmentSet
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
@@ -152,3 +153,9 @@ def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
             }
         )
     return levels
+
+
+def study_source_of_dataset(*, model: type[Model], dataset: Dataset, pk: int) -> Model | None:
+    """A study's source of that id in the dataset (its judgments, a campaign or a release), or
+    None (for management commands)."""
+    return model._default_manager.filter(pk=pk, dataset=dataset).first()

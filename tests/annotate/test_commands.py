@@ -59,6 +59,21 @@ def test_one_problem_reads_as_one_and_create_asks_for_its_owner(owner, tmp_path)
         run("import_dataset", "chat", str(DATA / "small.jsonl"), "--create", "Chat")
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["import_dataset", "chat", str(DATA / "small.jsonl"), "--create", "Chat"], "--owner"),
+        (["create_dataset", "chat", "--name", "Chat"], "--owner"),
+        (["import_release", str(DATA / "small.jsonl")], "--owner"),
+        (["create_invitation"], "--by"),
+    ],
+)
+def test_a_command_names_the_option_of_a_user_that_does_not_exist(owner, args, message):
+    with pytest.raises(CommandError, match=f"^{message}: no user 'nobody'.$"):
+        run(*args, message, "nobody")
+    assert not Dataset.objects.exists() and not Invitation.objects.exists()
+
+
 def test_import_into_a_missing_dataset_says_how_to_create_it():
     with pytest.raises(CommandError, match="--create"):
         run("import_dataset", "nope", str(DATA / "small.jsonl"))

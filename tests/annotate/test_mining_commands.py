@@ -54,7 +54,7 @@ def test_corpus_add_interrupted_leaves_no_corpus(owner, media, monkeypatch):
 def test_corpus_add_refuses_a_missing_file_or_user(owner, media):
     with pytest.raises(CommandError, match="no such file"):
         run("corpus_add", "/nonexistent.jsonl", "--owner", "owner")
-    with pytest.raises(CommandError, match="No user"):
+    with pytest.raises(CommandError, match="^--owner: no user 'nobody'.$"):
         run("corpus_add", str(DATA / "mining_corpus.jsonl"), "--owner", "nobody")
 
 

@@ -102,3 +102,8 @@ def dataset_export_jsonl(
                 + "\n"
             )
         last = batch[-1].position
+
+
+def dataset_by_slug(*, slug: str) -> Dataset | None:
+    """The dataset of that slug with its owner, whoever may see it (for management commands)."""
+    return Dataset.objects.filter(slug=slug).select_related("owner").first()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import ProtectedError, RestrictedError
+from django.db.models import F, ProtectedError, Q, RestrictedError
 from django.utils import timezone
 
 from annotate.accounts.selectors import user_is_researcher
@@ -211,3 +211,14 @@ def dataset_compute_stats(*, dataset_id: int) -> dict[str, object]:
     }
     Dataset.objects.filter(pk=dataset_id).update(stats=stats, stats_updated_at=timezone.now())
     return stats
+
+
+def datasets_stats_refresh_stale() -> int:
+    """Recompute the counts of every dataset changed since they were last counted (or never
+    counted); how many."""
+    stale = Dataset.objects.filter(
+        Q(stats_updated_at__isnull=True) | Q(stats_updated_at__lt=F("updated_at"))
+    ).values_list("pk", flat=True)
+    for dataset_id in stale:
+        dataset_compute_stats(dataset_id=dataset_id)
+    return len(stale)

@@ -52,6 +52,17 @@ def campaign_get_by_token(*, token: str) -> Campaign:
     return campaign
 
 
+def campaign_by_id(*, campaign_id: int) -> Campaign | None:
+    """The campaign of that id, whoever runs it (for management commands)."""
+    return Campaign.objects.filter(pk=campaign_id).first()
+
+
+def campaign_member(*, campaign_id: int, rater_id: int) -> CampaignRater | None:
+    """The rater's membership of the campaign, with both; None when either is gone."""
+    members = CampaignRater.objects.select_related("campaign", "rater")
+    return members.filter(campaign_id=campaign_id, rater_id=rater_id).first()
+
+
 def campaign_of_dataset(*, dataset: Dataset, campaign_id: int) -> Campaign | None:
     return Campaign.objects.filter(pk=campaign_id, dataset=dataset).first()
 

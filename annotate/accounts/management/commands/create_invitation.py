@@ -1,10 +1,10 @@
 """Create a sign-up link for raters (or, by staff, researchers) and print it."""
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
+from annotate.accounts.commands import user_named
 from annotate.accounts.models import Role
 from annotate.accounts.services import invitation_create
 
@@ -25,13 +25,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, by, role, uses, base_url, next_path, **options):
+        user = user_named(by, option="--by")
         try:
-            user = get_user_model().objects.get(username=by)
             invitation = invitation_create(
                 created_by=user, role=role, max_uses=uses, next_path=next_path
             )
-        except get_user_model().DoesNotExist:
-            raise CommandError(f"--by: no user {by!r}.") from None
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         self.stdout.write(base_url.rstrip("/") + reverse("signup", args=[invitation.token]))

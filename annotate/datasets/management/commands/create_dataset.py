@@ -1,9 +1,9 @@
 """Create an empty dataset (to import items or human judgments into next). Example: create_dataset
 dialogue-2026 --name 'Dialogue 2026' --owner ada"""
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from annotate.accounts.commands import user_named
 from annotate.datasets.models import Visibility
 from annotate.datasets.services.datasets import dataset_create
 from core.refusals import refusal_as_command_error
@@ -28,9 +28,7 @@ class Command(BaseCommand):
             raise CommandError(
                 f"--visibility: {visibility!r} is not one of {', '.join(Visibility.values)}."
             )
-        user = get_user_model().objects.filter(username=owner).first()
-        if user is None:
-            raise CommandError(f"--owner: no user {owner!r}.")
+        user = user_named(owner)
         with refusal_as_command_error():
             dataset = dataset_create(
                 owner=user,

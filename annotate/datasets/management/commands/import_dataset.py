@@ -3,11 +3,11 @@
 
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 from django.db import transaction
 
+from annotate.accounts.commands import user_named
 from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.formats import FileProblems
 from annotate.datasets.services.datasets import (
@@ -55,10 +55,7 @@ class Command(DatasetCommand):
             return self.dataset(slug, f"No dataset {slug!r}; use --create NAME --owner USER.")
         if not owner:
             raise CommandError("--create needs --owner USER: the new dataset's owner.")
-        try:
-            user = get_user_model().objects.get(username=owner)
-        except get_user_model().DoesNotExist:
-            raise CommandError(f"--owner: no user {owner!r}.") from None
+        user = user_named(owner)
         visibility = "public" if public else "private"
         with refusal_as_command_error():
             return dataset_create(owner=user, name=create, slug=slug, visibility=visibility)

@@ -5,9 +5,9 @@ with every researcher unless --private."""
 from contextlib import suppress
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from annotate.accounts.commands import user_named
 from annotate.mining.models import Corpus
 from annotate.mining.services.corpora import (
     CorpusInvalid,
@@ -34,9 +34,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: Path, owner: str, **options):
         file_to_read(path)
-        user = get_user_model().objects.filter(username=owner).first()
-        if user is None:
-            raise CommandError(f"No user {owner!r}.")
+        user = user_named(owner)
         with refusal_as_command_error():
             fmt = corpus_format_for(path.name, options["format"])
             corpus = corpus_create(

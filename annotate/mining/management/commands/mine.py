@@ -5,7 +5,7 @@ from django.core.management.base import CommandError
 
 from annotate.datasets.commands import DatasetCommand
 from annotate.mining.candidates import DEFAULT_K
-from annotate.mining.models import Corpus
+from annotate.mining.selectors import corpus_by_id
 from annotate.mining.services.mining import mining_start
 from core.refusals import refusal_as_command_error
 from core.runs.engine import run_execute
@@ -22,7 +22,7 @@ class Command(DatasetCommand):
 
     def handle(self, *args, slug, corpus, split, k, **options):
         dataset = self.dataset(slug, "No such dataset or corpus.")
-        found = Corpus.objects.filter(pk=corpus).first()
+        found = corpus_by_id(corpus_id=corpus)
         if found is None:
             raise CommandError("No such dataset or corpus.")
         with refusal_as_command_error():

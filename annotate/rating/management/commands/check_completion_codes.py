@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotate.rating.forms import code_lines_read
-from annotate.rating.models import Campaign
+from annotate.rating.selectors.campaigns import campaign_by_id
 from annotate.rating.selectors.completion import completion_codes_check
 from core.command_args import file_to_read
 from core.lines import LineProblems, read_lines
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         parser.add_argument("path", help="The file of participants and codes, or - for stdin.")
 
     def handle(self, *args, campaign, path, **options):
-        found = Campaign.objects.filter(pk=campaign).first()
+        found = campaign_by_id(campaign_id=campaign)
         if found is None:
             raise CommandError(f"No campaign {campaign}.")
         checks = completion_codes_check(campaign=found, entries=_entries(path))

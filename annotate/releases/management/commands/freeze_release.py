@@ -7,7 +7,7 @@ from django.core.management.base import CommandError
 
 from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.models import SplitName
-from annotate.rating.models import Campaign
+from annotate.rating.selectors.campaigns import campaign_of_dataset
 from annotate.releases.models import WeightVariant
 from annotate.releases.services import release_freeze, release_publish
 from annotate.releases.services.unrated import UNRATED_VALUES
@@ -46,7 +46,7 @@ class Command(DatasetCommand):
     def handle(self, *args, slug, version, campaign, weights, public_splits, **options):
         refusal = f"No dataset {slug} with campaign {campaign}."
         dataset = self.dataset(slug, refusal)
-        source = Campaign.objects.filter(pk=campaign, dataset=dataset).first()
+        source = campaign_of_dataset(dataset=dataset, campaign_id=campaign)
         if source is None:
             raise CommandError(refusal)
         citation = (

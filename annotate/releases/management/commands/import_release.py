@@ -3,9 +3,9 @@
 
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from annotate.accounts.commands import user_named
 from annotate.releases.services.importing import release_import_archive
 from core.command_args import file_to_read
 from core.refusals import refusal_as_command_error
@@ -20,9 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--slug", help="Dataset slug here (default: the original's).")
 
     def handle(self, *args, archive, owner, slug, **options):
-        user = get_user_model().objects.filter(username=owner).first()
-        if user is None:
-            raise CommandError(f"No user {owner}.")
+        user = user_named(owner)
         file_to_read(archive)
         with refusal_as_command_error(), archive.open("rb") as source:
             release = release_import_archive(source=source, owner=user, slug=slug)

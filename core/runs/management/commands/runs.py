@@ -8,8 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.command_args import number_in_range
 from core.runs.engine import run_cancel, run_retry
-from core.runs.models import Run
-from core.runs.selectors import runs_needing_attention
+from core.runs.selectors import run_by_id, runs_listed
 
 # More than a terminal can show; the admin lists every run. (A number past the database's
 # integers ended in an IntegrityError.)
@@ -36,12 +35,7 @@ class Command(BaseCommand):
             self._act(options)
             return
         limit = number_in_range(options["limit"], option="--limit", low=1, high=MOST_LISTED)
-        runs = Run.objects.select_related("owner")
-        if options["kind"]:
-            runs = runs.filter(kind=options["kind"])
-        if not options["all"]:
-            runs = runs_needing_attention(runs)
-        rows = list(runs.order_by("-created_at", "-pk")[:limit])
+        rows = runs_listed(kind=options["kind"], needing_attention=not options["all"], most=limit)
         if not rows:
             self.stdout.write("No stuck or failed runs." if not options["all"] else "No runs.")
             return
@@ -57,7 +51,7 @@ class Command(BaseCommand):
 
     def _act(self, options: dict[str, Any]) -> None:
         run_id = options["retry"] if options["retry"] is not None else options["cancel"]
-        run = Run.objects.filter(pk=run_id).first()
+        run = run_by_id(run_id=run_id)
         if run is None:
             raise CommandError(f"No run {run_id}.")
         if options["retry"] is not None:

@@ -4,12 +4,14 @@
 import time
 from pathlib import Path
 
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from annotate.accounts.selectors import user_by_username
 from core.command_args import file_to_read, number_in_range
-from scoring.leaderboards.models import Leaderboard, Submission
+from scoring.leaderboards.models import Submission
+from scoring.leaderboards.selectors.leaderboards import leaderboard_by_slug
+from scoring.leaderboards.selectors.submissions import submission_by_id
 from scoring.leaderboards.services.submissions import submission_create
 from scoring.leaderboards.submission_files import UploadRejected
 
@@ -35,8 +37,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **o):
-        board = Leaderboard.objects.filter(slug=o["leaderboard"]).first()
-        user = User.objects.filter(username=o["user"]).first()
+        board = leaderboard_by_slug(slug=o["leaderboard"])
+        user = user_by_username(username=o["user"])
         if board is None or user is None:
             raise CommandError("No such leaderboard or user.")
         file_to_read(o["file"], option="--file")
@@ -69,7 +71,9 @@ class Command(BaseCommand):
     def _wait(self, submission_id: int, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while True:  # read once at least, whatever the time left
-            submission = Submission.objects.get(pk=submission_id)
+            submission = submission_by_id(submission_id=submission_id)
+            if submission is None:
+                raise CommandError(f"Submission {submission_id} was deleted while scored.")
             if submission.status not in Submission.ACTIVE:
                 break
             if time.monotonic() >= deadline:

@@ -18,13 +18,14 @@ from core.command_args import file_to_write, file_write
 from core.refusals import refusal_as_command_error
 from core.runs.engine import run_execute
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut
+from scoring.study.selectors import study_source_of_dataset
 from scoring.study.services import study_create
 
 
 def _one(model, dataset: Dataset, pk: int | None, what: str):
     if pk is None:
         return None
-    found = model.objects.filter(pk=pk, dataset=dataset).first()
+    found = study_source_of_dataset(model=model, dataset=dataset, pk=pk)
     if found is None:
         raise CommandError(f"No {what} {pk} in dataset {dataset.slug!r}.")
     return found
