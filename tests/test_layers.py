@@ -3,11 +3,11 @@
 Read from the source with `ast`, so a violation fails here before any review has to spot it:
 - a selector imports no service, writes nothing, and knows nothing of HTTP (no Http404, no
   get_object_or_404: it raises core.errors.NotFound, which pages and the API answer as a 404);
-- a view or API module, a management command (and the helpers commands share) and a Celery
-  task module reach no model manager (`Model.objects…`) and call no get_object_or_404: their
-  queries live in selectors, their writes in services. The one exception is
-  `Model.objects.none()`, the empty placeholder a form or serializer field declares before its
-  real queryset is set, which never queries.
+- a view or API module (and the forms and template tags pages use), a management command (and
+  the helpers commands share) and a Celery task module reach no model manager (`Model.objects…`)
+  and call no get_object_or_404: their queries live in selectors, their writes in services. The
+  one exception is `Model.objects.none()`, the empty placeholder a form or serializer field
+  declares before its real queryset is set, which never queries.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Every app's layers, wherever the app lives: a module or a package of that name.
 APP_ROOTS = ("annotate", "scoring")
 SELECTOR_LAYERS = ("selectors",)
-VIEW_LAYERS = ("views", "api")
+# Pages' own helpers count as pages: the forms they show and the template tags they load.
+VIEW_LAYERS = ("views", "api", "forms", "leaderboard_forms", "templatetags")
 # Thin as views are: they parse, call a service or a selector, and print or return.
 COMMAND_AND_TASK_LAYERS = ("management", "commands", "tasks")
 HTTP_NOT_FOUND = {"Http404", "get_object_or_404"}

@@ -9,8 +9,10 @@ from typing import Any, cast
 from django import forms
 from django.db.models import Field
 
-from annotate.datasets.models import Dataset, Split
+from annotate.datasets.models import Dataset
+from annotate.datasets.selectors import dataset_splits
 from annotate.judgments.models import EvalSystem
+from annotate.judgments.selectors import eval_systems
 from annotate.rating.choices import ASSIGNMENT_SETTINGS, CAMPAIGN_SETTINGS
 from annotate.rating.models import DEFAULT_ANCHORS, Campaign, Mode, Subject
 from annotate.rating.selectors.completion import (
@@ -95,9 +97,9 @@ class CampaignForm(forms.ModelForm):
 
     def __init__(self, *args, dataset: Dataset, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["split"].queryset = Split.objects.filter(dataset=dataset)  # type: ignore[attr-defined]
+        self.fields["split"].queryset = dataset_splits(dataset=dataset)  # type: ignore[attr-defined]
         systems: Any = self.fields["systems"]
-        systems.queryset = EvalSystem.objects.filter(dataset=dataset)
+        systems.queryset = eval_systems(dataset=dataset)
         for name in DEFAULTS:
             self.fields[name].required = False
         order = ["name", "subject", "mode", "systems"]

@@ -8,6 +8,7 @@ from django import forms
 
 from annotate.datasets.models import Dataset, SplitName
 from annotate.rating.models import Campaign, Subject
+from annotate.rating.selectors.campaigns import campaigns_of_dataset
 from annotate.releases.models import WeightVariant, semantic_version
 from annotate.releases.services.unrated import Unrated
 
@@ -46,7 +47,7 @@ class ReleaseForm(forms.Form):
     def __init__(self, *args, dataset: Dataset, **kwargs):
         super().__init__(*args, **kwargs)
         campaign: Any = self.fields["campaign"]
-        campaign.queryset = Campaign.objects.filter(dataset=dataset, subject=Subject.REFERENCES)
+        campaign.queryset = campaigns_of_dataset(dataset=dataset, subject=Subject.REFERENCES)
 
 
 class UnratedChoiceForm(forms.Form):

@@ -37,11 +37,15 @@ def dataset_get_visible(*, user: User | AnonymousUser, slug: str) -> Dataset:
         raise NotFound("No such dataset.") from None
 
 
+def dataset_splits(*, dataset: Dataset) -> QuerySet[Split]:
+    return Split.objects.filter(dataset=dataset)
+
+
 def dataset_split_get(*, dataset: Dataset, name: str) -> Split:
     """The dataset's split of that name. A dataset without it refuses the request as input on
     `split` (a ValidationError naming the splits it has), not as a missing page: the dataset
     is there, and a 404 read as if it were not."""
-    splits = {split.name: split for split in Split.objects.filter(dataset=dataset)}
+    splits = {split.name: split for split in dataset_splits(dataset=dataset)}
     if name not in splits:
         has = f"it has {' and '.join(sorted(splits))}" if splits else "it has no items yet"
         raise ValidationError({"split": f"This dataset has no {name} split ({has})."})

@@ -67,8 +67,10 @@ def campaign_of_dataset(*, dataset: Dataset, campaign_id: int) -> Campaign | Non
     return Campaign.objects.filter(pk=campaign_id, dataset=dataset).first()
 
 
-def campaigns_of_dataset(*, dataset: Dataset) -> QuerySet[Campaign]:
-    return Campaign.objects.filter(dataset=dataset)
+def campaigns_of_dataset(*, dataset: Dataset, subject: str = "") -> QuerySet[Campaign]:
+    """The dataset's campaigns (only those on `subject`, references or outputs, if given)."""
+    campaigns = Campaign.objects.filter(dataset=dataset)
+    return campaigns.filter(subject=subject) if subject else campaigns
 
 
 def campaigns_managed(*, user: User) -> QuerySet[Campaign]:
