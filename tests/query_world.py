@@ -28,11 +28,13 @@ from annotate.mining.services.corpora import corpus_create
 from annotate.rating.models import Campaign, Mode, Rating, RatingStatus, Slot, Subject
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_create, campaign_join, campaign_sync_slots
+from annotate.rating.services.ratings import rating_submit
 from annotate.rating.services.weights import weights_recompute_campaign
 from annotate.releases.models import Release, SplitReveal
 from scoring.leaderboards.models import Leaderboard
 from scoring.leaderboards.services import references as references_service
 from scoring.leaderboards.services.leaderboards import leaderboard_create
+from scoring.leaderboards.services.teams import team_create
 from scoring.study.services import study_create
 from tests.annotate.release_kit import published
 from tests.runs_kit import execute, upload
@@ -79,7 +81,8 @@ class World:
     campaign: Campaign
     release: Release
     board: Leaderboard
-    participant: User  # submits to the board at every step
+    participant: User  # submits to the board, joins a team and a campaign at every step
+    outputs: Campaign | None = None  # the latest campaign on outputs: every system, all rated
 
 
 def _rate(campaign: Campaign, rater: User, references) -> None:
@@ -114,7 +117,7 @@ def build_world() -> World:
     board = leaderboard_create(
         owner=owner, release=release, split="dev", name="Main", slug="main-board"
     )
-    participant = user_create(username="participant", password=PASSWORD)
+    participant = user_create(username="participant", password=PASSWORD, role=Role.RESEARCHER)
     return World(owner, dataset, campaign, release, board, participant)
 
 
@@ -192,7 +195,8 @@ def _human_evaluation(world: World, k: int, rater: User) -> None:
     judgments = judgments_import(
         dataset=world.dataset, owner=world.owner, name=f"human {k}", split="dev", bundle=bundle
     )
-    systems = list(EvalSystem.objects.filter(dataset=world.dataset, name__in=names))
+    # Every system so far: the campaign's pairs, and its results' rows, grow with the world.
+    systems = list(EvalSystem.objects.filter(dataset=world.dataset))
     outputs = campaign_create(
         owner=world.owner,
         dataset=world.dataset,
@@ -201,9 +205,14 @@ def _human_evaluation(world: World, k: int, rater: User) -> None:
         systems=systems,
         split=world.dataset.splits.get(name="dev"),
         mode=Mode.PAIRWISE,
+        control_rate=0,
     )
     campaign_join(campaign=outputs, rater=rater)
-    rating_next(campaign=outputs, rater=rater)
+    while (lease := rating_next(campaign=outputs, rater=rater)) is not None:
+        rating_submit(rating_id=lease.pk, rater=rater, score=2 + lease.pk % 3)
+    campaign_join(campaign=outputs, rater=world.participant)
+    rating_next(campaign=outputs, rater=world.participant)  # a lease held
+    world.outputs = outputs
     study_create(
         owner=world.owner,
         name=f"study {k}",
@@ -223,6 +232,7 @@ def _leaderboards(world: World, k: int, participant: User) -> None:
         name=f"Board {k}",
         slug=f"board{k}",
     )
+    team_create(user=world.participant, name=f"team {k}")
     hyps = ["the match was great", f"going to the beach {k}"]
     for user in (participant, world.participant):
         submission = upload(world.board, user, hyps, method=f"system {k}")
