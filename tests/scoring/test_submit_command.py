@@ -62,3 +62,17 @@ def test_waiting_past_the_timeout_says_how_the_submission_stands(
     with pytest.raises(CommandError, match=r"^Submission \d+ still queued after 2 s\.$"):
         call_command(*submit_args(board, outputs, "--wait", "--timeout", "2"))
     assert Submission.objects.get().status == "queued"
+
+
+def test_a_submission_deleted_while_waited_for_ends_the_wait_in_one_line(
+    board, other, outputs, monkeypatch
+):
+    monkeypatch.setattr(submit, "POLL_SECONDS", 0.01)
+
+    def deleted(*, submission_id):  # the board's owner deleted it meanwhile
+        Submission.objects.filter(pk=submission_id).delete()
+        return None
+
+    monkeypatch.setattr(submit, "submission_by_id", deleted)
+    with pytest.raises(CommandError, match=r"^Submission \d+ was deleted while scored\.$"):
+        call_command(*submit_args(board, outputs, "--wait", "--timeout", "2"))
