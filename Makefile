@@ -74,12 +74,14 @@ test: install-dev browser redis lint typecheck
 # The tests' temporary folders (each test's storage, index files, uploads: thousands of files
 # a run) go to memory where the machine has /dev/shm: creating them on disk cost ~1 s of system
 # time a run.
-# The folders of browser and worker tests are not even collected, nor are the pytest plugins
-# only they use loaded (importing Playwright and schemathesis cost each process ~0.5 s); and a
-# worker that runs out of tests takes half of the other's queue ("worksteal"), so both finish
-# together instead of one idling for the last second or two.
+# The folders of browser and worker tests are not even collected, nor is tests/api (the schema
+# conformance sweep, marked slow, whose import alone brought schemathesis in: 0.2 s of each
+# worker's collection), nor are the pytest plugins only they use loaded (importing Playwright
+# and schemathesis cost each process ~0.5 s); and a worker that runs out of tests takes half of
+# the other's queue ("worksteal"), so both finish together instead of one idling for the last
+# second or two.
 FAST_TMPDIR := $(if $(wildcard /dev/shm),/dev/shm,$(or $(TMPDIR),/tmp))
-FAST_SKIP := --ignore=tests/browser --ignore=tests/integration \
+FAST_SKIP := --ignore=tests/browser --ignore=tests/integration --ignore=tests/api \
 	-p no:playwright -p no:schemathesis -p no:anyio
 test-fast: install-dev
 	TESTS_FAST=1 TMPDIR=$(FAST_TMPDIR) $(BIN)/python -m pytest -n auto --dist worksteal \
