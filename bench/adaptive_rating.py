@@ -341,8 +341,12 @@ def figure(result: dict, decision: dict, path: Path) -> None:
     )
     svg = subprocess.run(
         ["node", "-e", render, str(ROOT / "static" / "vendor" / "vega")],
-        input=json.dumps(spec), capture_output=True, text=True, check=True, timeout=120,
-    ).stdout  # fmt: skip
+        input=json.dumps(spec),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     path.write_text(svg)
 
 

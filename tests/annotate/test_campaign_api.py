@@ -48,9 +48,12 @@ def test_a_split_the_dataset_lacks_is_a_400_on_split_naming_it(
     # It was a 404 "No Split matches the given query.", as if the dataset did not exist.
     only_test = tmp_path / "test.jsonl"
     only_test.write_text(
-        "".join(line + "\n" for line in DATA.joinpath("small.jsonl").read_text().splitlines()
-                if '"split": "test"' in line)
-    )  # fmt: skip
+        "".join(
+            line + "\n"
+            for line in DATA.joinpath("small.jsonl").read_text().splitlines()
+            if '"split": "test"' in line
+        )
+    )
     make_dataset(data=None)
     make_dataset(slug="tests", data=str(only_test))
     for slug, has in (("chat", "it has no items yet"), ("tests", "it has test")):
