@@ -3,20 +3,20 @@ reader of its kind (`annotate.judgments.parsing.READERS`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from annotate.judgments.parsing import READERS, table_read
 
 
-def parse_contexts(data: bytes, name: str = "contexts"):
-    return READERS["contexts"](table_read("contexts", name, data))
+def _parser(kind: str) -> Callable[..., Any]:
+    def parse(data: bytes, name: str = kind) -> Any:
+        return READERS[kind](table_read(kind, name, data))
+
+    return parse
 
 
-def parse_references(data: bytes, name: str = "references"):
-    return READERS["references"](table_read("references", name, data))
-
-
-def parse_outputs(data: bytes, name: str = "systems"):
-    return READERS["systems"](table_read("systems", name, data))
-
-
-def parse_judgments(data: bytes, name: str = "judgments"):
-    return READERS["judgments"](table_read("judgments", name, data))
+parse_contexts = _parser("contexts")
+parse_references = _parser("references")
+parse_outputs = _parser("systems")
+parse_judgments = _parser("judgments")
