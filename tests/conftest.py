@@ -31,11 +31,10 @@ DATA = Path(__file__).resolve().parent / "data"
 def pytest_collection_finish(session):
     # What is imported and collected by now lives for the whole run: frozen, it is no longer
     # walked by every full collection of the cyclic garbage collector, which also runs less
-    # often (each test makes and drops thousands of ORM objects). The collector took ~8% of a
-    # run's time before.
+    # often (tests/environment.py raised its threshold: each test makes and drops thousands of
+    # ORM objects). The collector took ~8% of a run's time before.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
 
 
 def pytest_unconfigure(config):

@@ -20,7 +20,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # and each of `make test-fast`'s workers, compiles them all again (2-3 s of CPU a process).
 # Set here, before Django and the tests are imported; processes the tests start are unchanged.
 sys.dont_write_bytecode = False
-# The cyclic garbage collector runs less often from the start: importing Django, the project
-# and ~170 test modules made ~700 of its collections a process (0.25 s) before conftest.py's
-# `pytest_collection_finish` freezes what was imported (the threshold it keeps, set here first).
+# The cyclic garbage collector runs less often, from the start and for the whole run: importing
+# Django, the project and ~170 test modules alone made ~700 of its collections a process (0.25 s)
+# before conftest.py's `pytest_collection_finish` freezes what was imported.
 gc.set_threshold(10_000, 20, 20)
