@@ -207,22 +207,23 @@ def dataset_reveal_view(request: AuthenticatedRequest, slug: str) -> HttpRespons
         user=request.user, slug=slug, refusal="Only the owner can reveal a hidden split."
     )
     split = request.POST.get("split") or request.GET.get("split", "")
-    if request.method == "POST":
-        if succeeded(
-            request,
-            dataset_reveal_split,
-            dataset=dataset,
-            split=split,
-            by=request.user,
-            confirm=request.POST.get("confirm", ""),
-        ):
-            messages.success(request, f"The {split} references are now visible to everyone.")
+    answer = confirmation_post(
+        request,
+        dataset_reveal_split,
+        dataset=dataset,
+        split=split,
+        by=request.user,
+        success=f"The {split} references are now visible to everyone.",
+    )
+    if answer.done:
         return redirect("dataset-detail", slug=dataset.slug)
     if split not in SplitName.values:
-        messages.error(request, "Choose a hidden split to reveal.")
+        messages.error(request, answer.error or "Choose a hidden split to reveal.")
         return redirect("dataset-detail", slug=dataset.slug)
+    # A name typed wrong, or a split that is not hidden: the page again, with the refusal.
     return confirmation_page(
         request,
+        answer,
         heading=f"Reveal the {split} split of {dataset.slug}",
         consequences=dataset_reveal_consequences(dataset=dataset, split=split),
         expected=dataset.slug,

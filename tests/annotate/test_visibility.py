@@ -147,6 +147,20 @@ def test_the_reveal_pages_and_endpoints_are_the_owners(release, client_for, owne
     assert SplitReveal.objects.count() == 2
 
 
+def test_a_name_typed_wrong_keeps_the_owner_on_the_reveal_page(make_dataset, client_for, owner):
+    make_dataset(visibility="public")
+    page = "/datasets/chat/reveal/"
+    response = client_for(owner).post(page, {"split": "test", "confirm": "chta"})
+    assert response.status_code == 400
+    assert "slug (chat) to confirm" in _text(response) and 'value="test"' in _text(response)
+    assert not SplitReveal.objects.exists()
+    response = client_for(owner).post(page, {"split": "test", "confirm": "chat"})
+    assert response.status_code == 302 and SplitReveal.objects.count() == 1
+    # Revealed already: the refusal on the page, not a second reveal.
+    response = client_for(owner).post(page, {"split": "test", "confirm": "chat"})
+    assert response.status_code == 400 and SplitReveal.objects.count() == 1
+
+
 def test_the_owner_is_offered_the_reveal_with_its_confirmation(make_dataset, client_for, owner):
     make_dataset(visibility="public")
     page = _text(client_for(owner).get("/datasets/chat/"))
