@@ -156,3 +156,11 @@ def test_create_invitation_prints_a_link(owner):
     out, _ = run("create_invitation", "--by", "owner", "--uses", "5")
     assert out.startswith("http://127.0.0.1:8000/invite/")
     assert Invitation.objects.get().max_uses == 5
+
+
+def test_create_invitation_refused_by_the_service_is_one_line(owner):
+    with pytest.raises(CommandError, match=r"^Only staff can invite researchers\.$"):
+        run("create_invitation", "--by", "owner", "--role", "researcher")
+    with pytest.raises(CommandError, match=r"^Use a number from 1 to 10,000\.$"):
+        run("create_invitation", "--by", "owner", "--uses", "0")
+    assert not Invitation.objects.exists()

@@ -44,6 +44,16 @@ def test_a_timeout_out_of_range_is_refused_before_anything_is_queued(
     assert not Submission.objects.exists()
 
 
+def test_an_unknown_leaderboard_or_user_is_named_by_its_option(board, other, outputs):
+    # It said "No such leaderboard or user." for either.
+    args = submit_args(board, outputs)
+    with pytest.raises(CommandError, match=r"^--leaderboard: no leaderboard 'nope'\.$"):
+        call_command(*[("nope" if a == board.slug else a) for a in args])
+    with pytest.raises(CommandError, match=r"^--user: no user 'nobody'\.$"):
+        call_command(*[("nobody" if a == "other" else a) for a in args])
+    assert not Submission.objects.exists()
+
+
 def test_a_directory_is_not_a_file_to_submit(board, other, tmp_path):
     with pytest.raises(CommandError, match=r"^--file: .* is a directory, not a file\.$"):
         call_command(*submit_args(board, tmp_path))

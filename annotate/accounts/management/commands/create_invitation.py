@@ -1,12 +1,12 @@
 """Create a sign-up link for raters (or, by staff, researchers) and print it."""
 
-from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from django.urls import reverse
 
 from annotate.accounts.commands import user_named
 from annotate.accounts.models import Role
 from annotate.accounts.services import invitation_create
+from core.refusals import refusal_as_command_error
 
 
 class Command(BaseCommand):
@@ -26,10 +26,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, by, role, uses, base_url, next_path, **options):
         user = user_named(by, option="--by")
-        try:
+        with refusal_as_command_error():
             invitation = invitation_create(
                 created_by=user, role=role, max_uses=uses, next_path=next_path
             )
-        except ValidationError as exc:
-            raise CommandError(" ".join(exc.messages)) from None
         self.stdout.write(base_url.rstrip("/") + reverse("signup", args=[invitation.token]))

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from annotate.accounts.selectors import user_by_username
+from annotate.accounts.commands import user_named
 from core.command_args import file_to_read, number_in_range
 from scoring.leaderboards.models import Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_by_slug
@@ -38,9 +38,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **o):
         board = leaderboard_by_slug(slug=o["leaderboard"])
-        user = user_by_username(username=o["user"])
-        if board is None or user is None:
-            raise CommandError("No such leaderboard or user.")
+        if board is None:
+            raise CommandError(f"--leaderboard: no leaderboard {o['leaderboard']!r}.")
+        user = user_named(o["user"], option="--user")
         file_to_read(o["file"], option="--file")
         # Before the submission exists: once queued, it counts against the quota.
         number_in_range(o["timeout"], option="--timeout", low=TIMEOUT_LEAST, high=TIMEOUT_MOST)
