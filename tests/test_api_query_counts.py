@@ -4,10 +4,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import get_resolver, reverse
-from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from tests.query_world import World, _own_storage, build_world, grow  # noqa: F401
+from tests.schema_kit import api_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def _schema_path(url_name: str) -> str:
 
 
 def test_every_list_of_the_schema_is_measured():
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = api_schema()
     lists = {
         path
         for path, operations in schema["paths"].items()

@@ -4,17 +4,17 @@ its method's docstring; a PATCH reads its answer only when it must."""
 from __future__ import annotations
 
 import pytest
-from drf_spectacular.generators import SchemaGenerator
 from rest_framework import exceptions, serializers
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
 from core.api import validated_input
+from tests.schema_kit import api_schema
 
 
 @pytest.fixture(scope="module")
 def schema_operations() -> dict[tuple[str, str], dict]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = api_schema()
     return {
         (path, method): operation
         for path, methods in schema["paths"].items()

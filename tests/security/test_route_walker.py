@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import pytest
 from django.core.cache import cache
 from django.urls import URLPattern, URLResolver, get_resolver
-from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from tests.schema_kit import api_schema
 from tests.security.walker_world import CANARIES, HIDDEN_CANARY, build_world
 
 pytestmark = pytest.mark.slow
@@ -143,7 +143,7 @@ def calls(world, route: Route, methods) -> Iterator[tuple[str, str, bool, str]]:
 
 
 def _schema_methods() -> dict[str, list[str]]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = api_schema()
     methods = {}
     for path, operations in schema["paths"].items():
         template = re.sub(r"\{(\w+)\}", r"<\1>", path.lstrip("/"))
