@@ -8,6 +8,9 @@ from annotate.releases.models import (
     ReleaseReference,
     SplitReveal,
 )
+from annotate.releases.services.freeze import release_delete_draft
+
+SNAPSHOT_MODELS = (ReleaseItem, ReleaseReference, ReleaseRating)
 
 
 @admin.register(Release)
@@ -25,9 +28,37 @@ class ReleaseAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return obj is None or obj.status == "draft"
 
+    def get_deleted_objects(self, objs, request):
+        # A draft's snapshot rows go with it, though none can be deleted on its own.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        snapshot = {model._meta.verbose_name for model in SNAPSHOT_MODELS}
+        return deleted, counts, perms_needed - snapshot, protected
+
+    def delete_model(self, request, obj):
+        release_delete_draft(release=obj)
+
+    def delete_queryset(self, request, queryset):
+        for release in queryset:
+            release_delete_draft(release=release)
+
+
+class SnapshotRowAdmin(admin.ModelAdmin):
+    """A release's frozen rows, to look at only. The freeze (or an import) writes them, and the
+    release's checksum covers them: an edit would make a draft's checksum lie, and the database
+    refuses any change to a published release's rows."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(ReleaseItem)
-class ReleaseItemAdmin(admin.ModelAdmin):
+class ReleaseItemAdmin(SnapshotRowAdmin):
     list_display = ["release", "split", "external_id", "position"]
     list_filter = ["split"]
     search_fields = ["release__dataset__slug", "external_id", "message"]
@@ -35,7 +66,7 @@ class ReleaseItemAdmin(admin.ModelAdmin):
 
 
 @admin.register(ReleaseReference)
-class ReleaseReferenceAdmin(admin.ModelAdmin):
+class ReleaseReferenceAdmin(SnapshotRowAdmin):
     list_display = ["item", "position", "origin", "weight", "z_weight", "n"]
     # The reference first: the model lists its weight's statistics first (an abstract base's).
     fields = [
@@ -53,7 +84,7 @@ class ReleaseReferenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(ReleaseRating)
-class ReleaseRatingAdmin(admin.ModelAdmin):
+class ReleaseRatingAdmin(SnapshotRowAdmin):
     list_display = ["reference", "rater", "score"]
     search_fields = ["release__dataset__slug", "rater"]
     raw_id_fields = ["release", "reference"]
