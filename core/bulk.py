@@ -15,6 +15,8 @@ from django.db import connection, transaction
 from django.db.models import Field, Model
 
 DEFAULT_BATCH = 500
+# Rows per bulk INSERT of many rows (a release's snapshot): bounded memory, few round trips.
+INSERT_BATCH = 1000
 
 
 def _concrete(model: type[Model], names: Sequence[str]) -> list[tuple[Field, str]]:

@@ -155,3 +155,29 @@ def test_leaderboards_score_the_same_items_and_weights_as_the_downloaded_file(re
     mine = release_ref_items(release=release, split="dev")
     theirs = [ref_item for _, ref_item in release_scoring_items(release=release, split="dev")]
     assert theirs == mine
+
+
+def test_an_import_writes_in_as_many_queries_for_three_times_the_items(owner, other):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotate.datasets.services.datasets import dataset_create, dataset_import_file
+    from tests.conftest import DATA
+
+    lines = (DATA / "small.jsonl").read_bytes().splitlines()
+
+    def import_queries(copies: int) -> int:
+        dataset = dataset_create(owner=owner, name="Chat", slug=f"of-{copies}", visibility="public")
+        renamed = [
+            json.dumps({**json.loads(line), "id": f"{json.loads(line)['id']}-{k}"}).encode()
+            for k in range(copies)
+            for line in lines
+        ]
+        dataset_import_file(dataset=dataset, lines=renamed, fmt="jsonl")
+        archive = build_archive(published(dataset, None, owner, unrated="zero", public_splits=[]))
+        with CaptureQueriesContext(connection) as queries:
+            imported = release_import_archive(source=archive, owner=other, slug=f"copy-{copies}")
+        assert imported.items.count() == len(renamed)
+        return len(queries)
+
+    assert import_queries(3) == import_queries(1)

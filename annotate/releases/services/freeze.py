@@ -24,10 +24,9 @@ from annotate.releases.models import (
 from annotate.releases.selectors.content import content_checksum, release_content
 from annotate.releases.services.buildinfo import build_info_collect
 from annotate.releases.services.unrated import release_unrated_resolve
-from core.bulk import analyze_after_commit
+from core.bulk import INSERT_BATCH, analyze_after_commit
 from core.inserts import insert_checked
 
-BATCH = 1000  # rows per bulk INSERT: bounded memory, few round trips
 MAX_VERSION_LENGTH = Release._meta.get_field("version").max_length or 32
 
 
@@ -85,9 +84,9 @@ def _copy_snapshot(release: Release, campaign: Campaign | None) -> dict[int, Rel
     )
     copies: dict[int, ReleaseReference] = {}
     batch: list[Item] = []
-    for item in items.iterator(chunk_size=BATCH):
+    for item in items.iterator(chunk_size=INSERT_BATCH):
         batch.append(item)
-        if len(batch) == BATCH:
+        if len(batch) == INSERT_BATCH:
             _copy_batch(release, batch, ratings, copies)
             batch = []
     _copy_batch(release, batch, ratings, copies)
@@ -116,7 +115,7 @@ def _copy_batch(
         for ref in item.references.all():
             copies[ref.pk] = _reference_copy(release, copy, ref, ratings)
             refs.append(copies[ref.pk])
-    ReleaseReference.objects.bulk_create(refs, batch_size=BATCH)
+    ReleaseReference.objects.bulk_create(refs, batch_size=INSERT_BATCH)
 
 
 def _reference_copy(
@@ -146,7 +145,7 @@ def _copy_ratings(release: Release, campaign: Campaign, copies: dict[int, Releas
     )
     pseudonyms: dict[int, str] = {}
     rows = []
-    for rating in ratings.iterator(chunk_size=BATCH):
+    for rating in ratings.iterator(chunk_size=INSERT_BATCH):
         # Pseudonyms follow the order of each rater's first rating: stable, and not the user id.
         name = pseudonyms.setdefault(rating.rater_id, f"r{len(pseudonyms) + 1:03d}")
         rows.append(
@@ -157,7 +156,7 @@ def _copy_ratings(release: Release, campaign: Campaign, copies: dict[int, Releas
                 score=rating.score or 0,  # done ratings have a score (a constraint)
             )
         )
-    ReleaseRating.objects.bulk_create(rows, batch_size=BATCH)
+    ReleaseRating.objects.bulk_create(rows, batch_size=INSERT_BATCH)
 
 
 @transaction.atomic

@@ -25,7 +25,6 @@ from annotate.releases.models import (
     ReleaseItem,
     ReleaseRating,
     ReleaseReference,
-    ReleaseStatus,
     WeightVariant,
 )
 from annotate.releases.selectors.content import REFERENCE_FIELDS, sha256
@@ -35,12 +34,8 @@ from annotate.releases.services.import_parsing import (
     release_meta_checked,
     release_ratings_checked,
 )
-from annotate.releases.services.publish import (
-    release_archive_on_commit,
-    release_build_files,
-    release_stage_files,
-)
-from core.bulk import analyze_after_commit
+from annotate.releases.services.publish import release_build_files, release_publish_files
+from core.bulk import INSERT_BATCH, analyze_after_commit
 from core.inserts import insert_checked
 
 Ratings = list[tuple[str, str, int, str, int]]
@@ -77,20 +72,27 @@ def _new_release(dataset: Dataset, owner: User, meta: dict[str, Any]) -> Release
 
 
 def _create_rows(release: Release, content: list[dict[str, Any]], ratings: Ratings | None):
-    refs: dict[tuple[str, str, int], ReleaseReference] = {}
-    for position, entry in enumerate(content):
-        item = ReleaseItem.objects.create(
-            release=release,
-            split=entry["split"],
-            external_id=entry["id"],
-            context=entry["context"],
-            message=entry["message"],
-            position=position,
-        )
-        for k, ref in enumerate(entry["refs"] or []):
-            refs[(entry["id"], entry["split"], k)] = ReleaseReference(
-                release=release, item=item, position=k, **{f: ref[f] for f in REFERENCE_FIELDS}
+    items = ReleaseItem.objects.bulk_create(
+        (
+            ReleaseItem(
+                release=release,
+                split=entry["split"],
+                external_id=entry["id"],
+                context=entry["context"],
+                message=entry["message"],
+                position=position,
             )
+            for position, entry in enumerate(content)
+        ),
+        batch_size=INSERT_BATCH,
+    )
+    refs = {
+        (entry["id"], entry["split"], k): ReleaseReference(
+            release=release, item=item, position=k, **{f: ref[f] for f in REFERENCE_FIELDS}
+        )
+        for item, entry in zip(items, content, strict=True)
+        for k, ref in enumerate(entry["refs"] or [])
+    }
     missing = {(i, s, p) for i, s, p, _, _ in ratings or []} - set(refs)
     if missing:
         raise ValidationError(f"ratings.tsv rates {len(missing)} references items.jsonl lacks.")
@@ -99,10 +101,13 @@ def _create_rows(release: Release, content: list[dict[str, Any]], ratings: Ratin
         # variant's values need the campaign's other ratings, which an archive does not carry.
         for i, s, p, _, score in ratings or []:
             refs[(i, s, p)].rating_values.append(float(score))
-    ReleaseReference.objects.bulk_create(list(refs.values()))
+    ReleaseReference.objects.bulk_create(refs.values(), batch_size=INSERT_BATCH)
     ReleaseRating.objects.bulk_create(
-        ReleaseRating(release=release, reference=refs[(i, s, p)], rater=rater, score=score)
-        for i, s, p, rater, score in ratings or []
+        (
+            ReleaseRating(release=release, reference=refs[(i, s, p)], rater=rater, score=score)
+            for i, s, p, rater, score in ratings or []
+        ),
+        batch_size=INSERT_BATCH,
     )
     analyze_after_commit(ReleaseItem, ReleaseReference, ReleaseRating, rows=len(refs))
 
@@ -142,9 +147,5 @@ def release_import_archive(
             raise ValidationError("items.jsonl holds an item id twice in one split.") from None
         rebuilt = release_build_files(release=release)
         _check_identical(rebuilt, digests)
-        with release_stage_files(release=release, files=rebuilt):
-            release.status = ReleaseStatus.PUBLISHED
-            release.save()
-        # As a publication does: the archive answered "building" forever without it.
-        release_archive_on_commit(release)
+        release_publish_files(release=release, files=rebuilt)
     return release

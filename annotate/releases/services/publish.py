@@ -134,12 +134,17 @@ def release_publish(*, release: Release, unrated: str = "", published_at=None) -
     release.published_at = published_at or timezone.now()
     content = release_content(release=release, public_only=True)
     _refuse_unscorable(release_meta(release=release), content)
-    files = release_build_files(release=release)
+    release_publish_files(release=release, files=release_build_files(release=release))
+    return release
+
+
+def release_publish_files(*, release: Release, files: dict[str, bytes]) -> None:
+    """Write `files` as the release's public files and mark it published (from then on the
+    database refuses changes); its archive is built once the transaction commits."""
     with release_stage_files(release=release, files=files):
         release.status = ReleaseStatus.PUBLISHED
         release.save()
     release_archive_on_commit(release)
-    return release
 
 
 def release_reveal_split(*, release: Release, split: str) -> Release:
