@@ -138,12 +138,7 @@ def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None
     release.refresh_from_db()
     user = user_create(username=f"team-{tag}", password=BENCH_PASSWORD, role="researcher")
     board = leaderboard_create(
-        owner=owner,
-        release=release,
-        split="dev",
-        name=tag,
-        slug=tag,
-        companion_metrics=companions,
+        owner=owner, release=release, split="dev", name=tag, slug=tag, companion_metrics=companions
     )
     hyps = [sentence(rng) for _ in range(n_items)]
     return board, user, hyps

@@ -134,11 +134,7 @@ class Submission(models.Model):
     # Why it was hidden or withdrawn, shown to its team.
     listing_reason = models.CharField(max_length=500, blank=True)
     listing_changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     listing_changed_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)

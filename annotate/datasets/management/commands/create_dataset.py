@@ -23,21 +23,15 @@ class Command(BaseCommand):
             "--visibility", default=Visibility.PRIVATE, help="private (default) or public."
         )
 
-    def handle(self, *args, slug, name, owner, description, language, visibility, **options):
+    def handle(self, *args, owner, visibility, **options):
         if visibility not in Visibility.values:
             raise CommandError(
                 f"--visibility: {visibility!r} is not one of {', '.join(Visibility.values)}."
             )
         user = user_named(owner)
+        fields = {name: options[name] for name in ("slug", "name", "description", "language")}
         with refusal_as_command_error():
-            dataset = dataset_create(
-                owner=user,
-                slug=slug,
-                name=name,
-                description=description,
-                language=language,
-                visibility=visibility,
-            )
+            dataset = dataset_create(owner=user, visibility=visibility, **fields)
         self.stdout.write(
             self.style.SUCCESS(f"Created {dataset.visibility} dataset {dataset.slug} (empty).")
         )
