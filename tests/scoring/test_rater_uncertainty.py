@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+import scoring.metrics as library  # the oracle: the Django-free metric library
 from core.runs import canvas
 from core.runs.models import Run
 from scoring.leaderboards.models import Score, Team
@@ -17,15 +18,6 @@ from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
 from scoring.leaderboards.selectors.raters import board_rating_pools
 from scoring.leaderboards.selectors.stored import load_matrix, load_profile
 from scoring.leaderboards.services import uncertainty
-from scoring.metrics import (
-    bootstrap_ci,
-    bootstrap_replicates,
-    get_metric,
-    percentile_bounds,
-    rank_stability,
-    rater_replicates,
-    two_level_bootstrap,
-)
 from tests.conftest import RATED_RELEASE_ITEMS
 from tests.runs_kit import execute, execute_replicates, upload
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
@@ -70,16 +62,16 @@ def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
     # The profile at the release's weights gives back the stored statistics, bit for bit.
     assert np.array_equal(profile.rows(pools.base_weights), stats)
     replicates = load_matrix(dbleu.replicates_file)
-    metric = get_metric("dbleu")
-    expected = rater_replicates(metric, profile, pools, weights=pools.base_weights)
+    metric = library.get_metric("dbleu")
+    expected = library.rater_replicates(metric, profile, pools, weights=pools.base_weights)
     assert np.array_equal(replicates, expected.scores)
-    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == percentile_bounds(expected.scores)
+    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == library.percentile_bounds(expected.scores)
     assert dbleu.extras["rater_shift"] == expected.shift
     # Recentred on the item bootstrap: the raw two-level replicates minus what the ratings'
     # resampling adds on average (the item draws are the interval's), kept within ΔBLEU's
     # 0–100 (four items: a draw of perfect matches alone scores 100).
-    raw = two_level_bootstrap(metric, profile, pools, n_samples=1000)
-    items = bootstrap_replicates(metric, stats)
+    raw = library.two_level_bootstrap(metric, profile, pools, n_samples=1000)
+    items = library.bootstrap_replicates(metric, stats)
     assert np.array_equal(expected.items, items)
     recentred = raw - expected.shift
     assert recentred.mean() == pytest.approx(items.mean(), abs=1e-9)
@@ -92,8 +84,10 @@ def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
     bleu = scores["bleu"]
     assert bleu.rater_ci_low is None and bleu.profile_file == ""
     bleu_reps = load_matrix(bleu.replicates_file)
-    interval = bootstrap_ci(get_metric("bleu"), load_matrix(bleu.stats_file))
-    assert percentile_bounds(bleu_reps) == pytest.approx((interval.low, interval.high), abs=1e-9)
+    interval = library.bootstrap_ci(library.get_metric("bleu"), load_matrix(bleu.stats_file))
+    assert library.percentile_bounds(bleu_reps) == pytest.approx(
+        (interval.low, interval.high), abs=1e-9
+    )
 
 
 def test_without_individual_ratings_the_weights_are_fixed(make_leaderboard, other, scored):
@@ -101,9 +95,11 @@ def test_without_individual_ratings_the_weights_are_fixed(make_leaderboard, othe
     dbleu = _scores(scored(board, other, GOOD))["dbleu"]
     assert board_rating_pools(leaderboard=board) is None
     assert dbleu.rater_ci_low is None and dbleu.profile_file  # the profile is kept all the same
-    metric = get_metric("dbleu")
+    metric = library.get_metric("dbleu")
     stats = load_matrix(dbleu.stats_file)
-    assert np.array_equal(load_matrix(dbleu.replicates_file), bootstrap_replicates(metric, stats))
+    assert np.array_equal(
+        load_matrix(dbleu.replicates_file), library.bootstrap_replicates(metric, stats)
+    )
 
 
 def test_the_chord_stores_what_one_piece_does(
@@ -136,7 +132,7 @@ def test_the_board_shows_each_entrys_rank_distribution(rated_board, owner, entry
     table = leaderboard_table(leaderboard=rated_board, user=owner)
     assert [row.submission.method for row in table.rows] == ["perfect", "good", "nonsense"]
     stacked = np.stack([load_matrix(row.primary.replicates_file) for row in table.rows])
-    expected = rank_stability(stacked)
+    expected = library.rank_stability(stacked)
     assert table.has_stability and table.stability_with_raters
     for k, row in enumerate(table.rows):
         assert row.rank_probs == pytest.approx(list(expected.rank_probs[k]))
