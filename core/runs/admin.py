@@ -42,6 +42,9 @@ class RunAdmin(admin.ModelAdmin):
     actions = ("cancel_runs", "retry_runs")
     inlines = (RunStepInline,)
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a run starts through the engine (run_create), for the work it names
+
     @admin.action(description="Cancel the selected runs")
     def cancel_runs(self, request: HttpRequest, queryset: QuerySet[Run]) -> None:
         count = sum(run_cancel(run=run) for run in queryset.filter(state__in=Run.ACTIVE))

@@ -57,10 +57,12 @@ def form_as_posted(model_admin, request, obj) -> dict:
 
 
 def admin_writes(request, model, obj) -> list[tuple[str, str, dict]]:
-    """(what, url, POST) of each way the admin changes or deletes `obj`."""
+    """(what, url, POST) of each way the admin adds a row like `obj`, or changes or deletes it."""
     change = form_as_posted(admin.site._registry[model], request, obj)
     bulk = {"action": "delete_selected", "_selected_action": [obj.pk], "post": "yes"}
     return [
+        ("add a copy", admin_url(model, "add"), change),
+        ("add nothing", admin_url(model, "add"), {}),
         ("change", admin_url(model, "change", obj.pk), change),
         ("delete", admin_url(model, "delete", obj.pk), {"post": "yes"}),
         ("bulk delete", admin_url(model, "changelist"), bulk),
