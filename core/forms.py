@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from core.converters import natural_or_none
 from core.refusals import refusal
 
 T = TypeVar("T")
@@ -61,6 +62,22 @@ class LimitedFileField(forms.FileField):
         if upload is not None and upload.size > limit:
             raise ValidationError(f"The file is larger than {limit // (1024 * 1024)} MB.")
         return upload
+
+
+class RowsField(forms.ModelMultipleChoiceField):
+    """Rows chosen by id (check boxes, a multiple select). Each value must be an id as the
+    database's keys are (natural_or_none) before it reaches a query: Django's own field sends
+    any digits, and SQLite then fails on a number past 64 bits (a 500, not a form error)."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if natural_or_none(str(pk)) is None:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super()._check_values(value)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from annotate.rating.selectors.completion import (
     MAX_CODE_CHECKS,
     MAX_PARTICIPANT_CHARS,
 )
+from core.forms import RowsField
 from core.lines import LineProblems
 from core.tabular import CsvLineError, csv_cells
 
@@ -44,7 +45,7 @@ class CampaignForm(forms.ModelForm):
         label="Keep it a draft",
         help_text="Nobody can join until you open it from its dashboard.",
     )
-    systems = forms.ModelMultipleChoiceField(
+    systems = RowsField(
         queryset=EvalSystem.objects.none(),
         required=False,
         help_text="Outputs: the systems to evaluate (two or more for pairwise).",

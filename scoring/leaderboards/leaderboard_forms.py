@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from annotate.datasets.models import SplitName
 from annotate.rating.models import Mode
 from annotate.releases.models import Release
+from core.forms import RowsField
 from scoring.leaderboards.models import Leaderboard, Submission
 from scoring.leaderboards.selectors.leaderboards import releases_for_leaderboards
 from scoring.leaderboards.selectors.submissions import submissions_finished
@@ -64,9 +65,7 @@ class LeaderboardForm(forms.Form):
 class HumanEvaluationForm(forms.Form):
     """Finished submissions to show people, and how (the API's fields, on the page)."""
 
-    submissions = forms.ModelMultipleChoiceField(
-        queryset=Submission.objects.none(), widget=forms.CheckboxSelectMultiple
-    )
+    submissions = RowsField(queryset=Submission.objects.none(), widget=forms.CheckboxSelectMultiple)
     mode = forms.ChoiceField(choices=Mode.choices, initial=Mode.LIKERT)
     ratings_per_unit = forms.IntegerField(min_value=1, max_value=50, initial=3)
     name = forms.CharField(max_length=200, required=False, help_text="Default: Human evaluation: …")
