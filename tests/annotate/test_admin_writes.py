@@ -3,7 +3,6 @@
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -11,6 +10,7 @@ from annotate.releases.models import Release, ReleaseItem, ReleaseRating, Releas
 from annotate.releases.services.freeze import release_freeze
 from tests.query_world import _own_storage, build_world, grow  # noqa: F401
 from tests.test_admin_query_counts import MODELS
+from tests.writes_kit import status_undone
 
 pytestmark = pytest.mark.django_db
 SNAPSHOT_MODELS = (ReleaseItem, ReleaseReference, ReleaseRating)
@@ -26,19 +26,6 @@ def superuser(client):
     client.force_login(user)
     client.raise_request_exception = False  # a crash is a 500 to look at, not a test error
     return user
-
-
-class _Undo(Exception):
-    """Raised to roll back what one request wrote, carrying its status out."""
-
-
-def status_undone(send) -> int:
-    """The status of `send()`'s response; what the request wrote is rolled back after it."""
-    try:
-        with transaction.atomic():
-            raise _Undo(send().status_code)
-    except _Undo as undone:
-        return undone.args[0]
 
 
 def form_as_posted(model_admin, request, obj) -> dict:

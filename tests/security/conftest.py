@@ -1,6 +1,16 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.security.walker_world import build_world
+
+
+@pytest.fixture
+def world(db, settings, tmp_path, django_capture_on_commit_callbacks):
+    """The route walker's world: an owner's public and private things, and the others who ask."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    with django_capture_on_commit_callbacks(execute=False):
+        return build_world()
+
 
 @pytest.fixture
 def import_into_empty_dataset(make_dataset, client_for, owner):

@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from tests.schema_kit import api_schema
-from tests.security.walker_world import CANARIES, HIDDEN_CANARY, build_world
+from tests.security.walker_world import CANARIES, HIDDEN_CANARY
 
 pytestmark = pytest.mark.slow
 
@@ -174,13 +174,6 @@ def _call(client, method, path):
     if method in ("post", "put", "patch"):
         return getattr(client, method)(path, {}, format="json")
     return getattr(client, method)(path)
-
-
-@pytest.fixture
-def world(db, settings, tmp_path, django_capture_on_commit_callbacks):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    with django_capture_on_commit_callbacks(execute=False):
-        return build_world()
 
 
 def _leaks(response) -> list[str]:
