@@ -112,3 +112,18 @@ def confirmation_page(
     error, status = answer.error, answer.status
     context = {"hidden": {}, "error": error, **context}
     return render(request, "confirm.html", context, status=status or (400 if error else 200))
+
+
+def deletion_page(
+    request: HttpRequest, answer: Confirmation, /, *, kind: str, name: str, **context: Any
+) -> HttpResponse:
+    """The confirmation page of deleting the `kind` called `name`, confirmed by typing the name
+    (the other context as confirmation_page takes it)."""
+    return confirmation_page(
+        request,
+        answer,
+        heading=f"Delete the {kind} {name}",
+        expected=name,
+        button=f"Delete this {kind}",
+        **context,
+    )

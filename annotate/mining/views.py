@@ -34,8 +34,8 @@ from core.bounded import LimitExceeded
 from core.converters import finite_or_none, natural_or_none
 from core.forms import (
     LimitedFileField,
-    confirmation_page,
     confirmation_post,
+    deletion_page,
     form_add_service_errors,
 )
 
@@ -130,14 +130,13 @@ def corpus_delete_view(request: AuthenticatedRequest, corpus_id: int) -> HttpRes
     )
     if answer.done:
         return redirect("corpus-list")
-    return confirmation_page(
+    return deletion_page(
         request,
         answer,
-        heading=f"Delete the corpus {corpus.name}",
+        kind="corpus",
+        name=corpus.name,
         consequences=_deletion_consequences(corpus),
-        expected=corpus.name,
         action=reverse("corpus-delete", args=[corpus.pk]),
-        button="Delete this corpus",
         cancel_url=reverse("corpus-detail", args=[corpus.pk]),
     )
 

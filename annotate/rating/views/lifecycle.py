@@ -21,7 +21,7 @@ from annotate.rating.selectors.lifecycle import (
 from annotate.rating.services.campaigns import campaign_assignment_update
 from annotate.rating.services.lifecycle import campaign_delete, campaign_transition
 from core.auth_request import AuthenticatedRequest
-from core.forms import Confirmation, confirmation_page, confirmation_post, form_errors_text
+from core.forms import Confirmation, confirmation_post, deletion_page, form_errors_text
 from core.refusals import succeeded
 
 DONE = {"open": "is open: raters can join and rate", "close": "is closed: no new items go out"}
@@ -82,13 +82,12 @@ def campaign_delete_view(request: AuthenticatedRequest, campaign_id: int) -> Htt
         answer = Confirmation(
             error=campaign_deletion_refusal(campaign=campaign, blockers=footprint.blockers)
         )
-    return confirmation_page(
+    return deletion_page(
         request,
         answer,
-        heading=f"Delete the campaign {campaign.name}",
+        kind="campaign",
+        name=campaign.name,
         consequences=_consequences(campaign, footprint),
-        expected=campaign.name,
         action=reverse("campaign-delete", args=[campaign.pk]),
-        button="Delete this campaign",
         cancel_url=reverse("campaign-dashboard", args=[campaign.pk]),
     )
