@@ -23,11 +23,13 @@ def status_undone(send: Callable) -> int:
 
 
 class PostForms(HTMLParser):
-    """The POST forms of a page: (action, {field: the value a browser would send as is})."""
+    """The POST forms of a page: (action, {field: the value a browser would send as is}), and
+    the names of their file fields."""
 
     def __init__(self, html: str) -> None:
         super().__init__()
         self.forms: list[tuple[str, dict[str, str]]] = []
+        self.file_fields: set[str] = set()
         self._in_post = False
         self._select = ""
         self.feed(html)
@@ -47,6 +49,8 @@ class PostForms(HTMLParser):
         elif tag in ("input", "select", "textarea") and self._in_post and a.get("name"):
             fields = self.forms[-1][1]
             self._select = a["name"] if tag == "select" else ""
+            if a.get("type") == "file":
+                self.file_fields.add(a["name"])
             if a.get("type") in ("checkbox", "radio") and "checked" not in a:
                 fields.setdefault(a["name"], a.get("value", "on"))  # one of the choices
             else:

@@ -1,6 +1,7 @@
 """Every form a page shows its owner, a rater or a participant, each field given a hostile value
-(NUL, 100,000 characters, numbers past 64 bits or a float's range, NaN, a path, markup), never
-answers 500: a form error, a refusal or a redirect. What each post writes is rolled back.
+(NUL, 100,000 characters, numbers past 64 bits or a float's range, NaN, a path, markup; a file
+named like a path, with a NUL, 300 characters long or only an extension), never answers 500: a
+form error, a refusal or a redirect. What each post writes is rolled back.
 
 Forms are found by walking every page route of the route walker's world and reading its HTML,
 so a new form is thrown at without touching this file.
@@ -9,8 +10,10 @@ so a new form is thrown at without touching this file.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotate.rating.models import Campaign
 from annotate.rating.services.campaigns import campaign_join
@@ -31,8 +34,29 @@ HOSTILE = (
     "",
 )
 
+HOSTILE_FILE_NAMES = (
+    "../../etc/x.jsonl",
+    "x\x00.jsonl",
+    "a" * 300 + ".jsonl",
+    ".jsonl",
+    "\U0001f600.tsv.gz",
+    "C:\\x\\y.jsonl",
+)
+ONE_ITEM = b'{"id": "a", "message": "hi", "references": [{"text": "hello"}]}\n'
 
-def forms_of(client, world) -> dict[tuple[str, tuple[str, ...]], tuple[str, dict[str, str]]]:
+
+def hostile_posts(fields: dict[str, str], files: set[str]) -> Iterator[tuple[str, str, dict]]:
+    """(field, what it was given, the POST) for each field and each hostile value of its kind."""
+    for name in sorted(set(fields) - {"csrfmiddlewaretoken"}):
+        if name in files:
+            for file_name in HOSTILE_FILE_NAMES:
+                yield name, file_name, {**fields, name: SimpleUploadedFile(file_name, ONE_ITEM)}
+        else:
+            for value in HOSTILE:
+                yield name, value, {**fields, name: value}
+
+
+def forms_of(client, world) -> dict[tuple[str, tuple[str, ...]], tuple[str, dict, set[str]]]:
     """The POST forms on every page this client can open, one per kind of action and fields."""
     found = {}
     for route in all_routes():
@@ -42,11 +66,10 @@ def forms_of(client, world) -> dict[tuple[str, tuple[str, ...]], tuple[str, dict
             page = client.get(path)
             if page.status_code != 200 or "text/html" not in page.get("Content-Type", ""):
                 continue
-            for action, fields in PostForms(page.content.decode()).forms:
-                action = action or path
-                found.setdefault(
-                    (re.sub(r"\d+", "N", action), tuple(sorted(fields))), (action, fields)
-                )
+            forms = PostForms(page.content.decode())
+            for action, fields in forms.forms:
+                kind = (re.sub(r"\d+", "N", action or path), tuple(sorted(fields)))
+                found.setdefault(kind, (action or path, fields, forms.file_fields & set(fields)))
     return found
 
 
@@ -59,13 +82,12 @@ def test_no_form_answers_500_to_a_hostile_value(world, client, who):
     client.force_login(user)
     client.raise_request_exception = False  # a crash is a 500 to report, not a test error
     forms = forms_of(client, world)
-    print(who, sorted(forms))
-    assert len(forms) >= {"owner": 25, "rater": 3, "participant": 3}[who]  # the walk found them
+    # The walk found them: every persona's forms, the rater's rating form among them.
+    assert len(forms) >= {"owner": 40, "rater": 5, "participant": 9}[who]
+    assert who != "rater" or any(action.endswith("rate/N/") for action, _ in forms)
     crashed = []
-    for action, fields in forms.values():
-        for name in set(fields) - {"csrfmiddlewaretoken"}:
-            for value in HOSTILE:
-                posted = {**fields, name: value}
-                if status_undone(lambda: client.post(action, posted)) >= 500:  # noqa: B023
-                    crashed.append(f"{action} {name}={value[:24]!r}")
+    for action, fields, files in forms.values():
+        for name, value, posted in hostile_posts(fields, files):
+            if status_undone(lambda: client.post(action, posted)) >= 500:  # noqa: B023
+                crashed.append(f"{action} {name}={value[:24]!r}")
     assert crashed == []
