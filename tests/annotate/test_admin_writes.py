@@ -6,14 +6,14 @@ from django.contrib.auth.models import User
 from django.test import RequestFactory
 from django.urls import reverse
 
-from annotate.releases.models import Release, ReleaseItem, ReleaseRating, ReleaseReference
+from annotate.releases.admin import SNAPSHOT_MODELS
+from annotate.releases.models import Release, ReleaseItem
 from annotate.releases.services.freeze import release_freeze
 from tests.query_world import _own_storage, build_world, grow  # noqa: F401
 from tests.test_admin_query_counts import MODELS
 from tests.writes_kit import status_undone
 
 pytestmark = pytest.mark.django_db
-SNAPSHOT_MODELS = (ReleaseItem, ReleaseReference, ReleaseRating)
 
 
 def admin_url(model, view, *args):
@@ -74,7 +74,7 @@ def test_no_admin_write_answers_500(client, superuser, django_capture_on_commit_
 def test_a_published_releases_rows_cannot_be_changed_in_the_admin(make_release, client, superuser):
     release = make_release()
     before = [model.objects.filter(release=release).count() for model in SNAPSHOT_MODELS]
-    for model in SNAPSHOT_MODELS[:2]:
+    for model in SNAPSHOT_MODELS[:2]:  # items and references (this release has no ratings)
         row = model.objects.filter(release=release).first()
         assert client.get(admin_url(model, "change", row.pk)).status_code == 200  # to look at
         assert client.post(admin_url(model, "change", row.pk), {}).status_code == 403
