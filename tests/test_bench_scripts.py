@@ -32,6 +32,7 @@ TINY = {
     "mining.py": ["--sizes", "500", "--queries", "10"],
     "nist_index.py": ["--items", "100", "--old-max", "100", "--range-size", "50"],
     "rater_bootstrap.py": ["--items", "100", "--samples", "20"],
+    "release_import.py": ["--items", "50"],
     "scoring_e2e.py": ["--sizes", "50", "--refs", "2"],
     "weights.py": ["--items", "20"],
 }
