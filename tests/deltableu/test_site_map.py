@@ -5,41 +5,33 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
-from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls import resolve
+
+from tests.routes_kit import Route, all_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 # An ordinary value for each converter: none of them is a word a route spells out (new/, join/).
 ORDINARY = {"slug": "a-dataset", "id": "7", "int": "7", "str": "x1"}
 
 
-def _routes(patterns, prefix: str = "") -> Iterator[tuple[str, str | None]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            if str(pattern.pattern) != "admin/":  # Django's own, mounted whole
-                yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern))
-        elif isinstance(pattern, URLPattern):
-            yield prefix + str(pattern.pattern), pattern.name
-
-
-def _filled(route: str) -> str:
-    return "/" + re.sub(r"<(\w+):\w+>", lambda m: ORDINARY[m.group(1)], route)
+def _filled(route: Route) -> str:
+    return "/" + re.sub(r"<(\w+):\w+>", lambda m: ORDINARY[m.group(1)], route.template)
 
 
 def test_every_route_has_a_name_of_its_own():
-    names = Counter(name for _, name in _routes(get_resolver().url_patterns) if name)
+    names = Counter(route.name for route in all_routes() if route.name)
     assert [name for name, n in names.items() if n > 1] == []
 
 
 def test_every_route_is_reached_by_its_own_paths():
-    routes = [(route, name) for route, name in _routes(get_resolver().url_patterns) if name]
+    routes = [route for route in all_routes() if route.name]
     assert len(routes) > 100
     reached_elsewhere = {
-        route: resolve(_filled(route)).url_name
-        for route, name in routes
-        if resolve(_filled(route)).url_name != name
+        route.template: resolve(_filled(route)).url_name
+        for route in routes
+        if resolve(_filled(route)).url_name != route.name
     }
     assert reached_elsewhere == {}
 

@@ -13,8 +13,8 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from tests.routes_kit import Route, calls
 from tests.schema_kit import api_schema
-from tests.security.test_route_walker import Route, calls
 from tests.writes_kit import status_undone
 
 pytestmark = pytest.mark.slow  # a few thousand requests: make test and CI, not test-fast

@@ -17,7 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotate.rating.models import Campaign
 from annotate.rating.services.campaigns import campaign_join
-from tests.security.test_route_walker import all_routes, calls
+from tests.routes_kit import all_routes, calls
 from tests.writes_kit import PostForms, status_undone
 
 pytestmark = pytest.mark.slow  # a few thousand posts: make test and CI, not test-fast

@@ -2,144 +2,27 @@
 the owner, never shows a canary planted in a hidden test reference, a private dataset or a private
 submission, and answers for a private object exactly as for one that does not exist (404).
 
-Routes are enumerated from the URL resolver, so a new route is walked without touching this file;
-a route with a path parameter this file cannot fill fails the walk until its kind is named below.
+Routes are enumerated from the URL resolver (tests/routes_kit.py), so a new route is
+walked without touching this file; a route with a path parameter the kit cannot fill fails the
+walk until its kind is named there.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 from django.core.cache import cache
-from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from tests.routes_kit import all_routes, calls
 from tests.schema_kit import api_schema
 from tests.security.walker_world import CANARIES, HIDDEN_CANARY
 
 pytestmark = pytest.mark.slow
 
-MISSING = {"slug": "no-such-thing", "int": 987654, "version": "9.9.9", "name": "no-such-file"}
-# The Django admin is staff-only by construction; join tokens are capabilities the owner hands
-# out (anyone holding one may join), so the walk uses a made-up token.
-SKIPPED_PREFIXES = ("admin/",)
 PAGE_METHODS = ("get", "post")
-RELEASE_FILES = (
-    "manifest.json",
-    "release.json",
-    "README.md",
-    "items.jsonl",
-    "refs.dev.jsonl",
-    "refs.test.jsonl",
-    "references.tsv",
-    "references.parquet",
-    "ratings.tsv",
-)
-
-
-@dataclass(frozen=True)
-class Route:
-    template: str  # Django route with <conv:name> parameters, joined across includes
-    api: bool
-
-    @property
-    def params(self) -> list[tuple[str, str]]:
-        return re.findall(r"<(?:(\w+):)?(\w+)>", self.template) and [
-            (conv or "str", name) for conv, name in re.findall(r"<(?:(\w+):)?(\w+)>", self.template)
-        ]
-
-    def fill(self, values: dict[str, object]) -> str:
-        return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), self.template)
-
-
-def _walk(patterns, prefix="") -> Iterator[str]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
-        elif isinstance(pattern, URLPattern):
-            yield prefix + str(pattern.pattern)
-
-
-def all_routes() -> list[Route]:
-    routes = []
-    for template in _walk(get_resolver().url_patterns):
-        template = template.lstrip("^").rstrip("$")
-        if template.startswith(SKIPPED_PREFIXES):
-            continue
-        routes.append(Route(template, api=template.startswith("api/")))
-    return routes
-
-
-def _kind(route: Route, name: str) -> str:
-    """Which kind of object a path parameter names."""
-    t = route.template
-    if name == "slug":
-        return (
-            "leaderboard" if t.startswith(("leaderboards/", "api/v1/leaderboards/")) else "dataset"
-        )
-    known = {
-        "version": "version",
-        "token": "token",
-        "name": "file",
-        "format": "format",
-        "fmt": "format",
-        "judgment_set_id": "judgment_set",
-        "study_id": "study",
-        "run_id": "run",
-        "corpus_id": "corpus",
-        "reference_id": "reference",
-        "submission_id": "submission",
-        "campaign_id": "campaign",
-        "rating_id": "rating",
-        "team_id": "team",
-    }
-    if name not in known:
-        raise AssertionError(f"{t}: name the kind of the path parameter <{name}> in the walker")
-    return known[name]
-
-
-def _candidates(world, kind: str) -> list[tuple[object, bool]]:
-    """(value, names a private object) for one kind, the made-up one last."""
-    objects = world.objects
-    if kind == "token":
-        return [("not-a-real-token", False)]
-    if kind == "file":
-        return [(name, False) for name in RELEASE_FILES]
-    if kind == "format":
-        return [(fmt, False) for fmt in ("csv", "json", "jsonl")]
-    values = objects[kind]
-    return [(v, key != "public" and not key.startswith("hidden-")) for key, v in values.items()]
-
-
-def _missing(kind: str) -> object:
-    if kind == "version":
-        return MISSING["version"]
-    return MISSING["slug"] if kind in ("dataset", "leaderboard") else MISSING["int"]
-
-
-def calls(world, route: Route, methods) -> Iterator[tuple[str, str, bool, str]]:
-    """(method, path, names a private object, the same path with it made up)."""
-    params = route.params or []
-    options = [
-        [(name, kind, value, private) for value, private in _candidates(world, kind)]
-        for _conv, name in params
-        for kind in [_kind(route, name)]
-    ]
-    for combo in itertools.product(*options):
-        values = {name: value for name, _kind_, value, _p in combo}
-        missing = dict(values)
-        private = False
-        for name, kind, _value, is_private in combo:
-            if is_private:
-                private = True
-                missing[name] = _missing(kind)
-        for method in methods:
-            yield method, route.fill(values), private, route.fill(missing)
 
 
 def _schema_methods() -> dict[str, list[str]]:
