@@ -1,35 +1,25 @@
 """Every admin changelist of the project runs as many queries for three times the rows."""
 
 import pytest
-from django.contrib import admin
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
-from tests.annotate.test_admin import OWN_APPS
+from tests.admin_kit import ADMIN_MODELS, admin_url
 from tests.query_world import _own_storage, build_world, grow  # noqa: F401
 
 # slow: every changelist at two sizes of one world (make test and CI, not test-fast)
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
-# Ours, and Django's users and groups; the other apps' admins (axes, celery) are theirs.
-APPS = {*OWN_APPS, "runs", "auth"}
-MODELS = sorted(
-    (model for model in admin.site._registry if model._meta.app_label in APPS),
-    key=lambda model: model._meta.label,
-)
-
 
 def changelists(client) -> dict[str, tuple[int, int]]:
     """(queries, rows) of each changelist."""
     measured = {}
-    for model in MODELS:
-        meta = model._meta
-        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+    for model in ADMIN_MODELS:
+        url = admin_url(model, "changelist")
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url)
         assert response.status_code == 200, url
-        measured[meta.label] = (len(queries), model._default_manager.count())
+        measured[model._meta.label] = (len(queries), model._default_manager.count())
     return measured
 
 

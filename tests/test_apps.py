@@ -5,7 +5,7 @@ from django.apps import apps
 
 from core.appconfig import ProductAppConfig
 from core.runs.kinds import kind_names
-from tests.annotate.test_admin import OWN_APPS
+from tests.admin_kit import OWN_APPS
 from tests.deltableu.test_queues import HEAVY_KINDS
 
 

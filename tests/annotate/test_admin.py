@@ -1,27 +1,13 @@
 """Django admin: every model is registered, and its pages work with search and filters."""
 
 import pytest
-from django.apps import apps
 from django.contrib import admin
 from django.test import RequestFactory
 from django.urls import reverse
 
+from tests.admin_kit import admin_url, own_models
+
 pytestmark = pytest.mark.django_db
-
-OWN_APPS = (
-    "accounts",
-    "datasets",
-    "mining",
-    "judgments",
-    "rating",
-    "releases",
-    "leaderboards",
-    "study",
-)
-
-
-def own_models():
-    return [m for m in apps.get_models() if m._meta.app_label in OWN_APPS]
 
 
 def test_every_model_of_ours_is_in_the_admin():
@@ -35,20 +21,18 @@ def test_every_model_of_ours_is_in_the_admin():
 def test_changelists_search_and_add_pages_load(model, staff, client_for, make_dataset):
     make_dataset()
     client = client_for(staff)
-    base = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    base = admin_url(model, "changelist")
     assert client.get(base).status_code == 200
     assert client.get(base + "?q=chat").status_code == 200
     # An audit log (SplitReveal) is read-only: its add page is refused.
     as_staff = RequestFactory().get("/")
     as_staff.user = staff
     can_add = admin.site._registry[model].has_add_permission(as_staff)
-    add = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_add")
+    add = admin_url(model, "add")
     assert client.get(add).status_code == (200 if can_add else 403)
     obj = model.objects.first()
     if obj is not None:
-        change = reverse(
-            f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[obj.pk]
-        )
+        change = admin_url(model, "change", obj.pk)
         assert client.get(change).status_code == 200
 
 

@@ -4,20 +4,15 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth.models import User
 from django.test import RequestFactory
-from django.urls import reverse
 
 from annotate.releases.admin import SNAPSHOT_MODELS
 from annotate.releases.models import Release, ReleaseItem
 from annotate.releases.services.freeze import release_freeze
+from tests.admin_kit import ADMIN_MODELS, admin_url
 from tests.query_world import _own_storage, build_world, grow  # noqa: F401
-from tests.test_admin_query_counts import MODELS
 from tests.writes_kit import status_undone
 
 pytestmark = pytest.mark.django_db
-
-
-def admin_url(model, view, *args):
-    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
 
 
 @pytest.fixture
@@ -63,7 +58,7 @@ def test_no_admin_write_answers_500(client, superuser, django_capture_on_commit_
     request = RequestFactory().get("/")
     request.user = superuser
     crashed = []
-    for model in MODELS:
+    for model in ADMIN_MODELS:
         for obj in model._default_manager.all()[:2]:
             for what, url, data in admin_writes(request, model, obj):
                 if status_undone(lambda: client.post(url, data)) >= 500:  # noqa: B023 (called now)
