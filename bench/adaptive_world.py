@@ -138,6 +138,8 @@ def campaign(world, panel, metric, budget, checkpoints, adaptive, batch):
     counts = np.array([len(r) for r in panel.ratings], dtype=float)
     terms = board_terms(world, panel, metric) if adaptive else None
     out, spent, marks = {}, 0, list(checkpoints)
+    if marks and marks[0] == 0:  # the first round's ranking, before any campaign rating
+        out[marks.pop(0)] = ranking(panel.scores(metric))
     while spent < budget:
         if adaptive:  # the debounced refresh: the boards' terms, the campaign's own variances
             model = adaptive_math.rating_model(panel.ratings)
