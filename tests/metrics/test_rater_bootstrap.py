@@ -184,22 +184,35 @@ def test_a_profile_of_another_metric_or_reference_set_is_refused():
 
 
 def test_rank_stability_on_a_hand_made_matrix():
-    # replicate ranks: (1 2 3), (2 1 3), tie → (1 2 3) by system order, (2 3 1)
+    # replicate ranks: (1 2 3), (2 1 3), a three-way tie (each a third of ranks 1–3), (2 3 1)
     replicates = [[3, 1, 2, 2], [1, 3, 2, 1], [0, 0, 2, 5]]
     result = rank_stability(replicates)
     np.testing.assert_allclose(
-        result.rank_probs, [[0.5, 0.5, 0.0], [0.25, 0.5, 0.25], [0.25, 0.0, 0.75]]
+        result.rank_probs,
+        [[1 / 3, 7 / 12, 1 / 12], [1 / 3, 1 / 3, 1 / 3], [1 / 3, 1 / 12, 7 / 12]],
     )
-    np.testing.assert_allclose(result.expected_rank, [1.5, 2.0, 2.5])
-    np.testing.assert_allclose(result.neighbour_order, [0.75, 0.75])
+    np.testing.assert_allclose(result.rank_probs.sum(axis=1), 1.0)
+    np.testing.assert_allclose(result.expected_rank, [1.75, 2.0, 2.25])
+    np.testing.assert_allclose(result.neighbour_order, [0.625, 0.625])
     np.testing.assert_array_equal(result.rank_bounds, [[1, 2], [1, 3], [1, 3]])
     np.testing.assert_array_equal(result.score_bounds, [[1, 3], [1, 3], [0, 5]])
 
 
+def test_entries_tied_in_every_replicate_count_half_whatever_their_order():
+    tied = [[2.0, 5.0, 1.0], [2.0, 5.0, 1.0], [0.0, 0.0, 0.0]]
+    for order in ([0, 1, 2], [1, 0, 2]):
+        result = rank_stability(np.array(tied)[order])
+        np.testing.assert_allclose(result.neighbour_order, [0.5, 1.0])
+        np.testing.assert_allclose(result.rank_probs[:2], [[0.5, 0.5, 0.0]] * 2)
+        np.testing.assert_allclose(result.expected_rank, [1.5, 1.5, 3.0])
+
+
 def test_rank_stability_when_lower_is_better():
     result = rank_stability([[1.0, 2.0, 1.0], [2.0, 1.0, 1.0]], higher_is_better=False)
-    np.testing.assert_allclose(result.rank_probs, [[2 / 3, 1 / 3], [1 / 3, 2 / 3]])
-    np.testing.assert_allclose(result.neighbour_order, [2 / 3])
+    np.testing.assert_allclose(result.rank_probs, [[0.5, 0.5], [0.5, 0.5]])
+    np.testing.assert_allclose(result.neighbour_order, [0.5])
+    result = rank_stability([[1.0, 2.0, 1.5], [2.0, 1.0, 1.0]], higher_is_better=False)
+    np.testing.assert_allclose(result.neighbour_order, [1 / 3])
     with pytest.raises(MetricInputError):
         rank_stability(np.zeros((2, 0)))
 

@@ -99,6 +99,18 @@ if TYPE_CHECKING:
         two_level_bootstrap,
         weight_of,
     )
+    from .rater_correction import (
+        BoardDraws,
+        RaterEstimate,
+        board_draws,
+        rater_estimate,
+        rater_estimates,
+    )
+    from .rater_model import (
+        RaterModel,
+        RaterModelUnavailable,
+        fit_rater_model,
+    )
     from .refset import (
         RefItems,
     )
@@ -156,6 +168,14 @@ _WHERE = {
     "RaterReplicates": "rater_bootstrap",
     "rater_replicates": "rater_bootstrap",
     "weight_of": "rater_bootstrap",
+    "BoardDraws": "rater_correction",
+    "RaterEstimate": "rater_correction",
+    "board_draws": "rater_correction",
+    "rater_estimate": "rater_correction",
+    "rater_estimates": "rater_correction",
+    "RaterModel": "rater_model",
+    "RaterModelUnavailable": "rater_model",
+    "fit_rater_model": "rater_model",
     "RefItems": "refset",
     "entries": "registry",
     "get_entry": "registry",
@@ -191,6 +211,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "BoardDraws",
     "IndexFile",
     "Interval",
     "Metric",
@@ -198,6 +219,9 @@ __all__ = [
     "OptionSpec",
     "PairedResult",
     "RankStability",
+    "RaterEstimate",
+    "RaterModel",
+    "RaterModelUnavailable",
     "RaterReplicates",
     "RatingPools",
     "RefItem",
@@ -206,6 +230,7 @@ __all__ = [
     "WeightProfile",
     "WeightedRef",
     "__version__",
+    "board_draws",
     "bootstrap_ci",
     "bootstrap_replicates",
     "build_index",
@@ -213,6 +238,7 @@ __all__ = [
     "concat_profiles",
     "entries",
     "equal_scores_p",
+    "fit_rater_model",
     "get_entry",
     "get_metric",
     "holm_adjust",
@@ -226,6 +252,8 @@ __all__ = [
     "percentile_bounds",
     "prepared_for",
     "rank_stability",
+    "rater_estimate",
+    "rater_estimates",
     "rater_replicates",
     "read_hyps",
     "read_refs_jsonl",

@@ -69,13 +69,23 @@ class RatingPools:
     """The ratings of every reference, flat: reference j's are ``values[ptr[j]:ptr[j + 1]]``.
 
     ``base_weights[j]`` is the weight of a reference without ratings (e.g. an unrated original
-    reference with weight 1); ``scale_min``/``scale_max`` the rating scale [lo, hi]."""
+    reference with weight 1); ``scale_min``/``scale_max`` the rating scale [lo, hi]; ``kinds``
+    (optional, integers from 0) each reference's kind — an original reply, a mined candidate, …
+    — for the rater model, whose references of one kind share a distribution of quality."""
 
     values: np.ndarray  # (n_values,) float64
     ptr: np.ndarray  # (n_refs + 1,) int64
     base_weights: np.ndarray  # (n_refs,) float64
     scale_min: float = 1.0
     scale_max: float = 5.0
+    kinds: np.ndarray | None = None  # (n_refs,) int
+
+    @property
+    def kind_codes(self) -> np.ndarray:
+        """``kinds`` as integers, all 0 when not given."""
+        if self.kinds is None:
+            return np.zeros(self.n_refs, dtype=np.intp)
+        return np.asarray(self.kinds, dtype=np.intp)
 
     def __post_init__(self) -> None:
         """Check shapes, scale and values (:class:`MetricInputError` names what is wrong)."""
@@ -95,6 +105,11 @@ class RatingPools:
             )
         if not np.isfinite(base).all():
             raise MetricInputError("base weights must be finite")
+        kinds = self.kinds
+        if kinds is not None and (
+            np.shape(kinds) != (len(ptr) - 1,) or (len(kinds) and np.min(kinds) < 0)
+        ):
+            raise MetricInputError("one kind per reference, each an integer from 0")
 
     @classmethod
     def of(
@@ -103,6 +118,7 @@ class RatingPools:
         base_weights: Sequence[float] | np.ndarray | None = None,
         scale_min: float = 1.0,
         scale_max: float = 5.0,
+        kinds: Sequence[int] | np.ndarray | None = None,
     ) -> RatingPools:
         """Pools from one list of ratings per reference (in the profile's reference order);
         ``base_weights`` default to 1 (the weight of an unrated reference)."""
@@ -110,7 +126,8 @@ class RatingPools:
         ptr = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
         values = np.array([x for r in ratings for x in r], dtype=np.float64)
         base = np.ones(len(sizes)) if base_weights is None else base_weights
-        return cls(values, ptr, np.asarray(base, dtype=np.float64), scale_min, scale_max)
+        kind = None if kinds is None else np.asarray(kinds, dtype=np.intp)
+        return cls(values, ptr, np.asarray(base, dtype=np.float64), scale_min, scale_max, kind)
 
     @property
     def n_refs(self) -> int:
@@ -185,7 +202,7 @@ class RatingPools:
         return out
 
 
-def _check_profile(metric: Metric, profile: WeightProfile) -> None:
+def check_profile(metric: Metric, profile: WeightProfile) -> None:
     """The profile must be the metric's: same name, same options but the score-only ones."""
     mine = {k: v for k, v in metric.opts.items() if k not in SCORE_ONLY_OPTIONS}
     theirs = {k: v for k, v in profile.options.items() if k not in SCORE_ONLY_OPTIONS}
@@ -217,7 +234,7 @@ def two_level_bootstrap(
         The replicate scores, shape (n_samples,); ``percentile_bounds`` gives the interval.
         With every reference's ratings all equal, these are ``bootstrap_ci``'s replicates.
     """
-    _check_profile(metric, profile)
+    check_profile(metric, profile)
     if pools.n_refs != profile.n_refs:
         raise MetricInputError(f"{pools.n_refs} rating pools for {profile.n_refs} references")
     if n_samples < 1 or seed < 0:
@@ -305,25 +322,36 @@ def rank_stability(replicates: np.ndarray, higher_is_better: bool = True) -> Ran
         higher_is_better: the metric's direction.
 
     Returns:
-        A :class:`RankStability`. In each replicate systems are ranked by score, ties broken
-        by system order (the earlier ranks better); ``neighbour_order[k]`` is the share of
-        replicates in which system k ranks above system k + 1 (in the order given); the 95%
-        intervals are :func:`~.significance.percentile_bounds` (sacrebleu's).
+        A :class:`RankStability`. In each replicate systems are ranked by score; entries tied
+        there count half (a tie between m entries gives each of them 1/m of each rank the tie
+        spans, and mid-ranks for the expected rank and its interval), whatever order they are
+        listed in. ``neighbour_order[k]`` is the share of replicates in which system k scores
+        better than system k + 1 (in the order given), ties counting half; the 95% intervals
+        are :func:`~.significance.percentile_bounds` (sacrebleu's).
     """
     scores = np.asarray(replicates, dtype=np.float64)
     if scores.ndim != 2 or 0 in scores.shape:
         raise MetricInputError("replicates must be a non-empty (systems, replicates) matrix")
     n_sys, n_rep = scores.shape
-    order = np.argsort(-scores if higher_is_better else scores, axis=0, kind="stable")
-    ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(n_sys)[:, None].repeat(n_rep, axis=1), axis=0)
-    flat = (ranks + n_sys * np.arange(n_sys)[:, None]).ravel()
-    probs = np.bincount(flat, minlength=n_sys * n_sys).reshape(n_sys, n_sys) / n_rep
+    signed = scores if higher_is_better else -scores
+    better = np.zeros((n_sys, n_rep))  # entries scoring strictly better, per replicate
+    tied = np.zeros((n_sys, n_rep))  # entries scoring the same, itself included
+    for s in range(n_sys):
+        better[s] = (signed > signed[s]).sum(axis=0)
+        tied[s] = (signed == signed[s]).sum(axis=0)
+    # Each entry spreads 1/tied over ranks better .. better + tied - 1: a difference array.
+    spread = np.zeros((n_sys, n_sys + 1))
+    rows = np.repeat(np.arange(n_sys), n_rep)
+    np.add.at(spread, (rows, better.ravel().astype(np.intp)), 1.0 / tied.ravel())
+    np.add.at(spread, (rows, (better + tied).ravel().astype(np.intp)), -1.0 / tied.ravel())
+    probs = np.cumsum(spread, axis=1)[:, :n_sys] / n_rep
+    mid_rank = better + (tied + 1) / 2
+    ahead = (signed[:-1] > signed[1:]) + 0.5 * (signed[:-1] == signed[1:])
     return RankStability(
         probs,
-        (ranks + 1).mean(axis=1),
-        (ranks[:-1] < ranks[1:]).mean(axis=1),
-        np.array([percentile_bounds(r + 1) for r in ranks]),
+        mid_rank.mean(axis=1),
+        ahead.mean(axis=1),
+        np.array([percentile_bounds(r) for r in mid_rank]),
         np.array([percentile_bounds(s) for s in scores]),
     )
 
@@ -363,7 +391,7 @@ def score_gradient(metric: Metric, profile: WeightProfile, weights: np.ndarray) 
     denominator base_n · max(max_j w_j, 0) with its arg-max reference (base_n, 0 when
     max_j w_j ≤ 0); on ties the first reference gets the derivative (a one-sided choice at a
     kink, where the score has no derivative)."""
-    _check_profile(metric, profile)
+    check_profile(metric, profile)
     w = profile.checked_weights(weights)
     if not np.isfinite(w).all():
         raise MetricInputError("weights must be finite")

@@ -201,17 +201,20 @@ class WeightProfile:
             )
         return w
 
-    def rows(self, weights: np.ndarray) -> np.ndarray:
+    def rows(self, weights: np.ndarray, den_weights: np.ndarray | None = None) -> np.ndarray:
         """Per-item statistics ``(n_items, n_stats)`` with the references weighted ``weights``
         (shape (n_refs,)): bit for bit the metric's rows for these hypotheses with those
-        weights (same float operations, same order of summation)."""
+        weights (same float operations, same order of summation). ``den_weights`` (n_items,)
+        replaces each item's max(max_j w_ij, 0) in the denominators (an estimate of it, as
+        :mod:`.rater_model` gives)."""
         w = self.checked_weights(weights, 1)
         n = self.n_items
         out = np.zeros((n, self.n_stats))
         out[:, self.fixed_cols] = self.fixed
         if n == 0:
             return out
-        out[:, self.den_cols] = self.den_base * self.den_weights(w)[:, None]
+        den = self.den_weights(w) if den_weights is None else self._checked_den(den_weights, 1)
+        out[:, self.den_cols] = self.den_base * den[:, None]
         for col, order in zip(self.num_cols, self.orders, strict=True):
             if len(order.starts):
                 out[:, col] = np.bincount(order.item, weights=order.values(w), minlength=n)
@@ -223,21 +226,39 @@ class WeightProfile:
         widest = max([self.n_refs, self.n_items, 1] + [len(o.starts) for o in self.orders])
         return max(BLOCK_CELLS // widest, 1)
 
-    def summed(self, weights: np.ndarray, item_counts: np.ndarray) -> np.ndarray:
+    def _checked_den(self, den_weights: np.ndarray, ndim: int) -> np.ndarray:
+        d = np.asarray(den_weights, dtype=np.float64)
+        if d.ndim != ndim or d.shape[-1] != self.n_items:
+            raise MetricInputError(
+                f"denominator weights of shape {d.shape}: the profile has {self.n_items} items"
+            )
+        return d
+
+    def summed(
+        self,
+        weights: np.ndarray,
+        item_counts: np.ndarray,
+        den_weights: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Σ_i item_counts[b, i] · rows_i(weights[b]) for every replicate b: ``(B, n_stats)``.
 
-        ``weights`` (B, n_refs), ``item_counts`` (B, n_items). Vectorised over replicates, a
-        block of :meth:`block_rows` at a time: besides the arguments and the result, memory
-        holds at most 4 · :data:`BLOCK_CELLS` float64 (≈ 130 MB; the block's weights and
-        counts with replicates last, a size's groups' maxima and one term) whatever B and the
-        corpus, plus the plan of :attr:`ProfileOrder.buckets` (16 bytes a row). Equal to the
-        loop over rows to rounding (the sums are taken in another order)."""
+        ``weights`` (B, n_refs), ``item_counts`` (B, n_items); ``den_weights`` (B, n_items), if
+        given, replaces each item's max(max_j w_ij, 0) in the denominators, as in :meth:`rows`.
+        Vectorised over replicates, a block of :meth:`block_rows` at a time: besides the
+        arguments and the result, memory holds at most 4 · :data:`BLOCK_CELLS` float64
+        (≈ 130 MB; the block's weights and counts with replicates last, a size's groups' maxima
+        and one term) whatever B and the corpus, plus the plan of :attr:`ProfileOrder.buckets`
+        (16 bytes a row). Equal to the loop over rows to rounding (the sums are taken in another
+        order)."""
         w_all = self.checked_weights(weights, 2)
         c_all = np.asarray(item_counts, dtype=np.float64)
         if c_all.shape != (len(w_all), self.n_items):
             raise MetricInputError(
                 f"item counts of shape {c_all.shape}, expected {(len(w_all), self.n_items)}"
             )
+        d_all = None if den_weights is None else self._checked_den(den_weights, 2)
+        if d_all is not None and len(d_all) != len(w_all):
+            raise MetricInputError(f"{len(d_all)} rows of denominator weights for {len(w_all)}")
         out = np.zeros((len(w_all), self.n_stats))
         out[:, self.fixed_cols] = c_all @ self.fixed
         if self.n_items == 0:
@@ -245,7 +266,8 @@ class WeightProfile:
         block = self.block_rows()
         for a in range(0, len(w_all), block):
             w, c = w_all[a : a + block], c_all[a : a + block]
-            out[a : a + block, self.den_cols] = (c * self.den_weights(w)) @ self.den_base
+            den = self.den_weights(w) if d_all is None else d_all[a : a + block]
+            out[a : a + block, self.den_cols] = (c * den) @ self.den_base
             w_t, c_t = np.ascontiguousarray(w.T), np.ascontiguousarray(c.T)
             for col, order in zip(self.num_cols, self.orders, strict=True):
                 out[a : a + block, col] = order.summed(w_t, c_t)

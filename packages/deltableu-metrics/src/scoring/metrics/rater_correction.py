@@ -1,0 +1,249 @@
+"""ΔBLEU (and ΔNIST) corrected for the noise of the ratings behind the weights, with intervals.
+
+The rater model is :mod:`.rater_model`'s.
+
+**The estimate** (:func:`rater_estimate`). Two parts, each chosen so that a system whose outputs
+copy the truly good references (its choice follows the truth, not the ratings) is not
+penalised:
+
+* numerators keep the released weights: each is an unbiased estimate of its reference's true
+  weight, and most matched n-grams of order ≥ 2 sit in one reference, where the statistic is
+  linear in it (shrinking them toward the campaign's mean, the posterior mean, would move a good
+  system's matches down by up to half their distance from it);
+* each item's denominator max(max_j w_ij, 0), the same for every system, is replaced by its
+  posterior mean under the model, E[max_j w_ij | ratings], exact on the grid (the references'
+  posteriors are independent, so P(max ≤ t) = Π_j P(w_j ≤ t)).
+
+What bias is left (unigrams found in several references keep a maximum of noisy weights) is
+measured by simulation: draw plausible true weights from the posterior, simulate the ratings
+such a truth would get (as many per reference as it has), apply the same estimator to them, and
+record e = score(truth) − estimate(simulated). The corrected score is the estimate plus the mean
+of e; the interval over raters alone (the same items) is the estimate plus e's 2.5% and 97.5%
+quantiles; the interval over items and raters adds the item bootstrap's replicates of the
+estimate (Koehn 2004, the draws of :func:`.significance.item_count_blocks`) to e, replicate by
+replicate. ``bench/rater_coverage.py`` measures the coverage of both against known truths.
+
+**Random streams**: items as :func:`.significance.bootstrap_replicates` for ``seed``; the
+posterior draws and simulated ratings from ``default_rng([seed, MODEL_STREAM])``, a replicate at
+a time, from the ratings alone: every system on one board gets the same draws, so replicates are
+paired across systems (:func:`.rater_bootstrap.rank_stability` stacks them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .base import Metric, MetricInputError
+from .rater_bootstrap import RatingPools, check_profile, weight_of
+from .rater_model import (
+    LATENT_POINTS,
+    RaterModel,
+    expected_item_max,
+    fit_rater_model,
+    log_cdfs,
+    pattern_codes,
+    rating_counts,
+)
+from .significance import DEFAULT_SEED, item_count_blocks, percentile_bounds
+from .weight_profiles import WeightProfile
+
+MODEL_STREAM = 2  # the posterior draws' generator is default_rng([seed, MODEL_STREAM])
+# Replicate × rated-reference × grid cells drawn at once (a few float64 arrays of that size).
+DRAW_CELLS = 2_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class BoardDraws:
+    """What every system of a board shares: the model, the released weights, each item's
+    estimated denominator, and the seed the replicates' draws are taken from."""
+
+    pools: RatingPools
+    model: RaterModel
+    ref_ptr: np.ndarray  # (n_items + 1,)
+    den_weights: np.ndarray  # (n_items,) E[max(max_j w_ij, 0) | ratings]
+    seed: int
+
+    @cached_property
+    def _layout(self) -> tuple[np.ndarray, ...]:
+        """The rated references, their items, rating counts per reference and per level, their
+        kinds, and each item's floor (its unrated references' largest fixed weight, or 0)."""
+        counts, _, _ = rating_counts(self.pools)
+        sizes = counts.sum(axis=1)
+        rated = np.flatnonzero(sizes > 0)
+        item_of_ref = np.repeat(np.arange(len(self.ref_ptr) - 1), np.diff(self.ref_ptr))
+        fixed = np.full(len(self.ref_ptr) - 1, 0.0)
+        unrated = np.flatnonzero(sizes == 0)
+        np.maximum.at(fixed, item_of_ref[unrated], self.pools.base_weights[unrated])
+        kinds = self.pools.kind_codes[rated]
+        return rated, item_of_ref[rated], sizes[rated], fixed, counts[rated], kinds
+
+    @cached_property
+    def released(self) -> np.ndarray:
+        """The released weights: each rated reference's mean rating rescaled (``weight_of``,
+        as the web app computes its weights), an unrated one's base weight."""
+        out: np.ndarray = self.pools.weights()
+        return out
+
+    def block_rows(self) -> int:
+        """Replicates drawn at once: :data:`DRAW_CELLS` cells of (rated references × grid)."""
+        return max(1, DRAW_CELLS // max(len(self._layout[0]) * LATENT_POINTS, 1))
+
+    def draws(self, n_samples: int, block: int) -> Iterator[tuple[int, np.ndarray, ...]]:
+        """Blocks of (first replicate, true weights, simulated released weights, simulated
+        denominators): the posterior's draws of a truth, and what the estimator would be given
+        had that truth been rated as often as each reference was."""
+        rated, item, sizes, floors, counts, kinds = self._layout
+        model, base = self.model, self.pools.base_weights
+        n_kinds = len(model.prior)
+        rng = np.random.default_rng([self.seed, MODEL_STREAM])
+        _, first, which = np.unique(
+            pattern_codes(counts, kinds, n_kinds), return_index=True, return_inverse=True
+        )
+        which = which.ravel()
+        pattern_cdf = np.cumsum(model.posterior(counts[first], kinds[first]), axis=1)
+        groups = [np.flatnonzero(which == p) for p in range(len(first))]
+        level_cdf = np.cumsum(model.probs, axis=1)
+        n_levels = model.probs.shape[1]
+        levels = np.arange(model.scale_min, model.scale_max + 1, dtype=np.float64)
+        lo, hi = float(model.scale_min), float(model.scale_max)
+        for start in range(0, n_samples, block):
+            rows = min(block, n_samples - start)
+            u = rng.random((rows, len(rated)))
+            picks = np.empty((rows, len(rated)), dtype=np.intp)
+            for p, refs in enumerate(groups):  # inverse cdf of each pattern's posterior
+                found = np.searchsorted(pattern_cdf[p], u[:, refs] * pattern_cdf[p, -1])
+                picks[:, refs] = np.minimum(found, LATENT_POINTS - 1)
+            true_w = np.repeat(base[None, :], rows, axis=0)
+            seen_w = true_w.copy()
+            true_w[:, rated] = model.grid_weights[picks]
+            sim = np.zeros((rows, len(rated), n_levels))
+            for t in range(int(sizes.max()) if len(sizes) else 0):
+                live = np.flatnonzero(sizes > t)  # as many simulated ratings as it has real
+                v = rng.random((rows, len(live)))[..., None]
+                level = (v > level_cdf[picks[:, live]]).sum(axis=-1)
+                sim[:, live, :] += level[..., None] == np.arange(n_levels)
+            seen_w[:, rated] = weight_of((sim @ levels) / sizes, lo, hi)
+            # Few distinct rating patterns at a few ratings per reference: one posterior each.
+            flat = sim.reshape(-1, n_levels)
+            flat_kinds = np.tile(kinds, rows)
+            _, first, back = np.unique(
+                pattern_codes(flat, flat_kinds, n_kinds), return_index=True, return_inverse=True
+            )
+            cdfs = log_cdfs(model.posterior(flat[first], flat_kinds[first]))
+            gathered = cdfs[back.reshape(rows, len(rated))]
+            den = expected_item_max(gathered, model.grid_weights, item, floors)
+            yield start, true_w, seen_w, den
+
+
+def board_draws(
+    pools: RatingPools,
+    ref_ptr: np.ndarray,
+    seed: int = DEFAULT_SEED,
+    model: RaterModel | None = None,
+) -> BoardDraws:
+    """The board's shared part for :func:`rater_estimate`: the model (fitted unless given) and
+    each item's estimated denominator. ``ref_ptr``: item i owns references ref_ptr[i]:ref_ptr[i+1]
+    (a :class:`WeightProfile`'s). Raises :class:`RaterModelUnavailable` as the fit does."""
+    ptr = np.asarray(ref_ptr, dtype=np.int64)
+    if ptr[-1] != pools.n_refs:
+        raise MetricInputError(f"{pools.n_refs} rating pools for {int(ptr[-1])} references")
+    fitted = model or fit_rater_model(pools)
+    shell = BoardDraws(pools, fitted, ptr, np.zeros(len(ptr) - 1), seed)
+    _, item, _, floors, counts, kinds = shell._layout
+    post = fitted.posterior(counts, kinds)
+    den = expected_item_max(log_cdfs(post), fitted.grid_weights, item, floors)
+    return BoardDraws(pools, fitted, ptr, den, seed)
+
+
+@dataclass(frozen=True, eq=False)
+class RaterEstimate:
+    """One system's score corrected for rater noise, with its intervals (module docstring).
+
+    ``released`` is the score at the released weights (the paper's definition); ``estimate``
+    the corrected score; ``rater_bounds`` the 95% interval over raters (same items);
+    ``scores`` the replicates over items and raters (paired across a board's systems), whose
+    :func:`percentile_bounds` are ``bounds``; ``bias`` = released − estimate."""
+
+    released: float
+    estimate: float
+    rater_bounds: tuple[float, float]
+    bounds: tuple[float, float]
+    scores: np.ndarray
+    errors: np.ndarray  # score(truth) − estimator(simulated ratings), one per replicate
+
+    @property
+    def bias(self) -> float:
+        """How far the released score sits from the corrected one (released − estimate)."""
+        return self.released - self.estimate
+
+
+def rater_estimate(
+    metric: Metric, profile: WeightProfile, draws: BoardDraws, n_samples: int = 1000
+) -> RaterEstimate:
+    """The corrected score of one system and its intervals (the module docstring says how).
+
+    Args:
+        metric: the metric the profile was built for (ΔBLEU or ΔNIST).
+        profile: the system's :class:`WeightProfile` on the board's references.
+        draws: the board's :func:`board_draws` (the same for every system: paired replicates).
+        n_samples: replicates (≥ 2).
+
+    Returns:
+        A :class:`RaterEstimate`; ``estimate`` and ``bounds`` are what a board shows beside the
+        released score. :func:`rater_estimates` gives several systems' at the cost of the draws
+        once.
+    """
+    return rater_estimates(metric, [profile], draws, n_samples)[0]
+
+
+def rater_estimates(
+    metric: Metric, profiles: Sequence[WeightProfile], draws: BoardDraws, n_samples: int = 1000
+) -> list[RaterEstimate]:
+    """:func:`rater_estimate` of every profile (the board's draws made once for all)."""
+    for profile in profiles:
+        check_profile(metric, profile)
+        if profile.n_refs != draws.pools.n_refs or not np.array_equal(
+            profile.ref_ptr, draws.ref_ptr
+        ):
+            raise MetricInputError("the profile's references are not the board's")
+    if n_samples < 2:
+        raise MetricInputError("n_samples must be ≥ 2")
+    if not profiles:
+        return []
+    released_w = draws.released
+    rows = [p.rows(released_w, den_weights=draws.den_weights) for p in profiles]
+    errors = np.empty((len(profiles), n_samples))
+    block = max(1, min([n_samples, draws.block_rows()] + [p.block_rows() for p in profiles]))
+    ones = np.ones((block, profiles[0].n_items))
+    for start, true_w, seen_w, den in draws.draws(n_samples, block):
+        c, stop = ones[: len(true_w)], start + len(true_w)
+        for s, profile in enumerate(profiles):
+            truth = metric.scores_from_stats(profile.summed(true_w, c))
+            seen = metric.scores_from_stats(profile.summed(seen_w, c, den_weights=den))
+            errors[s, start:stop] = truth - seen
+    items = np.empty((len(profiles), n_samples))
+    for start, counts in item_count_blocks(profiles[0].n_items, n_samples, draws.seed):
+        for s, r in enumerate(rows):
+            items[s, start : start + len(counts)] = metric.scores_from_stats(counts @ r)
+    low, high = metric.score_range
+    out = []
+    for s, profile in enumerate(profiles):
+        point = float(metric.scores_from_stats(rows[s].sum(axis=0)))
+        released = float(metric.scores_from_stats(profile.rows(released_w).sum(axis=0)))
+        scores = np.clip(items[s] + errors[s], low, high)
+        q_low, q_high = np.quantile(errors[s], [0.025, 0.975])
+        out.append(
+            RaterEstimate(
+                released,
+                float(np.clip(point + errors[s].mean(), low, high)),
+                (float(max(point + q_low, low)), float(min(point + q_high, high))),
+                percentile_bounds(scores),
+                scores,
+                errors[s],
+            )
+        )
+    return out
