@@ -92,7 +92,9 @@ class BoardDraws:
         """Replicates drawn at once: :data:`DRAW_CELLS` cells of (rated references × grid)."""
         return max(1, DRAW_CELLS // max(len(self._layout[0]) * LATENT_POINTS, 1))
 
-    def draws(self, n_samples: int, block: int) -> Iterator[tuple[int, np.ndarray, ...]]:
+    def draws(
+        self, n_samples: int, block: int
+    ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
         """Blocks of (first replicate, true weights, simulated released weights, simulated
         denominators): the posterior's draws of a truth, and what the estimator would be given
         had that truth been rated as often as each reference was."""

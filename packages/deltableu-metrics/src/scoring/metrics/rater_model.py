@@ -98,7 +98,8 @@ class RaterModel:
 
     @cached_property
     def _log_probs(self) -> np.ndarray:
-        return np.log(self.probs)
+        out: np.ndarray = np.log(self.probs)
+        return out
 
     def posterior(self, counts: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
         """P(λ_j = latent[g] | reference j's counts of each level): (..., n, G) for counts
@@ -179,7 +180,7 @@ def fit_rater_model(pools: RatingPools, min_repeated: int = MIN_REPEATED) -> Rat
             ll += part
         return ll, found, probs, sigma
 
-    trials = []
+    trials: list[tuple[float, np.ndarray, np.ndarray, float]] = []
     for share in SIGMA_SHARES:
         trials.append(fit(share * width, trials[-1][1] if trials else flat))
     best = max(range(len(trials)), key=lambda t: trials[t][0])
