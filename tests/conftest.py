@@ -320,8 +320,27 @@ RATED_RELEASE_ITEMS = [
 ]
 
 
+# Filler candidates rated twice or thrice, all poorly (weights ≤ 0: no item's best reference
+# changes, so scores stay those of RATED_RELEASE_ITEMS' references), six on each scored dev
+# item: 24 references rated more than once, enough for the rater model (its MIN_REPEATED, 20).
+FILLER_RATINGS = [[1, 2], [2, 3, 2], [3, 2], [1, 1, 2], [2, 2], [3, 3, 1]]
+WELL_RATED_RELEASE_ITEMS = [
+    (split, item, refs + [
+        (f"filler{k} zz{k} of {item}", (sum(r) / len(r) - 3) / 2, r)
+        for k, r in enumerate(FILLER_RATINGS)
+    ] if split == "dev" and item != "d4" else refs)
+    for split, item, refs in RATED_RELEASE_ITEMS
+]  # fmt: skip
+
+
 def release_of(
-    owner, *, slug="chat", items=DEFAULT_RELEASE_ITEMS, public_splits=("dev",), version="1.0.0"
+    owner,
+    *,
+    slug="chat",
+    items=DEFAULT_RELEASE_ITEMS,
+    public_splits=("dev",),
+    version="1.0.0",
+    weight_variant="raw",
 ):
     """A published release of `owner`'s public dataset `slug`, built row by row (no campaign)."""
     from django.utils import timezone
@@ -330,7 +349,11 @@ def release_of(
 
     dataset = dataset_of(owner, slug=slug, visibility="public", data=None)
     release = Release.objects.create(
-        dataset=dataset, version=version, created_by=owner, public_splits=list(public_splits)
+        dataset=dataset,
+        version=version,
+        created_by=owner,
+        public_splits=list(public_splits),
+        weight_variant=weight_variant,
     )
     release_items = ReleaseItem.objects.bulk_create(
         ReleaseItem(

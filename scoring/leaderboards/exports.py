@@ -14,7 +14,12 @@ CSV_FIELDS = [
     "submitted_at", "finished_at", "url", "expected_rank", "order_holds_with_next",
 ]  # fmt: skip
 # Each metric's columns: its score (named by the metric), then `<metric>_<field>`.
-SCORE_FIELDS = ("score", "ci_low", "ci_high", "rater_ci_low", "rater_ci_high")
+# `score` is the paper's (at the released weights); `corrected_score` the estimate corrected for
+# the raters' noise, which `rater_ci_*` (items and raters) surrounds.
+SCORE_FIELDS = (
+    "score", "ci_low", "ci_high", "corrected_score", "rater_ci_low", "rater_ci_high",
+    "rater_unavailable",
+)  # fmt: skip
 
 
 def table_payload(table: LeaderboardTable, *, references_visible: bool) -> dict[str, Any]:
@@ -36,8 +41,9 @@ def table_payload(table: LeaderboardTable, *, references_visible: bool) -> dict[
 
 
 def payload_csv(payload: dict[str, Any]) -> str:
-    """One line per row; each metric gives five columns: score, CI low and high, and the CI
-    with rater uncertainty."""
+    """One line per row; each metric gives its SCORE_FIELDS: the score at the released weights
+    and its item interval, the corrected score with its interval over items and raters, and why
+    a weighted score has none."""
     board = payload["leaderboard"]
     metrics = [board["primary_metric"]] + [
         m for m in board["companion_metrics"] if m != board["primary_metric"]

@@ -197,3 +197,22 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.metric} {self.score:.2f}"
+
+    # What the replicates run said of the raters' noise (services/uncertainty.py): the score
+    # corrected for it, the interval over raters alone, the model's facts, or why not.
+    @property
+    def rater(self) -> dict:
+        found = (self.extras or {}).get("rater")
+        return found if isinstance(found, dict) else {}
+
+    @property
+    def corrected_score(self) -> float | None:
+        return self.rater.get("estimate")
+
+    @property
+    def rater_unavailable(self) -> str:
+        return str(self.rater.get("unavailable", ""))
+
+    @property
+    def ratings_per_reference(self) -> float | None:
+        return (self.rater.get("model") or {}).get("ratings_per_reference")

@@ -1,6 +1,7 @@
 """Rater-aware intervals and rank stability on a board: a weighted metric's score keeps its
-weight profile and two-level replicates (items, and each reference's ratings), computed when the
-score lands from what scoring stored; a board view stacks its entries' replicates."""
+weight profile, its estimate corrected for the raters' noise and that estimate's replicates over
+items and raters, computed when the score lands from what scoring stored; a board view stacks
+its entries' replicates. Where the rater model cannot be fitted, the score says why."""
 
 from io import StringIO
 
@@ -18,7 +19,7 @@ from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
 from scoring.leaderboards.selectors.raters import board_rating_pools
 from scoring.leaderboards.selectors.stored import load_matrix, load_profile
 from scoring.leaderboards.services import uncertainty
-from tests.conftest import RATED_RELEASE_ITEMS
+from tests.conftest import RATED_RELEASE_ITEMS, WELL_RATED_RELEASE_ITEMS
 from tests.runs_kit import execute, execute_replicates, upload
 from tests.scoring.conftest import GOOD, NONSENSE, PERFECT
 from tests.scoring.test_scoring_chord import RecordedChords
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def rated_board(make_leaderboard, make_release):
     return make_leaderboard(
-        release=make_release(items=RATED_RELEASE_ITEMS), companion_metrics=["bleu", "dnist"]
+        release=make_release(items=WELL_RATED_RELEASE_ITEMS), companion_metrics=["bleu", "dnist"]
     )
 
 
@@ -50,7 +51,7 @@ def entry(other, scored):
     return make
 
 
-def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
+def test_a_weighted_score_keeps_its_profile_corrected_estimate_and_rater_interval(
     rated_board, other, scored
 ):
     submission = scored(rated_board, other, GOOD)
@@ -61,33 +62,55 @@ def test_a_weighted_score_keeps_its_profile_replicates_and_rater_interval(
     pools = board_rating_pools(leaderboard=rated_board)
     # The profile at the release's weights gives back the stored statistics, bit for bit.
     assert np.array_equal(profile.rows(pools.base_weights), stats)
-    replicates = load_matrix(dbleu.replicates_file)
     metric = library.get_metric("dbleu")
-    expected = library.rater_replicates(metric, profile, pools, weights=pools.base_weights)
-    assert np.array_equal(replicates, expected.scores)
-    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == library.percentile_bounds(expected.scores)
-    assert dbleu.extras["rater_shift"] == expected.shift
-    # Recentred on the item bootstrap: the raw two-level replicates minus what the ratings'
-    # resampling adds on average (the item draws are the interval's), kept within ΔBLEU's
-    # 0–100 (four items: a draw of perfect matches alone scores 100).
-    raw = library.two_level_bootstrap(metric, profile, pools, n_samples=1000)
-    items = library.bootstrap_replicates(metric, stats)
-    assert np.array_equal(expected.items, items)
-    recentred = raw - expected.shift
-    assert recentred.mean() == pytest.approx(items.mean(), abs=1e-9)
-    assert np.allclose(replicates, np.clip(recentred, 0.0, max(100.0, items.max())))
-    assert replicates.max() <= max(100.0, items.max())
-    # Raters add uncertainty: the interval with them is wider than the items' alone.
+    draws = library.board_draws(pools, profile.ref_ptr)
+    expected = library.rater_estimate(metric, profile, draws)
+    assert np.array_equal(load_matrix(dbleu.replicates_file), expected.scores)
+    assert (dbleu.rater_ci_low, dbleu.rater_ci_high) == expected.bounds
+    assert dbleu.corrected_score == expected.estimate and dbleu.rater_unavailable == ""
+    assert dbleu.rater["raters_only"] == list(expected.rater_bounds)
+    assert dbleu.rater["model"] == draws.model.summary()
+    assert dbleu.ratings_per_reference == draws.model.summary()["ratings_per_reference"]
+    assert dbleu.score == pytest.approx(expected.released, abs=1e-9)  # the paper's, unchanged
+    # The interval surrounds the corrected score and is wider than the items' alone.
+    assert dbleu.rater_ci_low <= dbleu.corrected_score <= dbleu.rater_ci_high
     assert dbleu.rater_ci_high - dbleu.rater_ci_low > dbleu.ci_high - dbleu.ci_low
     # ΔNIST is weighted too; BLEU is not: its replicates are the item bootstrap's.
-    assert scores["dnist"].rater_ci_low is not None and scores["dnist"].profile_file
+    assert scores["dnist"].rater_ci_low is not None and scores["dnist"].corrected_score
     bleu = scores["bleu"]
-    assert bleu.rater_ci_low is None and bleu.profile_file == ""
+    assert bleu.rater_ci_low is None and bleu.profile_file == "" and bleu.rater == {}
     bleu_reps = load_matrix(bleu.replicates_file)
     interval = library.bootstrap_ci(library.get_metric("bleu"), load_matrix(bleu.stats_file))
     assert library.percentile_bounds(bleu_reps) == pytest.approx(
         (interval.low, interval.high), abs=1e-9
     )
+
+
+def test_a_board_with_too_few_references_rated_twice_says_why_it_has_no_rater_interval(
+    make_leaderboard, make_release, other, scored, client_for
+):
+    board = make_leaderboard(release=make_release(items=RATED_RELEASE_ITEMS))
+    dbleu = _scores(scored(board, other, GOOD))["dbleu"]
+    assert dbleu.rater_ci_low is None and dbleu.corrected_score is None
+    assert "rated more than once (at least 20 are needed" in dbleu.rater_unavailable
+    # Its replicates are the item bootstrap's: no number that claims the raters' noise.
+    metric = library.get_metric("dbleu")
+    assert np.array_equal(
+        load_matrix(dbleu.replicates_file),
+        library.bootstrap_replicates(metric, load_matrix(dbleu.stats_file)),
+    )
+    page = client_for(None).get(reverse("leaderboard-detail", args=[board.slug]))
+    text = page.content.decode()
+    assert "The rater-aware interval is <strong>unavailable</strong>" in text
+    assert f'title="{dbleu.rater_unavailable}">unavailable</span>' in text
+    row = client_for(None).get(f"/api/v1/leaderboards/{board.slug}/").json()["rows"][0]
+    assert row["corrected_score"] is None and row["rater_unavailable"] == dbleu.rater_unavailable
+
+
+def test_z_normalised_weights_have_no_rater_interval(make_release, make_leaderboard, other, scored):
+    release = make_release(items=WELL_RATED_RELEASE_ITEMS, weight_variant="z")
+    dbleu = _scores(scored(make_leaderboard(release=release), other, GOOD))["dbleu"]
+    assert dbleu.rater_ci_low is None and "z-normalised" in dbleu.rater_unavailable
 
 
 def test_without_individual_ratings_the_weights_are_fixed(make_leaderboard, other, scored):
@@ -150,14 +173,18 @@ def test_the_api_and_the_exports_carry_both_intervals_and_the_ranks(rated_board,
     body = client_for(None).get(f"/api/v1/leaderboards/{rated_board.slug}/").json()
     assert body["rank_stability"]["available"] and body["rank_stability"]["with_raters"]
     first, second = body["rows"]
-    assert first["rater_ci_low"] <= first["score"] <= first["rater_ci_high"]
+    assert first["rater_ci_low"] <= first["corrected_score"] <= first["rater_ci_high"]
     assert first["scores"]["dbleu"]["rater_ci_low"] == first["rater_ci_low"]
+    assert first["scores"]["dbleu"]["corrected_score"] == first["corrected_score"]
+    low, high = first["scores"]["dbleu"]["raters_only_ci"]
+    assert low <= first["corrected_score"] <= high and first["rater_unavailable"] == ""
     assert first["scores"]["bleu"]["rater_ci_low"] is None
     assert sum(first["rank_probabilities"]) == pytest.approx(1.0)
     assert first["order_holds_with_next"] is not None and second["order_holds_with_next"] is None
     csv = client_for(None).get(reverse("leaderboard-export", args=[rated_board.slug, "csv"]))
     header = csv.content.decode().splitlines()[0].split(",")
     assert {"dbleu_rater_ci_low", "expected_rank", "order_holds_with_next"} <= set(header)
+    assert {"dbleu_corrected_score", "dbleu_rater_unavailable"} <= set(header)
 
 
 def test_the_page_shows_both_intervals_and_the_rank_grid(rated_board, entry, client_for):
@@ -168,6 +195,10 @@ def test_the_page_shows_both_intervals_and_the_rank_grid(rated_board, entry, cli
     assert '95% CI <span class="small muted">(items + raters)</span>' in text
     assert "How stable is this ranking?" in text and 'id="rank-table"' in text
     assert "P(rank 2)" in text and "resample the items <em>and</em>" in text
+    assert "(released weights)" in text and 'id="rater-note"' in text
+    note = text[text.index('id="rater-note"') :]
+    assert "infinitely many raters" in note, note[:3000]
+    assert "measured on 33 references" in note
 
 
 def test_a_view_ranks_only_the_entries_it_may_see(rated_board, owner, entry, client_for):

@@ -18,19 +18,47 @@ from scoring.leaderboards.selectors.significance import ALPHA
 from scoring.leaderboards.services.leaderboards import BOARD_SETTINGS
 from scoring.metrics import get_entry
 
-RATER_CI_HELP = (
-    "95% interval of the two-level bootstrap (items, and each reference's ratings); null for "
-    "a metric without weights or a release without individual ratings."
+SCORE_HELP = (
+    "The metric as its paper defines it: for ΔBLEU and ΔNIST, at the release's weights (the "
+    "mean rating of each reference, rescaled), which a maximum over noisy weights biases."
 )
+CORRECTED_HELP = (
+    "ΔBLEU/ΔNIST corrected for the noise of the ratings behind the weights: an estimate of the "
+    "score with the weights infinitely many raters would give (scoring.metrics.rater_estimate); "
+    "null for a metric without weights, a release without individual ratings, or when the rater "
+    "model is unavailable (rater_unavailable says why)."
+)
+RATER_CI_HELP = (
+    "95% interval of the corrected score over items and raters (it covers the score at the true "
+    "weights over a population of items); null when corrected_score is."
+)
+RATERS_ONLY_HELP = (
+    "95% interval of the corrected score over raters alone: the score at the true weights on "
+    "these very items."
+)
+UNAVAILABLE_HELP = "Why a weighted score has no corrected estimate (empty otherwise)."
 
 
 class MetricScoreSerializer(serializers.Serializer):
-    score = serializers.FloatField()
-    ci_low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval.")
+    score = serializers.FloatField(help_text=SCORE_HELP)
+    ci_low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval (items).")
     ci_high = serializers.FloatField(allow_null=True)
+    corrected_score = serializers.FloatField(allow_null=True, help_text=CORRECTED_HELP)
     rater_ci_low = serializers.FloatField(allow_null=True, help_text=RATER_CI_HELP)
     rater_ci_high = serializers.FloatField(allow_null=True)
+    raters_only_ci = serializers.SerializerMethodField(help_text=RATERS_ONLY_HELP)
+    rater_unavailable = serializers.CharField(help_text=UNAVAILABLE_HELP)
+    ratings_per_reference = serializers.FloatField(
+        allow_null=True, help_text="Mean ratings per rated reference behind the rater model."
+    )
     signature = serializers.CharField()
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=2)
+    )
+    def get_raters_only_ci(self, score) -> list[float] | None:
+        found = score.rater.get("raters_only")
+        return [float(x) for x in found] if found else None
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
@@ -50,7 +78,12 @@ class LeaderboardRowSerializer(serializers.Serializer):
     is_public = serializers.BooleanField(source="submission.is_public")
     submitted_at = serializers.DateTimeField(source="submission.submitted_at")
     finished_at = serializers.DateTimeField(source="submission.finished_at")
-    score = serializers.FloatField(source="primary.score", allow_null=True, default=None)
+    score = serializers.FloatField(
+        source="primary.score", allow_null=True, default=None, help_text=SCORE_HELP
+    )
+    corrected_score = serializers.FloatField(
+        source="primary.corrected_score", allow_null=True, default=None, help_text=CORRECTED_HELP
+    )
     ci_low = serializers.FloatField(source="primary.ci_low", allow_null=True, default=None)
     ci_high = serializers.FloatField(source="primary.ci_high", allow_null=True, default=None)
     rater_ci_low = serializers.FloatField(
@@ -59,19 +92,23 @@ class LeaderboardRowSerializer(serializers.Serializer):
     rater_ci_high = serializers.FloatField(
         source="primary.rater_ci_high", allow_null=True, default=None
     )
+    rater_unavailable = serializers.CharField(
+        source="primary.rater_unavailable", default="", help_text=UNAVAILABLE_HELP
+    )
     rank_probabilities = serializers.ListField(
         source="rank_probs",
         child=serializers.FloatField(),
         allow_null=True,
         help_text="P(rank 1), P(rank 2), … of this entry over the bootstrap replicates of the "
-        "entries ranked in this view (null without replicates).",
+        "entries ranked in this view, m entries tied in a replicate sharing the m ranks they "
+        "span equally (null without replicates).",
     )
     expected_rank = serializers.FloatField(allow_null=True)
     order_holds_with_next = serializers.FloatField(
         source="order_holds",
         allow_null=True,
-        help_text="Share of replicates in which this entry stays ahead of the next ranked one "
-        "(null for the last).",
+        help_text="Share of replicates in which this entry stays ahead of the next ranked one, "
+        "ties counting half (null for the last).",
     )
     scores = serializers.SerializerMethodField()
 

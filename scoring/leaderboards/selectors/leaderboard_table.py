@@ -96,6 +96,27 @@ class LeaderboardTable:
     def higher_is_better(self) -> bool:
         return get_entry(self.leaderboard.primary_metric).higher_is_better
 
+    @property
+    def primary_weighted(self) -> bool:
+        """Whether the primary metric's score depends on the references' weights."""
+        return get_entry(self.leaderboard.primary_metric).uses_weights
+
+    @property
+    def rater_model(self) -> dict | None:
+        """The board's rater model as the primary scores record it (one per board)."""
+        for row in self.rows:
+            if row.primary is not None and row.primary.rater.get("model"):
+                return row.primary.rater["model"]
+        return None
+
+    @property
+    def rater_unavailable(self) -> str:
+        """Why the primary scores have no corrected estimate ("" when they have, or need none)."""
+        for row in self.rows:
+            if row.primary is not None and row.primary.rater_unavailable:
+                return row.primary.rater_unavailable
+        return ""
+
 
 def latest_scores(submission: Submission) -> dict[str, Score]:
     """Each metric's most recent score (a re-scored submission keeps its older rows)."""

@@ -11,41 +11,61 @@ from dataclasses import dataclass
 import numpy as np
 from django.core.cache import cache
 
-from annotate.releases.models import ReleaseReference, weight_field
+from annotate.datasets.models import Origin
+from annotate.releases.models import ReleaseReference, WeightVariant, weight_field
 from core.bounded_cache import BoundedCache
 from scoring.leaderboards.models import Leaderboard, Score, Submission
 from scoring.leaderboards.selectors.stored import load_matrix
-from scoring.metrics import RankStability, RatingPools, get_entry, rank_stability
+from scoring.metrics import (
+    BoardDraws,
+    RankStability,
+    RaterModelUnavailable,
+    RatingPools,
+    board_draws,
+    get_entry,
+    rank_stability,
+)
 
 _BOARDS: BoundedCache[BoardReferences] = BoundedCache(8)
+# A reference's origin as the rater model's kind: original replies, mined, parroted and written
+# candidates each have a distribution of quality of their own.
+ORIGIN_KINDS = {origin: k for k, origin in enumerate(Origin.values)}
+_DRAWS: BoundedCache[BoardDraws | str] = BoundedCache(8)
 CACHE_SECONDS = 7 * 24 * 3600
 METHOD = (
     "1,000 bootstrap replicates with the interval's item draws; for a weighted metric on a "
-    "release with ratings also, within each reference, its ratings (the weight recomputed from "
-    "their mean), recentred on the item bootstrap's mean (a maximum over noisy weights biases "
-    "the raw replicates upward)"
+    "release with individual ratings also the raters' noise: a model of the ratings (each "
+    "reference's quality, one rater noise for the release) gives plausible true weights, the "
+    "ratings they would get, and the error of the corrected score on them, added replicate by "
+    "replicate (scoring.metrics.rater_estimate)"
+)
+Z_UNAVAILABLE = (
+    "the weights are per-rater z-normalised ratings: the rater model covers weights from the raw "
+    "ratings' mean only"
 )
 
 
 @dataclass(frozen=True)
 class BoardReferences:
     """A board's references in the order it scores them (that of its reference index): their
-    weights, the ratings behind them (flat: reference j's are values[ptr[j]:ptr[j + 1]]), and
-    the live references they were frozen from (-1: none)."""
+    weights, the ratings behind them (flat: reference j's are values[ptr[j]:ptr[j + 1]]), the
+    live references they were frozen from (-1: none), and their kinds (`ORIGIN_KINDS`)."""
 
     weights: np.ndarray
     values: np.ndarray
     ptr: np.ndarray
     source_ids: np.ndarray
     scale: tuple[int, int]
+    kinds: np.ndarray
 
     @property
     def pools(self) -> RatingPools | None:
-        """The ratings as the library resamples them; None when the release carries none (its
+        """The ratings as the library models them; None when the release carries none (its
         weights are fixed)."""
         if not len(self.values):
             return None
-        return RatingPools(self.values, self.ptr, self.weights, *map(float, self.scale))
+        lo, hi = map(float, self.scale)
+        return RatingPools(self.values, self.ptr, self.weights, lo, hi, self.kinds)
 
 
 def _board_key(leaderboard: Leaderboard) -> str:
@@ -60,9 +80,11 @@ def _scale(leaderboard: Leaderboard) -> tuple[int, int]:
     return int(source.get("scale_min", 1)), int(source.get("scale_max", 5))
 
 
-def _scored_rows(leaderboard: Leaderboard) -> Iterator[list[tuple[float, list, int | None]]]:
-    """Each scored item's references with a weight, as (weight, ratings, live id), in release
-    order: `release_scoring_items`'s rule (an item counts when a reference's weight is
+def _scored_rows(
+    leaderboard: Leaderboard,
+) -> Iterator[list[tuple[float, list, int | None, str]]]:
+    """Each scored item's references with a weight, as (weight, ratings, live id, origin), in
+    release order: `release_scoring_items`'s rule (an item counts when a reference's weight is
     positive), read as plain rows a batch at a time (a board can hold millions)."""
     field = weight_field(leaderboard.release.weight_variant)
     rows = (
@@ -72,17 +94,17 @@ def _scored_rows(leaderboard: Leaderboard) -> Iterator[list[tuple[float, list, i
             **{f"{field}__isnull": False},
         )
         .order_by("item__position", "position")
-        .values_list("item_id", field, "rating_values", "source_reference_id")
+        .values_list("item_id", field, "rating_values", "source_reference_id", "origin")
     )
     item: int | None = None
-    refs: list[tuple[float, list, int | None]] = []
-    for item_id, weight, ratings, source in rows.iterator(chunk_size=20_000):
+    refs: list[tuple[float, list, int | None, str]] = []
+    for item_id, weight, ratings, source, origin in rows.iterator(chunk_size=20_000):
         if item_id != item:
-            if any(w > 0 for w, _, _ in refs):
+            if any(ref[0] > 0 for ref in refs):
                 yield refs
             item, refs = item_id, []
-        refs.append((float(weight), ratings or [], source))
-    if any(w > 0 for w, _, _ in refs):
+        refs.append((float(weight), ratings or [], source, origin))
+    if any(ref[0] > 0 for ref in refs):
         yield refs
 
 
@@ -91,14 +113,15 @@ def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
     key = _board_key(leaderboard)
     if key in _BOARDS:
         return _BOARDS[key]
-    weights, sizes, sources = array("d"), array("q"), array("q")
+    weights, sizes, sources, kinds = array("d"), array("q"), array("q"), array("q")
     values = array("d")
     for refs in _scored_rows(leaderboard):
-        for weight, ratings, source in refs:
+        for weight, ratings, source, origin in refs:
             weights.append(weight)
             sizes.append(len(ratings))
             values.extend(float(v) for v in ratings)
             sources.append(-1 if source is None else source)
+            kinds.append(ORIGIN_KINDS.get(origin, 0))
     ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(np.frombuffer(sizes, dtype=np.int64), out=ptr[1:])
     found = BoardReferences(
@@ -107,6 +130,7 @@ def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
         ptr,
         np.frombuffer(sources, dtype=np.int64).copy(),
         _scale(leaderboard),
+        np.frombuffer(kinds, dtype=np.int64).copy(),
     )
     return _BOARDS.remember(key, found)
 
@@ -114,6 +138,27 @@ def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
 def board_rating_pools(*, leaderboard: Leaderboard) -> RatingPools | None:
     """The ratings behind each reference's weight, in the board's order (None: fixed)."""
     return board_references(leaderboard=leaderboard).pools
+
+
+def board_rater_draws(*, leaderboard: Leaderboard, ref_ptr: np.ndarray) -> BoardDraws | str:
+    """The board's rater model and the draws every entry's corrected score shares (kept per
+    process, like the references), or why there are none (in words for the board). Only for a
+    board whose release carries individual ratings (`board_rating_pools`)."""
+    key = f"{_board_key(leaderboard)}:{len(ref_ptr)}"
+    if key in _DRAWS:
+        return _DRAWS[key]
+    pools = board_rating_pools(leaderboard=leaderboard)
+    if pools is None:
+        raise ValueError("the release carries no individual ratings")
+    found: BoardDraws | str
+    if leaderboard.release.weight_variant == WeightVariant.Z:
+        found = Z_UNAVAILABLE
+    else:
+        try:
+            found = board_draws(pools, ref_ptr)
+        except RaterModelUnavailable as exc:
+            found = str(exc)
+    return _DRAWS.remember(key, found)
 
 
 @dataclass(frozen=True)

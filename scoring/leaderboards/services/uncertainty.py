@@ -1,10 +1,12 @@
 """A score's bootstrap replicates, kept so that a board can say how stable its ranking is.
 
 Every score keeps the scores of the same 1,000 resampled corpora as its item interval (the seed
-and item draws are `bootstrap_ci`'s). A weighted metric's replicates also resample each
-reference's ratings (the two-level bootstrap, from its weight profile and the release's
-ratings), recentred on the item bootstrap's (the library's `rater_replicates` says why): the
-interval with rater uncertainty. The draws depend only on the board (its items and ratings),
+and item draws are `bootstrap_ci`'s). A weighted metric's score on a release with individual
+ratings also gets its estimate corrected for the raters' noise and the interval over items and
+raters around it (the library's `rater_estimate`, from its weight profile and the board's rater
+model, `board_rater_draws`); its replicates are that interval's. Where the model cannot be
+fitted (too few references rated twice, z-normalised weights) the score says why and keeps the
+item bootstrap's replicates. The draws depend only on the board (its items and ratings),
 never on the submission, so every entry's replicates are paired with every other's and a view of
 the board stacks them to get each entry's rank distribution — nothing is recomputed when another
 score lands.
@@ -28,16 +30,10 @@ from core.runs.engine import run_create, run_succeed
 from core.runs.models import Run, RunState
 from scoring.leaderboards.models import Score, Submission
 from scoring.leaderboards.selectors.leaderboards import leaderboard_metric
-from scoring.leaderboards.selectors.raters import board_rating_pools
+from scoring.leaderboards.selectors.raters import board_rater_draws, board_rating_pools
 from scoring.leaderboards.selectors.stored import load_matrix, load_profile
 from scoring.leaderboards.services.references import Chunk, save_matrix
-from scoring.metrics import (
-    Metric,
-    RatingPools,
-    bootstrap_replicates,
-    percentile_bounds,
-    rater_replicates,
-)
+from scoring.metrics import BoardDraws, Metric, bootstrap_replicates, rater_estimate
 
 REPLICATES_KIND = "replicates"
 RESAMPLES = 1000  # the item interval's: the replicates are that bootstrap's own draws
@@ -45,26 +41,32 @@ RESAMPLES = 1000  # the item interval's: the replicates are that bootstrap's own
 
 @dataclass(frozen=True)
 class Replicates:
-    """The replicate scores, their 95% interval when they include the raters, and how much the
-    two-level replicates were moved to centre them where the items' are."""
+    """The replicate scores, their 95% interval when they include the raters, and what the
+    score's `extras["rater"]` says of them (the corrected estimate, or why there is none)."""
 
     scores: np.ndarray
     rater_interval: tuple[float, float] | None
-    shift: float | None = None
+    rater: dict | None = None
 
 
 def score_replicates(
-    metric: Metric, chunk: Chunk, pools: RatingPools | None, n_samples: int = RESAMPLES
+    metric: Metric, chunk: Chunk, draws: BoardDraws | str | None, n_samples: int = RESAMPLES
 ) -> Replicates:
-    """Two-level replicates for a weighted metric whose references have ratings (recentred on
-    the item bootstrap's, from the release's own weights); the item bootstrap's otherwise
-    (their interval is the score's own)."""
-    if chunk.profile is None or pools is None:
-        return Replicates(bootstrap_replicates(metric, chunk.stats, n_samples=n_samples), None)
-    found = rater_replicates(
-        metric, chunk.profile, pools, n_samples=n_samples, weights=pools.base_weights
-    )
-    return Replicates(found.scores, percentile_bounds(found.scores), found.shift)
+    """The corrected estimate's replicates over items and raters for a weighted metric on a
+    board with a rater model; the item bootstrap's otherwise (their interval is the score's
+    own), with the reason when the release has ratings but no model."""
+    if chunk.profile is None or not isinstance(draws, BoardDraws):
+        items = bootstrap_replicates(metric, chunk.stats, n_samples=n_samples)
+        if chunk.profile is None or draws is None:
+            return Replicates(items, None)
+        return Replicates(items, None, {"unavailable": draws})
+    found = rater_estimate(metric, chunk.profile, draws, n_samples=n_samples)
+    rater = {
+        "estimate": found.estimate,
+        "raters_only": list(found.rater_bounds),
+        "model": draws.model.summary(),
+    }
+    return Replicates(found.scores, found.bounds, rater)
 
 
 def replicates_scope(submission_id: int) -> str:
@@ -103,7 +105,7 @@ def replicates_run(run: RunContext) -> object:
         run_succeed(run, {"scores": 0})  # cancelled or deleted meanwhile: nothing to do
         return None
     board = submission.leaderboard
-    pools = board_rating_pools(leaderboard=board)
+    with_ratings = board_rating_pools(leaderboard=board) is not None
     run.progress(0, len(scores), "Bootstrap replicates")
     found: dict[int, tuple[str, Replicates]] = {}
     for done, score in enumerate(scores, start=1):
@@ -112,7 +114,10 @@ def replicates_run(run: RunContext) -> object:
                 load_matrix(score.stats_file),
                 load_profile(score.profile_file) if score.profile_file else None,
             )
-            replicates = score_replicates(leaderboard_metric(board, score.metric), chunk, pools)
+            draws = None
+            if with_ratings and chunk.profile is not None:
+                draws = board_rater_draws(leaderboard=board, ref_ptr=chunk.profile.ref_ptr)
+            replicates = score_replicates(leaderboard_metric(board, score.metric), chunk, draws)
         # The report (with the stage's timing) is also the check that stops a superseded or
         # cancelled attempt before it writes its file.
         run.progress(done)
@@ -126,9 +131,9 @@ def replicates_run(run: RunContext) -> object:
         for score_pk, (name, replicates) in found.items():
             score = stored[score_pk]
             score.replicates_file = name
-            if replicates.rater_interval is not None:
-                score.rater_ci_low, score.rater_ci_high = replicates.rater_interval
-                score.extras = {**score.extras, "rater_shift": replicates.shift}
+            score.rater_ci_low, score.rater_ci_high = replicates.rater_interval or (None, None)
+            extras = {k: v for k, v in score.extras.items() if k not in ("rater", "rater_shift")}
+            score.extras = {**extras, "rater": replicates.rater} if replicates.rater else extras
         fields = ["replicates_file", "rater_ci_low", "rater_ci_high", "extras"]
         Score.objects.bulk_update(stored.values(), fields)  # one UPDATE for every score
 
