@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -47,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adaptive_world import Panel, build_world, campaign, kendall, ranking  # noqa: E402
+from svg import write_svg  # noqa: E402
 
 from scoring.metrics import get_metric  # noqa: E402
 
@@ -287,23 +287,7 @@ def figure(result: dict, summary: dict, decision: dict, path: Path) -> None:
             panel(f"Top-{k} order correct (±2 SE)", "topk", "Share of panels"),
         ],
     }  # fmt: skip
-    render = (
-        'const fs=require("fs"),vm=require("vm");globalThis.module=globalThis.exports=undefined;'
-        'for(const f of["vega.min.js","vega-lite.min.js"])vm.runInThisContext('
-        'fs.readFileSync(process.argv[1]+"/"+f,"utf8"),{filename:f});'
-        "const s=JSON.parse(fs.readFileSync(0,'utf8'));"
-        "new vega.View(vega.parse(vegaLite.compile(s).spec),{renderer:'none'}).toSVG()"
-        ".then(x=>process.stdout.write(x));"
-    )
-    svg = subprocess.run(
-        ["node", "-e", render, str(ROOT / "static" / "vendor" / "vega")],
-        input=json.dumps(spec),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    path.write_text(svg)
+    write_svg(spec, path)
 
 
 def report(args, result: dict, summary: dict, decision: dict) -> None:

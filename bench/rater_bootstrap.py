@@ -10,8 +10,11 @@ For each size, in a child process of its own (so that its peak resident set is i
   memory and as a file;
 * ``bootstrap_ci`` (1,000 item resamples) and ``two_level_bootstrap`` (1,000 replicates that
   also resample the ratings) of the same statistics, and the ratio;
+* the board's rater-aware interval today: ``board_draws`` (the rater model, fitted once per
+  board) and ``rater_estimate`` (the corrected score and its 1,000 replicates over items and
+  raters), timed against the same ``bootstrap_ci``;
 * the peak of the child's resident set (``ru_maxrss``) and tracemalloc's peak during the
-  two-level bootstrap alone (numpy's arrays included).
+  two-level bootstrap and during ``rater_estimate`` (numpy's arrays included).
 
 Run: ``python bench/rater_bootstrap.py [--items 2000 10000] [--metric dbleu] [--samples 1000]``.
 """
@@ -39,8 +42,10 @@ from scoring.metrics import (
     RatingPools,
     RefItem,
     WeightedRef,
+    board_draws,
     bootstrap_ci,
     get_metric,
+    rater_estimate,
     two_level_bootstrap,
     weight_profile,
 )
@@ -57,7 +62,9 @@ def make_corpus(n_items: int, n_refs: int = 16, n_ratings: int = 3, seed: int = 
     for _ in range(n_items):
         ratings.append(rng.integers(4, 6, size=n_ratings).astype(float).tolist())
         ratings += rng.integers(1, 6, size=(n_refs - 1, n_ratings)).astype(float).tolist()
-    pools = RatingPools.of(ratings)
+    # Each item's first reference (rated 4–5) is its original reply: a kind of its own.
+    kinds = [0 if j == 0 else 1 for _ in range(n_items) for j in range(n_refs)]
+    pools = RatingPools.of(ratings, kinds=kinds)
     weights = iter(pools.weights().tolist())
     items = [
         RefItem(it.id, tuple(WeightedRef(r.text, next(weights)) for r in it.refs)) for it in items
@@ -92,7 +99,17 @@ def child(n_items: int, metric_name: str, n_samples: int) -> dict:
     traced_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     low, high = np.percentile(reps, [2.5, 97.5])
+    t_fit, draws = timed(lambda: board_draws(pools, profile.ref_ptr))
+    t_est, est = timed(lambda: rater_estimate(metric, profile, draws, n_samples))
+    tracemalloc.start()
+    rater_estimate(metric, profile, draws, n_samples)
+    est_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
     return {
+        "t_fit": t_fit,
+        "t_est": t_est,
+        "est": [est.estimate, *est.bounds],
+        "est_peak_mib": est_peak / MIB,
         "items": n_items,
         "refs": profile.n_refs,
         "ratings": len(pools.values),
@@ -143,6 +160,14 @@ def main() -> None:
         print(
             f"  score {r['score']:.2f}: items only [{r['ci'][0]:.2f}, {r['ci'][1]:.2f}], "
             f"items × ratings [{r['two'][0]:.2f}, {r['two'][1]:.2f}] (2.5–97.5%)"
+        )
+        print(
+            f"  board_draws         {r['t_fit']:7.2f} s  (the rater model, once per board)\n"
+            f"  rater_estimate      {r['t_est']:7.2f} s  ({r['t_est'] / r['t_ci']:.1f}×"
+            f" bootstrap_ci); peak {r['est_peak_mib']:.0f} MiB traced during it"
+        )
+        print(
+            f"  corrected {r['est'][0]:.2f}, items + raters [{r['est'][1]:.2f}, {r['est'][2]:.2f}]"
         )
         print(f"  peak resident set of the process: {r['maxrss_mib']:.0f} MiB")
 

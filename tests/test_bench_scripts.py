@@ -32,6 +32,7 @@ TINY = {
     "mining.py": ["--sizes", "500", "--queries", "10"],
     "nist_index.py": ["--items", "100", "--old-max", "100", "--range-size", "50"],
     "rater_bootstrap.py": ["--items", "100", "--samples", "20"],
+    "rater_coverage.py": ["--quick", "--cells", "1+10%", "2"],
     "release_import.py": ["--items", "50"],
     "scoring_e2e.py": ["--sizes", "50", "--refs", "2"],
     "weights.py": ["--items", "20"],
@@ -41,7 +42,7 @@ NEEDS_POSTGRESQL = {"rating_load.py": ["--raters", "3", "--items", "5", "--think
 
 
 # Modules the scripts import, not scripts of their own (each is run through its script).
-HELPERS = {"adaptive_world.py"}
+HELPERS = {"adaptive_world.py", "rater_world.py", "svg.py"}
 
 
 def test_every_bench_script_is_listed():
