@@ -43,6 +43,7 @@ from .rater_model import (
     LATENT_POINTS,
     RaterModel,
     expected_item_max,
+    expected_item_max_of_patterns,
     fit_rater_model,
     log_cdfs,
     pattern_codes,
@@ -52,8 +53,11 @@ from .significance import DEFAULT_SEED, item_count_blocks, percentile_bounds
 from .weight_profiles import WeightProfile
 
 MODEL_STREAM = 2  # the posterior draws' generator is default_rng([seed, MODEL_STREAM])
-# Replicate × rated-reference × grid cells drawn at once (a few float64 arrays of that size).
-DRAW_CELLS = 2_000_000
+DRAW_BLOCK = 64  # replicates whose weights are drawn and summed at once
+# Simulations of the raters a board's interval takes by default: the costly part (each draws and
+# scores every rated reference), and enough for a 95% interval's ends (the 2.5% quantile of 250
+# draws is off by about a percentage point of probability), cycled over the item draws.
+RATER_SAMPLES = 250
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,9 +92,23 @@ class BoardDraws:
         out: np.ndarray = self.pools.weights()
         return out
 
-    def block_rows(self) -> int:
-        """Replicates drawn at once: :data:`DRAW_CELLS` cells of (rated references × grid)."""
-        return max(1, DRAW_CELLS // max(len(self._layout[0]) * LATENT_POINTS, 1))
+    def _denominators(self, codes: np.ndarray, radix: int) -> np.ndarray:
+        """E[max(max_j w_ij, 0) | simulated ratings] per item, each rated reference's simulated
+        ratings given as the code of its counts of each level (``codes`` (rows, rated): Σ over
+        its ratings of radix ** level, times the kinds, plus its kind)."""
+        _, item, _, floors, _, _ = self._layout
+        model = self.model
+        n_kinds, n_levels = len(model.prior), model.probs.shape[1]
+        out = np.empty((len(codes), len(floors)))
+        # Few distinct rating patterns at a few ratings per reference: one posterior each.
+        found, back = _distinct(codes)
+        kinds = found % n_kinds
+        digits = found // n_kinds
+        counts = np.stack([(digits // radix**c) % radix for c in range(n_levels)], axis=1)
+        cdfs = log_cdfs(model.posterior(counts.astype(np.float64), kinds))
+        for r in range(len(codes)):
+            out[r] = expected_item_max_of_patterns(cdfs, back[r], model.grid_weights, item, floors)
+        return out
 
     def draws(
         self, n_samples: int, block: int
@@ -98,9 +116,15 @@ class BoardDraws:
         """Blocks of (first replicate, true weights, simulated released weights, simulated
         denominators): the posterior's draws of a truth, and what the estimator would be given
         had that truth been rated as often as each reference was."""
-        rated, item, sizes, floors, counts, kinds = self._layout
+        rated, _, sizes, _, counts, kinds = self._layout
         model, base = self.model, self.pools.base_weights
-        n_kinds = len(model.prior)
+        n_kinds, n_levels = len(model.prior), model.probs.shape[1]
+        radix = int(sizes.max(initial=0)) + 1
+        if float(radix) ** n_levels * n_kinds >= 2.0**62:
+            raise MetricInputError(
+                f"{radix - 1} ratings of one reference on a scale of {n_levels} levels: too "
+                "many to simulate"
+            )
         rng = np.random.default_rng([self.seed, MODEL_STREAM])
         _, first, which = np.unique(
             pattern_codes(counts, kinds, n_kinds), return_index=True, return_inverse=True
@@ -108,9 +132,10 @@ class BoardDraws:
         which = which.ravel()
         pattern_cdf = np.cumsum(model.posterior(counts[first], kinds[first]), axis=1)
         groups = [np.flatnonzero(which == p) for p in range(len(first))]
-        level_cdf = np.cumsum(model.probs, axis=1)
-        n_levels = model.probs.shape[1]
-        levels = np.arange(model.scale_min, model.scale_max + 1, dtype=np.float64)
+        # P(rating > level c | grid point) for c = 0 .. levels-2: a rating is the number of
+        # those a uniform draw falls below (each a gather from a table of the grid's size).
+        above = [1.0 - np.cumsum(model.probs, axis=1)[:, c] for c in range(n_levels - 1)]
+        powers = radix ** np.arange(n_levels, dtype=np.int64)
         lo, hi = float(model.scale_min), float(model.scale_max)
         for start in range(0, n_samples, block):
             rows = min(block, n_samples - start)
@@ -122,23 +147,33 @@ class BoardDraws:
             true_w = np.repeat(base[None, :], rows, axis=0)
             seen_w = true_w.copy()
             true_w[:, rated] = model.grid_weights[picks]
-            sim = np.zeros((rows, len(rated), n_levels))
-            for t in range(int(sizes.max()) if len(sizes) else 0):
-                live = np.flatnonzero(sizes > t)  # as many simulated ratings as it has real
-                v = rng.random((rows, len(live)))[..., None]
-                level = (v > level_cdf[picks[:, live]]).sum(axis=-1)
-                sim[:, live, :] += level[..., None] == np.arange(n_levels)
-            seen_w[:, rated] = weight_of((sim @ levels) / sizes, lo, hi)
-            # Few distinct rating patterns at a few ratings per reference: one posterior each.
-            flat = sim.reshape(-1, n_levels)
-            flat_kinds = np.tile(kinds, rows)
-            _, first, back = np.unique(
-                pattern_codes(flat, flat_kinds, n_kinds), return_index=True, return_inverse=True
-            )
-            cdfs = log_cdfs(model.posterior(flat[first], flat_kinds[first]))
-            gathered = cdfs[back.reshape(rows, len(rated))]
-            den = expected_item_max(gathered, model.grid_weights, item, floors)
-            yield start, true_w, seen_w, den
+            # As many simulated ratings as it has real, from its drawn quality's levels.
+            total = np.zeros((rows, len(rated)))
+            codes = np.zeros((rows, len(rated)), dtype=np.int64)
+            for t in range(radix - 1):
+                every = bool((sizes > t).all())  # most boards: no fancy indexing
+                live = slice(None) if every else np.flatnonzero(sizes > t)
+                mine = picks if every else picks[:, live]
+                v = rng.random(mine.shape)
+                level = np.zeros(mine.shape, dtype=np.intp)
+                for table in above:
+                    level += v < table[mine]
+                total[:, live] += level
+                codes[:, live] += powers[level]
+            seen_w[:, rated] = weight_of(lo + total / sizes, lo, hi)
+            yield start, true_w, seen_w, self._denominators(codes * n_kinds + kinds, radix)
+
+
+def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` (the inverse in ``codes``' shape), by counting
+    when the codes are small (no sort of millions of codes)."""
+    top = int(codes.max(initial=0)) + 1
+    if top > 1 << 22:
+        found, back = np.unique(codes, return_inverse=True)
+        return found, back.reshape(codes.shape)
+    present = np.bincount(codes.ravel(), minlength=top) > 0
+    index = np.cumsum(present) - 1
+    return np.flatnonzero(present), index[codes]
 
 
 def board_draws(
@@ -175,7 +210,7 @@ class RaterEstimate:
     rater_bounds: tuple[float, float]
     bounds: tuple[float, float]
     scores: np.ndarray
-    errors: np.ndarray  # score(truth) − estimator(simulated ratings), one per replicate
+    errors: np.ndarray  # score(truth) − estimator(simulated ratings), one per rater simulation
 
     @property
     def bias(self) -> float:
@@ -184,7 +219,11 @@ class RaterEstimate:
 
 
 def rater_estimate(
-    metric: Metric, profile: WeightProfile, draws: BoardDraws, n_samples: int = 1000
+    metric: Metric,
+    profile: WeightProfile,
+    draws: BoardDraws,
+    n_samples: int = 1000,
+    rater_samples: int = RATER_SAMPLES,
 ) -> RaterEstimate:
     """The corrected score of one system and its intervals (the module docstring says how).
 
@@ -192,18 +231,24 @@ def rater_estimate(
         metric: the metric the profile was built for (ΔBLEU or ΔNIST).
         profile: the system's :class:`WeightProfile` on the board's references.
         draws: the board's :func:`board_draws` (the same for every system: paired replicates).
-        n_samples: replicates (≥ 2).
+        n_samples: replicates (≥ 2): the item bootstrap's draws.
+        rater_samples: simulations of the raters (≥ 2; at most ``n_samples``): replicate b adds
+            simulation b mod ``rater_samples`` to item draw b.
 
     Returns:
         A :class:`RaterEstimate`; ``estimate`` and ``bounds`` are what a board shows beside the
         released score. :func:`rater_estimates` gives several systems' at the cost of the draws
         once.
     """
-    return rater_estimates(metric, [profile], draws, n_samples)[0]
+    return rater_estimates(metric, [profile], draws, n_samples, rater_samples)[0]
 
 
 def rater_estimates(
-    metric: Metric, profiles: Sequence[WeightProfile], draws: BoardDraws, n_samples: int = 1000
+    metric: Metric,
+    profiles: Sequence[WeightProfile],
+    draws: BoardDraws,
+    n_samples: int = 1000,
+    rater_samples: int = RATER_SAMPLES,
 ) -> list[RaterEstimate]:
     """:func:`rater_estimate` of every profile (the board's draws made once for all)."""
     for profile in profiles:
@@ -212,16 +257,19 @@ def rater_estimates(
             profile.ref_ptr, draws.ref_ptr
         ):
             raise MetricInputError("the profile's references are not the board's")
-    if n_samples < 2:
-        raise MetricInputError("n_samples must be ≥ 2")
+    if n_samples < 2 or rater_samples < 2:
+        raise MetricInputError("n_samples and rater_samples must be ≥ 2")
+    n_raters = min(rater_samples, n_samples)
     if not profiles:
         return []
     released_w = draws.released
     rows = [p.rows(released_w, den_weights=draws.den_weights) for p in profiles]
-    errors = np.empty((len(profiles), n_samples))
-    block = max(1, min([n_samples, draws.block_rows()] + [p.block_rows() for p in profiles]))
+    errors = np.empty((len(profiles), n_raters))
+    # Blocks of replicates as the profiles sum them (one replicate a call costs its overhead
+    # 1,000 times over), at most DRAW_BLOCK: a few (rows × references) arrays at a time.
+    block = max(1, min([n_raters, DRAW_BLOCK] + [p.block_rows() for p in profiles]))
     ones = np.ones((block, profiles[0].n_items))
-    for start, true_w, seen_w, den in draws.draws(n_samples, block):
+    for start, true_w, seen_w, den in draws.draws(n_raters, block):
         c, stop = ones[: len(true_w)], start + len(true_w)
         for s, profile in enumerate(profiles):
             truth = metric.scores_from_stats(profile.summed(true_w, c))
@@ -236,7 +284,7 @@ def rater_estimates(
     for s, profile in enumerate(profiles):
         point = float(metric.scores_from_stats(rows[s].sum(axis=0)))
         released = float(metric.scores_from_stats(profile.rows(released_w).sum(axis=0)))
-        scores = np.clip(items[s] + errors[s], low, high)
+        scores = np.clip(items[s] + errors[s][np.arange(n_samples) % n_raters], low, high)
         q_low, q_high = np.quantile(errors[s], [0.025, 0.975])
         out.append(
             RaterEstimate(

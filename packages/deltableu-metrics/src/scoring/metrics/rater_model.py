@@ -38,6 +38,8 @@ LATENT_POINTS = 81  # the grid of G: λ from half a scale below the lowest level
 SIGMA_SHARES = np.geomspace(0.03, 1.0, 25)
 EM_ITERATIONS = 150  # per candidate σ, warm-started from the last: G changes < 1e-6 by then
 MODEL_VERSION = "ordered-probit-npmle/1"
+# Distinct rating patterns up to which an item's posterior maximum is a matrix product over them.
+PATTERN_PRODUCT_MAX = 512
 
 
 class RaterModelUnavailable(MetricInputError):
@@ -220,6 +222,27 @@ def expected_item_max(
     mass = np.diff(np.exp(total), axis=-1, prepend=0.0)
     values = np.maximum(grid_weights[None, :], floors[:, None])
     out: np.ndarray = np.einsum("...ig,ig->...i", mass, values)
+    return out
+
+
+def expected_item_max_of_patterns(
+    log_cdf: np.ndarray,
+    pattern: np.ndarray,
+    grid_weights: np.ndarray,
+    item: np.ndarray,
+    floors: np.ndarray,
+) -> np.ndarray:
+    """:func:`expected_item_max` where rated reference j's posterior is ``log_cdf[pattern[j]]``:
+    each item's sum of log cdfs is its count of every pattern times the pattern's log cdf (a
+    matrix product over the few distinct patterns, not a sum over every reference)."""
+    n_items, n_patterns = len(floors), len(log_cdf)
+    if n_patterns > PATTERN_PRODUCT_MAX:
+        return expected_item_max(log_cdf[pattern], grid_weights, item, floors)
+    per_item = np.bincount(item * n_patterns + pattern, minlength=n_items * n_patterns)
+    total = per_item.reshape(n_items, n_patterns).astype(np.float64) @ log_cdf
+    mass = np.diff(np.exp(total), axis=-1, prepend=0.0)
+    values = np.maximum(grid_weights[None, :], floors[:, None])
+    out: np.ndarray = np.einsum("ig,ig->i", mass, values)
     return out
 
 
