@@ -53,7 +53,9 @@ from .significance import DEFAULT_SEED, item_count_blocks, percentile_bounds
 from .weight_profiles import WeightProfile
 
 MODEL_STREAM = 2  # the posterior draws' generator is default_rng([seed, MODEL_STREAM])
-DRAW_BLOCK = 64  # replicates whose weights are drawn and summed at once
+DRAW_BLOCK = 64  # replicates whose weights are drawn and summed at once, at the most
+# … and at most this many replicate × reference cells (each of a dozen arrays 8 MB at most).
+DRAW_CELLS = 1_000_000
 # Simulations of the raters a board's interval takes by default: the costly part (each draws and
 # scores every rated reference), and enough for a 95% interval's ends (the 2.5% quantile of 250
 # draws is off by about a percentage point of probability), cycled over the item draws.
@@ -267,7 +269,8 @@ def rater_estimates(
     errors = np.empty((len(profiles), n_raters))
     # Blocks of replicates as the profiles sum them (one replicate a call costs its overhead
     # 1,000 times over), at most DRAW_BLOCK: a few (rows × references) arrays at a time.
-    block = max(1, min([n_raters, DRAW_BLOCK] + [p.block_rows() for p in profiles]))
+    cells = DRAW_CELLS // max(draws.pools.n_refs, 1)
+    block = max(1, min([n_raters, DRAW_BLOCK, cells] + [p.block_rows() for p in profiles]))
     ones = np.ones((block, profiles[0].n_items))
     for start, true_w, seen_w, den in draws.draws(n_raters, block):
         c, stop = ones[: len(true_w)], start + len(true_w)
