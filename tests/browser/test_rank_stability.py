@@ -46,4 +46,6 @@ def test_the_board_shows_rater_intervals_and_rank_stability(
     expect(page.locator("#rank-table thead")).to_contain_text("P(rank 2)")
     SHOTS.mkdir(exist_ok=True)
     page.locator("#rank-stability").screenshot(path=str(SHOTS / "rank-stability.png"))
+    page.locator("#leaderboard").screenshot(path=str(SHOTS / "leaderboard-raters.png"))
+    page.locator("#rater-note").screenshot(path=str(SHOTS / "rater-note.png"))
     assert violations == [] and outside == [] and errors == []
