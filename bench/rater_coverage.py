@@ -288,17 +288,20 @@ def figure(summary: dict, path: Path) -> None:
         "title": "Coverage of the true-weight score by 95% intervals "
         "(±2 MC SE; ticks: lowest system)",
         "data": {"values": values}, "width": 360, "height": 240,
-        "encoding": {"x": x, "color": {"field": "interval", "type": "nominal", "title": None}},
+        "encoding": {"color": {"field": "interval", "type": "nominal", "title": None}},
         "layer": [
             {"mark": {"type": "line", "point": True},
-             "encoding": {"y": {"field": "coverage", "type": "quantitative", "title": "Coverage",
-                                "scale": {"domain": [0, 1]}}}},
-            {"mark": "rule", "encoding": {"y": {"field": "low"}, "y2": {"field": "high"}}},
-            {"mark": {"type": "tick", "thickness": 1}, "encoding": {"y": {"field": "lowest"}}},
-            {"data": {"values": [{"nominal": 0.95}]}, "mark": {"type": "rule", "strokeDash": [4, 4],
-             "color": "gray"}, "encoding": {"y": {"field": "nominal"}, "x": {"value": 0},
-                                            "x2": {"value": 360}, "color": {"value": "gray"}}},
+             "encoding": {"x": x, "y": {"field": "coverage", "type": "quantitative",
+                                        "title": "Coverage", "scale": {"domain": [0, 1]}}}},
+            {"mark": "rule", "encoding": {"x": x, "y": {"field": "low", "type": "quantitative"},
+                                          "y2": {"field": "high"}}},
+            {"mark": {"type": "tick", "thickness": 1},
+             "encoding": {"x": x, "y": {"field": "lowest", "type": "quantitative"}}},
+            {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
+             "encoding": {"y": {"datum": 0.95, "type": "quantitative"},
+                          "color": {"value": "gray"}}},
         ],
+        "resolve": {"scale": {"y": "shared"}, "axis": {"y": "shared"}},
     }  # fmt: skip
     write_svg(spec, path)
 
@@ -317,7 +320,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--figure", type=Path)
+    parser.add_argument("--redraw", type=Path, help="only draw --figure from this --json file")
     args = parser.parse_args()
+    if args.redraw and args.figure:
+        figure(json.loads(args.redraw.read_text())["summary"], args.figure)
+        return
     if args.quick:
         args.seeds, args.items, args.panels, args.samples, args.population = [1], 40, 3, 50, 3
     shape = {"n_items": args.items, "n_refs": args.refs, "n_systems": args.systems}
@@ -332,8 +339,13 @@ def main() -> None:
     summary = report(result, args)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{time.perf_counter() - started:.0f} s, peak memory {peak:.0f} MB (this process)")
-    if args.json:
-        args.json.write_text(json.dumps({"summary": summary, **result}, indent=1))
+    if args.json:  # the calibration points are summarised; each panel's numbers are kept
+        for world in result["worlds"]:
+            for panels in world["cells"].values():
+                for q in panels:
+                    q.pop("old_calibration", None)
+                    q.pop("new_calibration", None)
+        args.json.write_text(json.dumps({"summary": summary, **result}, separators=(",", ":")))
     if args.figure:
         figure(summary, args.figure)
 
