@@ -89,11 +89,13 @@ if TYPE_CHECKING:
         read_hyps,
         read_refs_jsonl,
     )
-    from .rater_bootstrap import (
+    from .rank_distribution import (
         RankStability,
+        rank_stability,
+    )
+    from .rater_bootstrap import (
         RaterReplicates,
         RatingPools,
-        rank_stability,
         rater_replicates,
         score_gradient,
         two_level_bootstrap,
@@ -160,9 +162,9 @@ _WHERE = {
     "parse_ref_item": "io",
     "read_hyps": "io",
     "read_refs_jsonl": "io",
-    "RankStability": "rater_bootstrap",
+    "RankStability": "rank_distribution",
     "RatingPools": "rater_bootstrap",
-    "rank_stability": "rater_bootstrap",
+    "rank_stability": "rank_distribution",
     "score_gradient": "rater_bootstrap",
     "two_level_bootstrap": "rater_bootstrap",
     "RaterReplicates": "rater_bootstrap",
