@@ -355,7 +355,7 @@ def main() -> None:
         everything = {"args": {k: str(v) if isinstance(v, Path) else v
                                for k, v in vars(args).items()},
                       **result, **summary, "verdict": decision}  # fmt: skip
-        args.json.write_text(json.dumps(everything, indent=1))
+        args.json.write_text(json.dumps(everything, separators=(",", ":")))
 
 
 if __name__ == "__main__":

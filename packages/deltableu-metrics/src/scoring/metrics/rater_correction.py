@@ -26,7 +26,7 @@ replicate. ``bench/rater_coverage.py`` measures the coverage of both against kno
 **Random streams**: items as :func:`.significance.bootstrap_replicates` for ``seed``; the
 posterior draws and simulated ratings from ``default_rng([seed, MODEL_STREAM])``, a replicate at
 a time, from the ratings alone: every system on one board gets the same draws, so replicates are
-paired across systems (:func:`.rater_bootstrap.rank_stability` stacks them).
+paired across systems (:func:`.rank_distribution.rank_stability` stacks them).
 """
 
 from __future__ import annotations
