@@ -70,7 +70,9 @@ class RatingPools:
     ``base_weights[j]`` is the weight of a reference without ratings (e.g. an unrated original
     reference with weight 1); ``scale_min``/``scale_max`` the rating scale [lo, hi]; ``kinds``
     (optional, integers from 0) each reference's kind — an original reply, a mined candidate, …
-    — for the rater model, whose references of one kind share a distribution of quality."""
+    — for the rater model, whose references of one kind share a distribution of quality;
+    ``raters`` (optional, one integer per rating, in ``values``' order) who gave each rating,
+    so that the model can measure how much raters differ in their own offsets."""
 
     values: np.ndarray  # (n_values,) float64
     ptr: np.ndarray  # (n_refs + 1,) int64
@@ -78,6 +80,7 @@ class RatingPools:
     scale_min: float = 1.0
     scale_max: float = 5.0
     kinds: np.ndarray | None = None  # (n_refs,) int
+    raters: np.ndarray | None = None  # (n_values,) int: who gave each rating
 
     @property
     def kind_codes(self) -> np.ndarray:
@@ -109,6 +112,8 @@ class RatingPools:
             np.shape(kinds) != (len(ptr) - 1,) or (len(kinds) and np.min(kinds) < 0)
         ):
             raise MetricInputError("one kind per reference, each an integer from 0")
+        if self.raters is not None and np.shape(self.raters) != v.shape:
+            raise MetricInputError("one rater per rating")
 
     @classmethod
     def of(
@@ -118,15 +123,23 @@ class RatingPools:
         scale_min: float = 1.0,
         scale_max: float = 5.0,
         kinds: Sequence[int] | np.ndarray | None = None,
+        raters: Sequence[Sequence[int]] | None = None,
     ) -> RatingPools:
         """Pools from one list of ratings per reference (in the profile's reference order);
-        ``base_weights`` default to 1 (the weight of an unrated reference)."""
+        ``base_weights`` default to 1 (the weight of an unrated reference); ``raters``, if
+        given, one list per reference of who gave each of its ratings."""
         sizes = [len(r) for r in ratings]
         ptr = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
         values = np.array([x for r in ratings for x in r], dtype=np.float64)
         base = np.ones(len(sizes)) if base_weights is None else base_weights
         kind = None if kinds is None else np.asarray(kinds, dtype=np.intp)
-        return cls(values, ptr, np.asarray(base, dtype=np.float64), scale_min, scale_max, kind)
+        who = None
+        if raters is not None:
+            if [len(r) for r in raters] != sizes:
+                raise MetricInputError("one rater per rating")
+            who = np.array([x for r in raters for x in r], dtype=np.int64)
+        base = np.asarray(base, dtype=np.float64)
+        return cls(values, ptr, base, scale_min, scale_max, kind, who)
 
     @property
     def n_refs(self) -> int:

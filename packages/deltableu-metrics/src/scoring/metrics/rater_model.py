@@ -19,12 +19,20 @@ once (:data:`MIN_REPEATED`); without them the model refuses (:class:`RaterModelU
 The *true weight* of a reference is the weight of its expected rating, E[r | λ_j]: the weight
 infinitely many raters would give.
 
+**Raters' own offsets.** A rater who is harsher than the rest is harsher on every reference she
+rates, so her errors are shared: a panel of a few dozen raters moves many weights together, and
+an interval that treats every rating's noise as independent is too narrow. When the pools say
+who gave each rating (``RatingPools.raters``), :func:`rater_offset_sd` measures the spread τ of
+the raters' offsets (a two-way least-squares fit, references × raters, its sampling noise
+removed), and the simulations split σ² into τ² shared by a rater's ratings and σ² − τ² of
+their own.
+
 The score corrected with it, and its intervals, are in :mod:`.rater_correction`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -40,6 +48,8 @@ EM_ITERATIONS = 150  # per candidate σ, warm-started from the last: G changes <
 MODEL_VERSION = "ordered-probit-npmle/1"
 # Distinct rating patterns up to which an item's posterior maximum is a matrix product over them.
 PATTERN_PRODUCT_MAX = 512
+# The raters' offsets take at most this share of σ (the rest is each rating's own noise).
+OFFSET_SHARE_MAX = 0.95
 
 
 class RaterModelUnavailable(MetricInputError):
@@ -91,6 +101,8 @@ class RaterModel:
     repeated: int  # references with two or more
     ratings: int
     log_likelihood: float
+    rater_sd: float = 0.0  # τ: the spread of the raters' own offsets (latent scale), part of σ
+    raters: int = 0  # distinct raters behind the ratings (0: not known)
 
     @cached_property
     def grid_weights(self) -> np.ndarray:
@@ -126,6 +138,8 @@ class RaterModel:
             "ratings": self.ratings,
             "ratings_per_reference": round(self.ratings / max(self.rated, 1), 3),
             "kinds": len(self.prior),
+            "rater_offset_sd": round(self.rater_sd, 4),
+            "raters": self.raters,
         }
 
 
@@ -190,10 +204,56 @@ def fit_rater_model(pools: RatingPools, min_repeated: int = MIN_REPEATED) -> Rat
     for factor in np.geomspace(step**-0.75, step**0.75, 7):
         trials.append(fit(float(SIGMA_SHARES[best] * width * factor), trials[best][1]))
     ll, found, probs, sigma = max(trials, key=lambda t: t[0])
-    return RaterModel(
+    model = RaterModel(
         lo, hi, sigma, latent, found, probs, int((sizes > 0).sum()), repeated,
         int(sizes.sum()), ll,
     )  # fmt: skip
+    if pools.raters is None:
+        return model
+    # The offsets' spread on the latent scale: the rating scale's, divided by how much a step of
+    # λ moves the expected rating where the references are (clipping at the ends flattens it).
+    tau, n_raters = rater_offset_sd(pools)
+    levels = np.arange(lo, hi + 1, dtype=np.float64)
+    slope = np.gradient(probs @ levels, latent)
+    shares = np.array([(sizes > 0)[kinds == k].sum() for k in range(n_kinds)], dtype=np.float64)
+    mean_slope = float(shares @ found @ slope / max(shares.sum(), 1.0))
+    rater_sd = min(tau / max(mean_slope, 0.1), OFFSET_SHARE_MAX * sigma)
+    return replace(model, rater_sd=rater_sd, raters=n_raters)
+
+
+def rater_offset_sd(pools: RatingPools, iterations: int = 200) -> tuple[float, int]:
+    """τ, the spread of the raters' own offsets on the rating scale, and the number of raters.
+
+    A rating is its reference's mean plus its rater's offset plus noise; both sets of effects
+    are fitted by least squares (alternating means over the references rated more than once:
+    a reference rated once says nothing of its rater), and τ² is the offsets' mean square, each
+    weighted by the rater's ratings, less what their own sampling noise adds (σ_e²/n_r, the
+    share 1/k_j of each rating that its reference's mean absorbs removed). 0 when fewer than two
+    raters or no degrees of freedom are left."""
+    assert pools.raters is not None
+    sizes = np.diff(pools.ptr)
+    ref = np.repeat(np.arange(pools.n_refs), sizes)
+    keep = sizes[ref] >= 2
+    if not keep.any():
+        return 0.0, len(np.unique(pools.raters))
+    y = pools.values[keep]
+    _, ref = np.unique(ref[keep], return_inverse=True)
+    who, rater = np.unique(pools.raters[keep], return_inverse=True)
+    n_ref = np.bincount(ref).astype(np.float64)
+    n_rater = np.bincount(rater).astype(np.float64)
+    dof = len(y) - len(n_ref) - len(n_rater) + 1
+    if len(who) < 2 or dof <= 0:
+        return 0.0, len(who)
+    offset = np.zeros(len(who))
+    for _ in range(iterations):
+        mean = np.bincount(ref, y - offset[rater]) / n_ref
+        offset = np.bincount(rater, y - mean[ref]) / n_rater
+        offset -= (n_rater @ offset) / n_rater.sum()
+    noise = float(((y - mean[ref] - offset[rater]) ** 2).sum() / dof)
+    kept_share = np.bincount(rater, 1.0 - 1.0 / n_ref[ref]) / n_rater
+    own_noise = noise / (n_rater * np.maximum(kept_share, 1e-9))
+    tau2 = float(n_rater @ (offset**2 - own_noise) / n_rater.sum())
+    return float(np.sqrt(max(tau2, 0.0))), len(who)
 
 
 def log_cdfs(posteriors: np.ndarray) -> np.ndarray:
