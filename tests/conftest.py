@@ -341,8 +341,10 @@ def release_of(
     public_splits=("dev",),
     version="1.0.0",
     weight_variant="raw",
+    with_raters=False,
 ):
-    """A published release of `owner`'s public dataset `slug`, built row by row (no campaign)."""
+    """A published release of `owner`'s public dataset `slug`, built row by row (no campaign);
+    `with_raters`: each reference's t-th rating is by rater t + 1."""
     from django.utils import timezone
 
     from annotate.releases.models import Release, ReleaseItem, ReleaseReference
@@ -376,6 +378,7 @@ def release_of(
             z_weight=weight,
             n=0 if weight is None else len(ratings[0]) if ratings else 3,
             rating_values=ratings[0] if ratings else [],
+            rating_raters=list(range(1, len(ratings[0]) + 1)) if ratings and with_raters else [],
         )
         for item, (_, _, refs) in zip(release_items, items, strict=True)
         for index, (text, weight, *ratings) in enumerate(refs)

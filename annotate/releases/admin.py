@@ -77,6 +77,7 @@ class ReleaseReferenceAdmin(SnapshotRowAdmin):
         "origin",
         *WEIGHT_STATISTICS,
         "rating_values",
+        "rating_raters",
         "source_reference_id",
     ]
     search_fields = ["release__dataset__slug", "text"]

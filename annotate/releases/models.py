@@ -175,6 +175,9 @@ class ReleaseReference(WeightStatistics):
     # show how much its ranking depends on the raters. Internal: files and the API publish
     # ratings only when the release includes them.
     rating_values = models.JSONField(default=list, blank=True)
+    # Who gave each of them (the release's rater numbers: r001 is 1), in the same order: the
+    # rater model measures from them how much raters differ in their own offsets. Internal too.
+    rating_raters = models.JSONField(default=list, blank=True)
     # The live reference it was copied from (no foreign key: the live one may be deleted while
     # the release stays): adaptive rating maps a board's sensitivities back to it.
     source_reference_id = models.PositiveBigIntegerField(null=True, blank=True)

@@ -216,3 +216,12 @@ class Score(models.Model):
     @property
     def ratings_per_reference(self) -> float | None:
         return (self.rater.get("model") or {}).get("ratings_per_reference")
+
+    @property
+    def raters(self) -> int | None:
+        """Raters behind the model (0: the release does not say who gave each rating)."""
+        return (self.rater.get("model") or {}).get("raters")
+
+    @property
+    def rater_offset_sd(self) -> float | None:
+        return (self.rater.get("model") or {}).get("rater_offset_sd")

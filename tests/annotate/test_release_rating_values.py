@@ -68,6 +68,27 @@ def test_raw_values_are_the_scores_in_rating_order(world, owner):
     )
 
 
+def test_each_value_keeps_who_gave_it_as_a_rater_number(world, owner):
+    """The raters are numbered 1, 2, 3 in the order of their first rating (the release's
+    pseudonyms r001, r002, r003), never by user id, beside each value in the same order."""
+    dataset, campaign = world
+    refs = _refs(freeze(dataset, campaign, owner, include_ratings=True))
+    _assert_numbers_are_the_pseudonyms(refs)
+    # Rater k gave SCORES[k]: the first rater's are the first rater's.
+    first = [v for ref in refs for v, n in zip(ref.rating_values, ref.rating_raters) if n == 1]
+    assert sorted(first) == sorted(float(s) for s in SCORES[0])
+
+
+def _assert_numbers_are_the_pseudonyms(refs):
+    by_reference = {
+        (ref.pk, rating.rater): rating.score for ref in refs for rating in ref.ratings.all()
+    }
+    for ref in refs:
+        assert sorted(ref.rating_raters) == [1, 2, 3]
+        for value, number in zip(ref.rating_values, ref.rating_raters, strict=True):
+            assert by_reference[(ref.pk, f"r{number:03d}")] == value
+
+
 def test_an_imported_raw_release_gets_its_values_from_its_ratings(world, owner, other):
     dataset, campaign = world
     release = release_publish(release=freeze(dataset, campaign, owner, include_ratings=True))
@@ -76,6 +97,8 @@ def test_an_imported_raw_release_gets_its_values_from_its_ratings(world, owner, 
     assert [sorted(r.rating_values) for r in _refs(copy)] == [
         sorted(r.rating_values) for r in _refs(release, "dev")
     ]
+    # … and who gave each (numbered by the archive's pseudonyms' first ratings).
+    _assert_numbers_are_the_pseudonyms(_refs(copy))
 
 
 def test_a_release_without_ratings_imports_fixed_weights(world, owner, other):

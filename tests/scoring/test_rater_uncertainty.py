@@ -71,6 +71,7 @@ def test_a_weighted_score_keeps_its_profile_corrected_estimate_and_rater_interva
     assert dbleu.rater["raters_only"] == list(expected.rater_bounds)
     assert dbleu.rater["model"] == draws.model.summary()
     assert dbleu.ratings_per_reference == draws.model.summary()["ratings_per_reference"]
+    assert pools.raters is None and dbleu.raters == 0  # the release does not say who rated
     assert dbleu.score == pytest.approx(expected.released, abs=1e-9)  # the paper's, unchanged
     # The interval surrounds the corrected score and is wider than the items' alone.
     assert dbleu.rater_ci_low <= dbleu.corrected_score <= dbleu.rater_ci_high
@@ -199,6 +200,28 @@ def test_the_page_shows_both_intervals_and_the_rank_grid(rated_board, entry, cli
     note = text[text.index('id="rater-note"') :]
     assert "infinitely many raters" in note, note[:3000]
     assert "measured on 33 references" in note
+    assert "does not say who gave each rating" in note
+
+
+def test_a_release_that_says_who_rated_gives_the_model_its_raters(
+    make_leaderboard, make_release, entry, client_for
+):
+    """Each reference's t-th rating by rater t + 1: five raters, whose offsets the model
+    measures; the page and the API say how many and how much they differ."""
+    board = make_leaderboard(release=make_release(items=WELL_RATED_RELEASE_ITEMS, with_raters=True))
+    pools = board_rating_pools(leaderboard=board)
+    assert pools.raters is not None and len(pools.raters) == len(pools.values)
+    assert set(pools.raters.tolist()) == {1, 2, 3, 4, 5}
+    submission = entry(board, GOOD, "good")
+    dbleu = _scores(submission)["dbleu"]
+    model = library.board_draws(pools, load_profile(dbleu.profile_file).ref_ptr).model
+    assert dbleu.raters == model.raters == 5
+    assert dbleu.rater_offset_sd == round(model.rater_sd, 4)
+    row = client_for(None).get(f"/api/v1/leaderboards/{board.slug}/").json()["rows"][0]
+    assert row["scores"]["dbleu"]["raters"] == 5
+    assert row["scores"]["dbleu"]["rater_offset_sd"] == dbleu.rater_offset_sd
+    note = client_for(None).get(reverse("leaderboard-detail", args=[board.slug])).content.decode()
+    assert "They come from 5 raters, whose own offsets" in note
 
 
 def test_a_view_ranks_only_the_entries_it_may_see(rated_board, owner, entry, client_for):

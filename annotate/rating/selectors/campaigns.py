@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -158,12 +159,26 @@ def counted_rating_rows(*, campaign: Campaign) -> list[tuple[int, int, int]]:
 def campaign_rating_values(*, campaign: Campaign, variant: str) -> dict[int, list[float]]:
     """Per reference, the numbers whose mean is its weight's mean rating: its counted scores
     ("raw") or their per-rater z-rescaled values ("z"), in rating order."""
-    raw, z_values = values_by_reference(
-        counted_rating_rows(campaign=campaign), campaign.scale_min, campaign.scale_max
-    )
+    return campaign_rating_pools(campaign=campaign, variant=variant)[0]
+
+
+def campaign_rating_pools(
+    *, campaign: Campaign, variant: str
+) -> tuple[dict[int, list[float]], dict[int, list[int]]]:
+    """`campaign_rating_values`, and beside each value who gave it: the rater's number in the
+    order of the raters' first counted ratings (1, 2, …; the release's pseudonyms r001, r002, …
+    follow the same order), never a user id. The rater model measures how much raters differ
+    in their own offsets from them."""
+    rows = counted_rating_rows(campaign=campaign)
+    raw, z_values = values_by_reference(rows, campaign.scale_min, campaign.scale_max)
+    numbers: dict[int, int] = {}
+    raters: dict[int, list[int]] = defaultdict(list)
+    for reference_id, rater_id, _ in rows:
+        raters[reference_id].append(numbers.setdefault(rater_id, len(numbers) + 1))
     if variant == "z":
-        return dict(z_values)
-    return {ref: [float(score) for score in scores] for ref, scores in raw.items()}
+        return dict(z_values), dict(raters)
+    values = {ref: [float(score) for score in scores] for ref, scores in raw.items()}
+    return values, dict(raters)
 
 
 def campaign_progress(*, campaign: Campaign) -> CampaignProgress:

@@ -11,7 +11,7 @@ from django.db.models import Prefetch
 
 from annotate.datasets.models import Dataset, Item, Reference, SplitName
 from annotate.rating.models import Campaign, Rating, RatingKind, RatingStatus, Weight
-from annotate.rating.selectors.campaigns import campaign_rating_values
+from annotate.rating.selectors.campaigns import campaign_rating_pools
 from annotate.releases.models import (
     Release,
     ReleaseItem,
@@ -64,13 +64,14 @@ class _Ratings:
 
     weights: dict[int, Weight]
     values: dict[int, list[float]]
+    raters: dict[int, list[int]]
 
     @classmethod
     def of(cls, campaign: Campaign | None, variant: str) -> _Ratings:
         if campaign is None:
-            return cls({}, {})
+            return cls({}, {}, {})
         weights = {w.reference_id: w for w in Weight.objects.filter(campaign=campaign)}
-        return cls(weights, campaign_rating_values(campaign=campaign, variant=variant))
+        return cls(weights, *campaign_rating_pools(campaign=campaign, variant=variant))
 
 
 def _copy_snapshot(release: Release, campaign: Campaign | None) -> dict[int, ReleaseReference]:
@@ -130,6 +131,7 @@ def _reference_copy(
         text=ref.text,
         origin=ref.origin,
         rating_values=ratings.values.get(ref.pk, []),
+        rating_raters=ratings.raters.get(ref.pk, []),
         source_reference_id=ref.pk,
         **stats,
     )

@@ -99,8 +99,10 @@ def _create_rows(release: Release, content: list[dict[str, Any]], ratings: Ratin
     if release.weight_variant == WeightVariant.RAW:
         # The raw weights' means are these scores: a leaderboard can resample them. The z
         # variant's values need the campaign's other ratings, which an archive does not carry.
-        for i, s, p, _, score in ratings or []:
+        numbers: dict[str, int] = {}  # pseudonyms as numbers, in order of first rating
+        for i, s, p, rater, score in ratings or []:
             refs[(i, s, p)].rating_values.append(float(score))
+            refs[(i, s, p)].rating_raters.append(numbers.setdefault(rater, len(numbers) + 1))
     ReleaseReference.objects.bulk_create(refs.values(), batch_size=INSERT_BATCH)
     ReleaseRating.objects.bulk_create(
         (

@@ -51,6 +51,16 @@ class MetricScoreSerializer(serializers.Serializer):
     ratings_per_reference = serializers.FloatField(
         allow_null=True, help_text="Mean ratings per rated reference behind the rater model."
     )
+    raters = serializers.IntegerField(
+        allow_null=True,
+        help_text="Raters behind the rater model; 0 when the release does not say who gave each "
+        "rating (their own offsets are then counted as independent noise).",
+    )
+    rater_offset_sd = serializers.FloatField(
+        allow_null=True,
+        help_text="The spread of the raters' own offsets (rating points, part of the model's "
+        "noise σ): one rater's offset moves every weight she rated, and the intervals count it.",
+    )
     signature = serializers.CharField()
 
     @extend_schema_field(

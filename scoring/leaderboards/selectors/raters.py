@@ -49,7 +49,9 @@ Z_UNAVAILABLE = (
 class BoardReferences:
     """A board's references in the order it scores them (that of its reference index): their
     weights, the ratings behind them (flat: reference j's are values[ptr[j]:ptr[j + 1]]), the
-    live references they were frozen from (-1: none), and their kinds (`ORIGIN_KINDS`)."""
+    live references they were frozen from (-1: none), their kinds (`ORIGIN_KINDS`), and who
+    gave each rating (the release's rater numbers, beside ``values``; None when a release does
+    not say for every rating: it was frozen before releases kept them)."""
 
     weights: np.ndarray
     values: np.ndarray
@@ -57,6 +59,7 @@ class BoardReferences:
     source_ids: np.ndarray
     scale: tuple[int, int]
     kinds: np.ndarray
+    raters: np.ndarray | None = None
 
     @property
     def pools(self) -> RatingPools | None:
@@ -65,7 +68,7 @@ class BoardReferences:
         if not len(self.values):
             return None
         lo, hi = map(float, self.scale)
-        return RatingPools(self.values, self.ptr, self.weights, lo, hi, self.kinds)
+        return RatingPools(self.values, self.ptr, self.weights, lo, hi, self.kinds, self.raters)
 
 
 def _board_key(leaderboard: Leaderboard) -> str:
@@ -82,10 +85,11 @@ def _scale(leaderboard: Leaderboard) -> tuple[int, int]:
 
 def _scored_rows(
     leaderboard: Leaderboard,
-) -> Iterator[list[tuple[float, list, int | None, str]]]:
-    """Each scored item's references with a weight, as (weight, ratings, live id, origin), in
-    release order: `release_scoring_items`'s rule (an item counts when a reference's weight is
-    positive), read as plain rows a batch at a time (a board can hold millions)."""
+) -> Iterator[list[tuple[float, list, int | None, str, list]]]:
+    """Each scored item's references with a weight, as (weight, ratings, live id, origin, who
+    gave the ratings), in release order: `release_scoring_items`'s rule (an item counts when a
+    reference's weight is positive), read as plain rows a batch at a time (a board can hold
+    millions)."""
     field = weight_field(leaderboard.release.weight_variant)
     rows = (
         ReleaseReference.objects.filter(
@@ -94,16 +98,18 @@ def _scored_rows(
             **{f"{field}__isnull": False},
         )
         .order_by("item__position", "position")
-        .values_list("item_id", field, "rating_values", "source_reference_id", "origin")
+        .values_list(
+            "item_id", field, "rating_values", "source_reference_id", "origin", "rating_raters"
+        )
     )
     item: int | None = None
-    refs: list[tuple[float, list, int | None, str]] = []
-    for item_id, weight, ratings, source, origin in rows.iterator(chunk_size=20_000):
+    refs: list[tuple[float, list, int | None, str, list]] = []
+    for item_id, weight, ratings, source, origin, raters in rows.iterator(chunk_size=20_000):
         if item_id != item:
             if any(ref[0] > 0 for ref in refs):
                 yield refs
             item, refs = item_id, []
-        refs.append((float(weight), ratings or [], source, origin))
+        refs.append((float(weight), ratings or [], source, origin, raters or []))
     if any(ref[0] > 0 for ref in refs):
         yield refs
 
@@ -114,14 +120,18 @@ def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
     if key in _BOARDS:
         return _BOARDS[key]
     weights, sizes, sources, kinds = array("d"), array("q"), array("q"), array("q")
-    values = array("d")
+    values, raters = array("d"), array("q")
+    every_rater_known = True
     for refs in _scored_rows(leaderboard):
-        for weight, ratings, source, origin in refs:
+        for weight, ratings, source, origin, who in refs:
             weights.append(weight)
             sizes.append(len(ratings))
             values.extend(float(v) for v in ratings)
             sources.append(-1 if source is None else source)
             kinds.append(ORIGIN_KINDS.get(origin, 0))
+            every_rater_known = every_rater_known and len(who) == len(ratings)
+            if every_rater_known:
+                raters.extend(int(r) for r in who)
     ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(np.frombuffer(sizes, dtype=np.int64), out=ptr[1:])
     found = BoardReferences(
@@ -131,6 +141,7 @@ def board_references(*, leaderboard: Leaderboard) -> BoardReferences:
         np.frombuffer(sources, dtype=np.int64).copy(),
         _scale(leaderboard),
         np.frombuffer(kinds, dtype=np.int64).copy(),
+        np.frombuffer(raters, dtype=np.int64).copy() if every_rater_known else None,
     )
     return _BOARDS.remember(key, found)
 
