@@ -26,7 +26,7 @@ from annotate.judgments.selectors import eval_outputs, judgment_means
 from annotate.rating.models import Campaign, Weight
 from annotate.rating.selectors.results import campaign_means
 from annotate.releases.models import Release, ReleaseItem
-from scoring.study.analysis.data import StudyData, StudyRef
+from scoring.study.analysis.data import StudyData, StudyInputError, StudyRef
 from scoring.study.analysis.loo import coinciding_systems
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut, WeightSource
 
@@ -194,6 +194,7 @@ def study_data(study: CorrelationStudy) -> StudyData:
         notes.append(f"no outputs for {', '.join(missing)}: their pairs are left out")
         pairs = [p for p in pairs if not set(p) & set(missing)]
     in_pairs = sorted({s for p in pairs for s in p})
+    _check_judged(study, ids, pairs, primary)
     human = {
         criterion: {
             (a, b): np.array([_pair_difference(h, scores.pairwise, a, b, i) for i in ids])
@@ -221,6 +222,28 @@ def study_data(study: CorrelationStudy) -> StudyData:
     )
     _settle_leave_one_out(study, data)
     return data
+
+
+def _check_judged(study: CorrelationStudy, ids: list[str], pairs: list, human: Human) -> None:
+    """Refuse, with the reason, a study with nothing to correlate: no pair of systems with
+    outputs, or no item of the study's split judged (judgments of another split). A human
+    score's key ends with its item, (system, item) or (a, b, item)."""
+    where = f"the {study.split} split"
+    if not pairs:
+        raise StudyInputError(
+            f"No pair of systems has both outputs and human scores on {where}: a study "
+            "compares systems two by two."
+        )
+    known = set(ids)
+    judged = {key[-1] for key in human if key[-1] in known}
+    if not judged:
+        source = study.judgment_set or study.output_campaign
+        split = getattr(study.judgment_set, "split", None)
+        on = f" (its judgments are on the {split} split)" if split and split != study.split else ""
+        raise StudyInputError(
+            f"None of the {len(ids)} items of {where} has a human score in {source}{on}: "
+            "choose the split that was judged."
+        )
 
 
 def _settle_leave_one_out(study: CorrelationStudy, data: StudyData) -> None:

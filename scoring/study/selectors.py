@@ -11,6 +11,7 @@ from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
 from core.errors import NotFound
 from core.plots import lines, scatter
+from scoring.study.analysis.configs import StudyOptions
 from scoring.study.models import CorrelationStudy
 
 
@@ -68,6 +69,13 @@ SWEEP_AXES = {
     "unit_size": "unit size M",
     "order": "n-gram order",
 }
+
+
+def study_unit_size(*, study: CorrelationStudy) -> int:
+    """M, the items per unit: the one the result used (the study may fit a smaller one), else
+    the one asked for, else the engine's default (a study made without options)."""
+    found = (study.result or {}).get("unit_size") or (study.options or {}).get("unit_size")
+    return int(found or StudyOptions.unit_size)
 
 
 def study_plots(*, study: CorrelationStudy) -> list[dict]:

@@ -26,6 +26,7 @@ from scoring.study.selectors import (
     study_names,
     study_plots,
     study_system_levels,
+    study_unit_size,
 )
 from scoring.study.services import study_create, study_export_csv
 
@@ -110,6 +111,7 @@ def study_detail(request: AuthenticatedRequest, study_id: int) -> HttpResponse:
         "criteria_tables": study_criteria_tables(study=study),
         "system_levels": study_system_levels(study=study),
         "plots": study_plots(study=study),
+        "unit_size": study_unit_size(study=study),
     }
     return render(request, "scoring/study/detail.html", context)
 

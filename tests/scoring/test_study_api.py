@@ -127,3 +127,71 @@ def test_a_stored_study_naming_an_unknown_metric_fails_once_without_retries(
     run = execute(started.run)
     assert (run.state, run.attempt, run.refused) == ("failed", 1, True)
     assert "unknown metric 'nosuch'" in run.reason
+
+
+def test_a_study_made_without_options_runs_and_its_page_shows_the_default_unit_size(
+    inputs, owner, client_for, django_capture_on_commit_callbacks
+):
+    """`options` is optional in the API: the page read `study.options.unit_size` as a filter's
+    argument and answered 500 when it was absent."""
+    body = {k: v for k, v in _body(*inputs).items() if k != "options"}
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client_for(owner).post("/api/v1/studies/", body, format="json")
+    assert response.status_code == 201, response.json()
+    study = CorrelationStudy.objects.get(pk=response.json()["id"])
+    assert study.options == {}
+    page = client_for(owner).get(f"/studies/{study.pk}/")
+    assert page.status_code == 200  # queued: no result yet
+    assert execute(study.run).state == "succeeded"
+    study.refresh_from_db()
+    page = client_for(owner).get(f"/studies/{study.pk}/")
+    assert page.status_code == 200
+    assert "items per assignment" in page.content.decode()
+    assert f"M = {study.result['unit_size']} items" in page.content.decode()
+
+
+def test_a_study_on_a_split_nobody_judged_fails_with_its_reason(
+    inputs, owner, client_for, django_capture_on_commit_callbacks
+):
+    """The judgments are on the test split: a study of the dev split has nothing to correlate
+    and says so, instead of 'succeeded' with an empty result."""
+    release, judgments = inputs
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client_for(owner).post(
+            "/api/v1/studies/", _body(release, judgments, split="dev"), format="json"
+        )
+    assert response.status_code == 201, response.json()
+    study = CorrelationStudy.objects.get(pk=response.json()["id"])
+    run = execute(study.run)
+    assert (run.state, run.refused) == ("failed", True), run.reason
+    assert "No pair of systems" in run.reason or "has a human score" in run.reason
+    study.refresh_from_db()
+    assert study.result == {}
+    page = client_for(owner).get(f"/studies/{study.pk}/")
+    assert page.status_code == 200 and run.reason in page.content.decode()
+    detail = client_for(owner).get(f"/api/v1/studies/{study.pk}/").json()
+    assert detail["status"] == "failed"
+
+
+def test_a_study_whose_split_has_outputs_but_no_judgments_says_which_split_was_judged(
+    owner, make_release
+):
+    from annotate.judgments.services.systems import eval_system_set_outputs
+    from scoring.study.services import study_create
+    from tests.scoring.study_kit import WORDS
+
+    dev = [("dev", f"d{i}", [(WORDS[i % 3], 0.9), ("noise words", -0.8)]) for i in range(6)]
+    release = make_release(items=study_release_items() + dev, public_splits=("test", "dev"))
+    judgments = study_inputs(owner, release)  # outputs and judgments on the test split
+    for name in ("good", "mid", "bad"):
+        outputs = [(f"d{i}", WORDS[i % 3]) for i in range(6)]
+        eval_system_set_outputs(dataset=release.dataset, name=name, split="dev", outputs=outputs)
+    study = study_create(
+        owner=owner, name="dev", release=release, split="dev", judgment_set=judgments
+    )
+    run = execute(study.run)
+    assert (run.state, run.refused) == ("failed", True)
+    assert run.reason == (
+        "None of the 6 items of the dev split has a human score in human (its judgments are on "
+        "the test split): choose the split that was judged."
+    )
