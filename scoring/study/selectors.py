@@ -129,7 +129,8 @@ def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
     levels = []
     for criterion, level in _in_study_order(study, study.result.get("systems") or {}):
         correlations = level.get("correlations", [])
-        columns = [(c["key"], c["display"]) for c in correlations]
+        # Named with the order (BLEU-2): results stored before labels show the bare name.
+        columns = [(c["key"], c.get("label", c["display"])) for c in correlations]
         rows = [
             {
                 "system": row["system"],
@@ -144,9 +145,9 @@ def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
                     (row["human"].get("value"), row["metrics"].get(c["key"]), row["system"])
                     for row in level.get("systems", [])
                 ],  # scatter() leaves out a system without both values
-                title=f"{c['display']} against human {criterion} per system",
+                title=f"{c.get('label', c['display'])} against human {criterion} per system",
                 x_title=f"human {criterion} (mean)",
-                y_title=c["display"],
+                y_title=c.get("label", c["display"]),
             )
             for c in correlations[:SCATTER_LIMIT]
         ]

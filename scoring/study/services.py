@@ -207,7 +207,7 @@ def _interval(part: dict | None) -> list[object]:
 
 TABLE_HEADER = [
     "criterion", "metric", "refs", "order", "rho", "rho_low", "rho_high", "tau", "tau_low",
-    "tau_high", "vs_baseline_diff", "vs_baseline_p",
+    "tau_high", "vs_baseline_diff", "vs_baseline_p", "signature",
 ]  # fmt: skip
 
 
@@ -222,7 +222,8 @@ def study_export_csv(study: CorrelationStudy) -> str:
             vs = row.get("vs_baseline", {})
             cells = [criterion, row["metric"], row["refs"], row["order"]]
             cells += [*_interval(row["rho"]), *_interval(row.get("tau"))]
-            rows.append([_fmt(x) for x in (*cells, vs.get("diff"), vs.get("p"))])
+            cells += [vs.get("diff"), vs.get("p"), row.get("signature", "")]
+            rows.append([_fmt(x) for x in cells])
     for criterion, level in (result.get("systems") or {}).items():
         keys = [c["key"] for c in level.get("correlations", [])]
         rows += [[], ["systems", criterion, "human", "human_low", "human_high", *keys]]
@@ -232,10 +233,10 @@ def study_export_csv(study: CorrelationStudy) -> str:
             cells += [system["metrics"].get(k) for k in keys]
             rows.append([_fmt(x) for x in ("", system["system"], *cells)])
         rows += [[], ["correlations", criterion, "pearson", "low", "high", "spearman", "low",
-                      "high", "kendall", "low", "high"]]  # fmt: skip
+                      "high", "kendall", "low", "high", "signature"]]  # fmt: skip
         for c in level.get("correlations", []):
             cells = [*_interval(c["pearson"]), *_interval(c["spearman"]), *_interval(c["kendall"])]
-            rows.append([_fmt(x) for x in ("", c["key"], *cells)])
+            rows.append([_fmt(x) for x in ("", c["key"], *cells, c.get("signature", ""))])
     rows += [[], ["sweep", "metric", "x", "rho"]]
     for sweep, series in result.get("sweeps", {}).items():
         for metric, points in series.items():

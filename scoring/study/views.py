@@ -16,7 +16,7 @@ from annotate.datasets.models import SplitName
 from annotate.releases.models import Release
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_call
-from scoring.study.analysis.configs import ASSIGNMENTS, THETAS, UNIT_SIZES
+from scoring.study.analysis.configs import ASSIGNMENTS, ORDERS, THETAS, UNIT_SIZES
 from scoring.study.models import CriteriaCombination, LeaveOneOut
 from scoring.study.selectors import (
     studies_of,
@@ -69,6 +69,15 @@ class StudyForm(forms.Form):
     theta = forms.FloatField(
         min_value=THETAS[0], max_value=THETAS[1], initial=0.6, label="Threshold θ"
     )
+    order = forms.TypedChoiceField(
+        choices=[(n, f"{n}-grams") for n in range(ORDERS[0], ORDERS[1] + 1)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=2,
+        label="BLEU family's n-gram order",
+        help_text="2 as in the paper's Table 2; a leaderboard's BLEU is 4.",
+    )
 
     def __init__(self, *args, choices: dict, names: dict[str, list[str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,7 +103,8 @@ def study_list(request: AuthenticatedRequest) -> HttpResponse:
         # Left out of the form: the defaults (side by side; leave one out when needed).
         data["combine"] = data["combine"] or CriteriaCombination.SEPARATE
         data["leave_one_out"] = data["leave_one_out"] or LeaveOneOut.AUTO
-        options = {k: data.pop(k) for k in ("unit_size", "assignments", "theta")}
+        options = {k: data.pop(k) for k in ("unit_size", "assignments", "theta", "order")}
+        options = {k: v for k, v in options.items() if v is not None}  # none: the default
         study = form_call(form, study_create, owner=request.user, options=options, **data)
         if study is not None:
             messages.success(request, "Study started.")

@@ -54,6 +54,22 @@ def test_study_page_shows_table_and_plots(study, client_for, owner):
     assert csv.startswith("criterion,metric,refs,order,rho")
 
 
+def test_every_number_names_its_metric_with_the_order_and_signature(study, client_for, owner):
+    """A study's BLEU is BLEU-2 (the paper's), a board's BLEU-4: the tables, the system level
+    and the export say which, with the signature that reproduces the number."""
+    row = next(r for r in study.result["table"] if r["metric"] == "bleu" and r["refs"] == "all")
+    assert row["label"] == "BLEU-2"
+    assert row["signature"] == (
+        "bleu|order:2|tok:13a|case:mixed|smooth:exp|reflen:closest|nrefs:all|version:0.2.0"
+    )
+    correlation = study.result["systems"]["relevance"]["correlations"][0]
+    assert correlation["label"].endswith("-2") and "|order:2|" in correlation["signature"]
+    page = client_for(owner).get(f"/studies/{study.pk}/").content.decode()
+    assert "<td>BLEU-2<br>" in page and row["signature"] in page
+    csv = client_for(owner).get(f"/studies/{study.pk}/export.csv").content.decode()
+    assert csv.splitlines()[0].endswith(",signature") and row["signature"] in csv
+
+
 def test_list_page_starts_a_study_for_the_owner_only(
     owner, other, client_for, make_release, django_capture_on_commit_callbacks
 ):
@@ -68,6 +84,7 @@ def test_list_page_starts_a_study_for_the_owner_only(
         "unit_size": 3,
         "assignments": 10,
         "theta": 0.6,
+        "order": 4,
     }
     assert client_for(None).get("/studies/").status_code == 302
     refused = client_for(other).post("/studies/", form)
@@ -77,3 +94,4 @@ def test_list_page_starts_a_study_for_the_owner_only(
     study = CorrelationStudy.objects.get(name="Mine")
     assert response.url == f"/studies/{study.pk}/"
     assert study.run.kind == "correlation-study" and study.run.state == "queued"
+    assert study.options["order"] == 4  # the n-gram order is a field of the form

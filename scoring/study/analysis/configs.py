@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from scoring.metrics import entries
+from scoring.metrics import entries, get_entry, get_metric
 
 from .data import REFSET_ALL, REFSET_SINGLE, refset_key
 
@@ -123,6 +123,19 @@ class Config:
     @property
     def metric_options(self) -> dict:
         return {"max_order": self.order} if self.order else {}
+
+    @property
+    def label(self) -> str:
+        """The name a table shows: the metric's, with its n-gram order (BLEU-2, ΔBLEU-4)."""
+        display = get_entry(self.metric).display_name
+        return f"{display}-{self.order}" if self.order else display
+
+    @property
+    def signature(self) -> str:
+        """The metric's signature with this reference set in place of nrefs: everything that
+        makes a number reproducible (order, tokenization, smoothing, references, version), so a
+        study's BLEU-2 is never mistaken for a board's BLEU-4."""
+        return get_metric(self.metric, **self.metric_options).signature(self.refs)
 
 
 def _config(metric: str, refset: str, theta: float, order: int) -> Config:

@@ -122,6 +122,7 @@ def _criterion(
             replicated = _correlations(s * boot[cfg.key], human_boot)
             row: dict = {"key": cfg.key, "metric": cfg.metric}
             row["display"] = get_entry(cfg.metric).display_name
+            row |= {"label": cfg.label, "signature": cfg.signature}
             for name, values in at_point.items():
                 row[name] = _interval(values[0], replicated[name])
             correlations.append(row)

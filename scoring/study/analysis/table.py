@@ -59,6 +59,8 @@ def describe(cfg: Config) -> dict:
         "key": cfg.key,
         "metric": cfg.metric,
         "display": get_entry(cfg.metric).display_name,
+        "label": cfg.label,
+        "signature": cfg.signature,
         "refs": cfg.refs,
         "refset": cfg.refset,
         "theta": cfg.theta,
