@@ -183,7 +183,7 @@ def study_run(run: RunContext) -> dict:
     }
     result, undefined = json_safe(raw)
     if undefined:
-        result.setdefault("notes", []).append(
+        result.setdefault("warnings", []).append(
             f"{undefined} value(s) are undefined (shown as null): a correlation needs both the "
             "human and the metric differences to vary across units, and here one did not."
         )

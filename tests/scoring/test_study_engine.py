@@ -46,8 +46,31 @@ def test_an_item_judged_in_one_criterion_only_is_left_out_of_its_pair():
 
 def test_a_pilot_gets_a_smaller_unit_size_with_a_note():
     result = run_study(_data(n_items=32), StudyOptions(metrics=("bleu",), sweeps=False))
-    assert result["unit_size"] == 5  # 32 items: 6 units of 5 per pair
-    assert any("units of 5 item(s)" in note for note in result["notes"])
+    assert result["unit_size"] == 2  # 32 items: 16 units of 2 per pair (at least 10)
+    assert any("units of 2 item(s)" in note for note in result["notes"])
+    assert result["warnings"] == []  # every pair has its 10 units: nothing to warn of
+
+
+def test_m_100_on_100_items_is_fitted_down_and_a_thin_design_is_warned_of():
+    """The paper's M = 100 on exactly 100 items gave one unit per pair: 10 observations over
+    the pairs, and all 1,000 assignments the same. M is fitted to give each pair 10 units; a
+    pair that cannot have 10 even at M = 1, and fewer than 5 systems, are warned of."""
+    result = run_study(_data(n_items=100), StudyOptions(metrics=("bleu",), sweeps=False))
+    assert result["unit_size"] == 10 and result["n_units"] >= 10
+    fitted = "M = 100 would give a pair of 100 usable items 1 unit(s)"
+    assert any(fitted in note for note in result["notes"])
+    assert result["warnings"] == []
+    tiny = run_study(_data(n_items=6), StudyOptions(metrics=("bleu",), sweeps=False))
+    assert tiny["unit_size"] == 1
+    (warning,) = tiny["warnings"]  # seven systems: enough for the system level
+    assert "6 system pair(s) have fewer than 10 units (the fewest: sys0–sys1, 6)" in warning
+    few = _data(n_items=40)
+    few.pairs = few.pairs[:2]  # sys0, sys1, sys2
+    few.system_scores = {}
+    assert run_study(few, StudyOptions(metrics=("bleu",), sweeps=False))["warnings"] == [
+        "only 3 systems: a system-level correlation rests on 3 points and the pair level on 3 "
+        "pairs; read them as indications, not measurements"
+    ]
 
 
 def test_a_study_without_any_usable_item_is_refused():

@@ -43,13 +43,15 @@ def study(owner, make_release, django_capture_on_commit_callbacks):
         return study_on_test_split(owner, release, flat, name="flat")
 
 
-def test_undefined_coefficients_are_stored_as_null_with_a_note(study, owner, client_for):
+def test_undefined_coefficients_are_stored_as_null_with_a_warning(study, owner, client_for):
+    """Constant human scores: every correlation is undefined, and the page warns at its top."""
     assert execute(study.run).state == "succeeded"
     result = CorrelationStudy.objects.get(pk=study.pk).result
     assert result["table"] and all(row["rho"]["value"] is None for row in result["table"])
-    assert any("undefined" in note for note in result["notes"])
+    assert any("undefined" in warning for warning in result["warnings"])
     client = client_for(owner)
-    assert "undefined" in client.get(f"/studies/{study.pk}/").content.decode()
+    page = client.get(f"/studies/{study.pk}/").content.decode()
+    assert 'id="study-warnings"' in page and "undefined" in page
     assert (
         client.get(f"/api/v1/studies/{study.pk}/").json()["result"]["table"][0]["rho"]["value"]
         is None

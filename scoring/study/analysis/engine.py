@@ -34,8 +34,11 @@ from .table import Coefficients, coefficients, mean_rho, table_rows
 from .units import ItemBootstrap
 
 Progress = Callable[[int, int, str], None]
-# A unit size fitted to a small pilot gives every pair at least this many units.
-MIN_UNITS = 5
+# Every pair gets at least this many units (the unit size is fitted down to it): a pair's
+# correlation needs observations, and with one unit every assignment is the same.
+MIN_UNITS = 10
+# Fewer systems than this make a system-level correlation, and the pairs, too few to trust.
+FEW_SYSTEMS = 5
 
 
 def _check(data: StudyData) -> None:
@@ -50,26 +53,55 @@ def _check(data: StudyData) -> None:
 
 
 def fit_unit_size(data: StudyData, options: StudyOptions) -> tuple[int, str | None]:
-    """`options.unit_size`, or, when no pair has that many usable items (a pilot), the largest
-    of `options.unit_sizes` (or n_min // MIN_UNITS) that gives every pair with items at least
-    `MIN_UNITS` units — 1 when some pair has fewer items than that. Returns the size and a
-    note saying why it changed."""
+    """`options.unit_size` when it gives every pair with items at least `MIN_UNITS` units;
+    otherwise (a pilot, or M = 100 on 100 items: one unit, every assignment the same) the
+    largest of `options.unit_sizes` (or n_min // MIN_UNITS) that does — 1 when some pair has
+    fewer items than that. Returns the size and a note saying why it changed."""
     counts = [data.pair_items(pair).size for pair in data.pairs]
-    most = max(counts, default=0)
-    if most >= options.unit_size:
-        return options.unit_size, None
     present = [n for n in counts if n > 0]
     if not present:
         raise StudyInputError(
             "no system pair has an item judged in every criterion with outputs of both systems"
         )
-    cap = max(1, min(present) // MIN_UNITS)
+    fewest = min(present)
+    if fewest // options.unit_size >= MIN_UNITS:
+        return options.unit_size, None
+    cap = max(1, fewest // MIN_UNITS)
     size = max([s for s in options.unit_sizes if s <= cap] or [cap])
     return size, (
-        f"no system pair has {options.unit_size} usable items (the most is {most}): units of "
-        f"{size} item(s) were used, the largest size giving every pair at least {MIN_UNITS} "
-        "units (or one unit per item)"
+        f"M = {options.unit_size} would give a pair of {fewest} usable items "
+        f"{fewest // options.unit_size} unit(s): units of {size} item(s) were used, the largest "
+        f"size giving every pair at least {MIN_UNITS} units (or one unit per item)"
     )
+
+
+def design_warnings(data: StudyData, unit_size: int | None) -> list[str]:
+    """What makes this study's numbers weak, in words for its page: pairs with fewer than
+    `MIN_UNITS` units even at the fitted size, fewer than `FEW_SYSTEMS` systems."""
+    warnings = []
+    if unit_size:
+        thin = [
+            (f"{a}–{b}", data.pair_items((a, b)).size // unit_size)
+            for a, b in data.pairs
+            if 0 < data.pair_items((a, b)).size // unit_size < MIN_UNITS
+        ]
+        if thin:
+            name, units = min(thin, key=lambda t: t[1])
+            warnings.append(
+                f"{len(thin)} system pair(s) have fewer than {MIN_UNITS} units (the fewest: "
+                f"{name}, {units}): their pair-level correlations rest on that many points"
+                + (", and every assignment is the same" if units == 1 else "")
+            )
+    systems = {s for pair in data.pairs for s in pair} | {
+        s for by_system in data.system_scores.values() for s in by_system
+    }
+    if 0 < len(systems) < FEW_SYSTEMS:
+        warnings.append(
+            f"only {len(systems)} systems: a system-level correlation rests on {len(systems)} "
+            f"points and the pair level on {len(systems) * (len(systems) - 1) // 2} pairs; "
+            "read them as indications, not measurements"
+        )
+    return warnings
 
 
 class _Clock:
@@ -124,6 +156,7 @@ def run_study(data: StudyData, options: StudyOptions, progress: Progress | None 
     if data.pairs:
         _pair_level(data, stats, options, (table, everything, orders), clock, result)
     result["notes"] = notes
+    result["warnings"] = design_warnings(data, options.unit_size if data.pairs else None)
     result["timings"] = clock.timings
     return result
 
