@@ -27,6 +27,7 @@ from scoring.study.analysis.configs import (
     ASSIGNMENTS,
     BOOTSTRAP,
     ORDERS,
+    SEEDS,
     SWEEP_POINTS,
     THETAS,
     UNIT_SIZES,
@@ -104,7 +105,12 @@ class StudyOptionsInputSerializer(serializers.Serializer):
     )
     theta = _bounded(serializers.FloatField, THETAS, default=0.6)
     order = _bounded(serializers.IntegerField, ORDERS, default=2)
-    seed = serializers.IntegerField(default=12345)
+    seed = _bounded(
+        serializers.IntegerField,
+        SEEDS,
+        default=12345,
+        help_text="The random seed of the assignments and the bootstrap (non-negative).",
+    )
     metrics = serializers.ListField(
         child=serializers.CharField(),
         required=False,

@@ -18,6 +18,7 @@ ASSIGNMENTS = (1, 10_000)  # random assignments of items to units; each costs ev
 BOOTSTRAP = (1, 10_000)  # replicates behind every interval
 THETAS = (-1.0, 1.0)  # a reference's weight is in [-1, 1]: θ past 1 keeps none, below -1 all
 ORDERS = (1, 4)  # the BLEU family's n-gram orders
+SEEDS = (0, 2**63 - 1)  # numpy's generators take non-negative seeds (-1 crashed the run)
 SWEEP_POINTS = 50  # values in a sweep of θ, M or n (the paper's have at most 7)
 
 
@@ -90,6 +91,7 @@ _SCALARS = {
     "bootstrap": BOOTSTRAP,
     "theta": THETAS,
     "order": ORDERS,
+    "seed": SEEDS,
 }
 _SWEEPS = {"thetas": THETAS, "unit_sizes": UNIT_SIZES, "orders": ORDERS}
 
