@@ -47,6 +47,11 @@ def summary_charts(summary: Summary) -> list[Spec]:
     return charts
 
 
+# What a report without counts says (a set made in the admin, or before the report had a
+# field): nothing counted, so the answer keeps its documented shape.
+EMPTY_REPORT = {"judgments": 0, "rows": 0, "items_created": 0, "systems": [], "warnings": 0}
+EMPTY_REPORT |= {"errors": 0, "problems": []}
+
 NO_INDIVIDUAL = (
     "individual judgments not available: the set has one (aggregated) score per system × item"
 )
@@ -76,5 +81,5 @@ def summary_payload(judgment_set: JudgmentSet, summary: Summary) -> dict[str, ob
             "note": "" if summary.individual else NO_INDIVIDUAL,
             "criteria": [asdict(a) for a in summary.agreement],
         },
-        "report": judgment_set.report,
+        "report": {**EMPTY_REPORT, **(judgment_set.report or {})},
     }

@@ -7,6 +7,7 @@ import io
 
 import pytest
 
+from annotate.judgments.models import JudgmentSet
 from annotate.judgments.services.importing import bundle_parse, judgments_import
 from annotate.judgments.summary_exports import NO_INDIVIDUAL
 from tests.annotate.test_judgment_summary_math import ROWS
@@ -96,6 +97,16 @@ def test_the_import_and_the_dataset_page_link_to_the_summary(judged, owner, clie
     summary = f"/judgments/{judged.pk}/summary/"
     assert summary in client_for(owner).get(f"/judgments/{judged.pk}/").content.decode()
     assert summary in client_for(owner).get("/datasets/he/").content.decode()
+
+
+def test_a_set_without_judgments_or_report_is_summarised_as_empty(make_dataset, owner, client_for):
+    bare = JudgmentSet.objects.create(dataset=make_dataset(slug="he", data=None), owner=owner)
+    client = client_for(owner)
+    body = client.get(f"/api/v1/judgments/{bare.pk}/summary/").json()
+    assert (body["systems"], body["items"], body["report"]["judgments"]) == ([], 0, 0)
+    assert "holds no judgments" in client.get(f"/judgments/{bare.pk}/summary/").content.decode()
+    csv_body = client.get(f"/judgments/{bare.pk}/summary.csv").content.decode()
+    assert csv_body.strip() == "system,criterion,mean,low,high,items,judgments"
 
 
 ACCESS = [
