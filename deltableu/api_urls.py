@@ -128,6 +128,11 @@ urlpatterns = [
         judgments.JudgmentSetDetailApi.as_view(),
         name="api-judgment-set",
     ),
+    path(
+        "judgments/<id:judgment_set_id>/summary/",
+        judgments.JudgmentSetSummaryApi.as_view(),
+        name="api-judgment-set-summary",
+    ),
     path("releases/import/", releases.ReleaseImportApi.as_view(), name="api-release-import"),
     path("campaigns/", campaigns.CampaignListApi.as_view(), name="api-campaigns"),
     path("campaigns/join/", campaigns.CampaignJoinApi.as_view(), name="api-campaign-join"),

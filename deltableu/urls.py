@@ -180,6 +180,16 @@ urlpatterns = [
     path(
         "judgments/<id:judgment_set_id>/", judgments.judgment_set_detail, name="judgment-set-detail"
     ),
+    path(
+        "judgments/<id:judgment_set_id>/summary/",
+        judgments.judgment_set_summary_page,
+        name="judgment-set-summary",
+    ),
+    path(
+        "judgments/<id:judgment_set_id>/summary.csv",
+        judgments.judgment_set_summary_csv,
+        name="judgment-set-summary-csv",
+    ),
     path("r/<str:token>/", campaigns.campaign_join_view, name="campaign-join"),
     path("campaigns/<id:campaign_id>/", include(campaign)),
     path("me/campaigns/", rater.my_campaigns, name="my-campaigns"),

@@ -24,8 +24,11 @@ from annotate.judgments.serializers import (
     JudgmentPreviewSerializer,
     JudgmentRejectedSerializer,
     JudgmentSetOutputSerializer,
+    JudgmentSetSummarySerializer,
 )
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
+from annotate.judgments.summary_exports import summary_payload
+from annotate.judgments.summary_selectors import judgment_set_summary
 from core.api import problems_response
 from core.lines import problems_counted
 
@@ -158,3 +161,23 @@ class JudgmentSetDetailApi(APIView):
         """An import of judgments with its report (problems by file and line)"""
         judgment_set: JudgmentSet = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
         return Response(JudgmentSetOutputSerializer(judgment_set).data)
+
+
+class JudgmentSetSummaryApi(APIView):
+    @extend_schema(
+        responses={
+            200: JudgmentSetSummarySerializer,
+            404: OpenApiResponse(description="No such set of judgments that you manage"),
+        }
+    )
+    def get(self, request: Request, judgment_set_id: int) -> Response:
+        """Each system's mean per criterion over all the set's judged items, with intervals
+
+        Per system and criterion: the mean of item means (each item's judges averaged first)
+        over every judged item, with or without references — the number evaluations publish —
+        its 95% bootstrap interval (items resampled, seeded) and the counts; Krippendorff's
+        alpha between the judges where the set has individual judgments; the import's report.
+        """
+        judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
+        summary = judgment_set_summary(judgment_set=judgment_set)
+        return Response(JudgmentSetSummarySerializer(summary_payload(judgment_set, summary)).data)

@@ -90,3 +90,70 @@ class JudgmentSetOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = JudgmentSet
         fields = ["id", "dataset", "name", "split", "criteria", "report", "created_at"]
+
+
+MEAN_HELP = (
+    "The mean of item means: per item, the mean of its judges' scores; then the mean over every "
+    "item the system was judged on, with or without references (the number evaluations "
+    "publish). With the same number of judges on every item, the plain mean of the judgments."
+)
+
+
+class JudgmentScoreSerializer(serializers.Serializer):
+    criterion = serializers.CharField()
+    mean = serializers.FloatField(help_text=MEAN_HELP)
+    low = serializers.FloatField(help_text="The 95% bootstrap interval's low end (items resampled)")
+    high = serializers.FloatField(help_text="The 95% bootstrap interval's high end")
+    items = serializers.IntegerField(help_text="Items the system was judged on (this criterion)")
+    judgments = serializers.IntegerField(help_text="Judgments (scores) over those items")
+
+
+class JudgmentSystemSummarySerializer(serializers.Serializer):
+    system = serializers.CharField()
+    scores = JudgmentScoreSerializer(
+        many=True, help_text="One per criterion it was judged on, in the set's order"
+    )
+
+
+class JudgmentIntervalSerializer(serializers.Serializer):
+    level = serializers.FloatField(help_text="0.95: the 2.5th and 97.5th percentiles of the draws")
+    draws = serializers.IntegerField(help_text="Resamples of the items (with replacement)")
+    seed = serializers.IntegerField(help_text="The resampling's seed: the same every time")
+
+
+class JudgmentCriterionAgreementSerializer(serializers.Serializer):
+    criterion = serializers.CharField()
+    alpha = serializers.FloatField(
+        allow_null=True,
+        help_text="Krippendorff's alpha (interval); null when undefined (no variation at all)",
+    )
+    units = serializers.IntegerField(help_text="System × item pairs judged at least twice")
+    judges = serializers.IntegerField()
+
+
+class JudgmentAgreementSerializer(serializers.Serializer):
+    available = serializers.BooleanField(
+        help_text="Whether the set holds individual judgments (some system × item judged twice)"
+    )
+    note = serializers.CharField(
+        allow_blank=True, help_text='When not available: "individual judgments not available …"'
+    )
+    criteria = JudgmentCriterionAgreementSerializer(many=True, help_text="Empty when unavailable")
+
+
+class JudgmentSetSummarySerializer(serializers.Serializer):
+    judgment_set = serializers.IntegerField(help_text="The set's id")
+    name = serializers.CharField()
+    dataset = serializers.CharField(help_text="The dataset's slug")
+    split = serializers.CharField()
+    criteria = serializers.ListField(
+        child=serializers.CharField(), help_text="In order; the first orders the systems"
+    )
+    items = serializers.IntegerField(help_text="Items judged, with or without references")
+    judgments = serializers.IntegerField()
+    interval = JudgmentIntervalSerializer()
+    systems = JudgmentSystemSummarySerializer(
+        many=True, help_text="Best first: by the mean on the first criterion"
+    )
+    agreement = JudgmentAgreementSerializer(help_text="Between the judges, per criterion")
+    report = JudgmentReportSerializer(help_text="What the import counted and found")

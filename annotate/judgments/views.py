@@ -19,6 +19,8 @@ from annotate.judgments.models import JudgmentSet
 from annotate.judgments.selectors import judgment_set_get_managed
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
 from annotate.judgments.services.staging import upload_stage, upload_staged, upload_unstage
+from annotate.judgments.summary_exports import NO_INDIVIDUAL, summary_charts, summary_csv
+from annotate.judgments.summary_selectors import judgment_set_summary
 from core.auth_request import AuthenticatedRequest
 from core.lines import problems_counted
 
@@ -113,3 +115,27 @@ def judgments_upload_columns(request: AuthenticatedRequest, slug: str) -> HttpRe
 def judgment_set_detail(request: AuthenticatedRequest, judgment_set_id: int) -> HttpResponse:
     judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
     return render(request, "annotate/judgments/detail.html", {"judgment_set": judgment_set})
+
+
+@login_required
+def judgment_set_summary_page(request: AuthenticatedRequest, judgment_set_id: int) -> HttpResponse:
+    """Each system's mean per criterion over all judged items, intervals, agreement, report."""
+    judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
+    summary = judgment_set_summary(judgment_set=judgment_set)
+    context = {
+        "judgment_set": judgment_set,
+        "summary": summary,
+        "charts": summary_charts(summary),
+        "no_individual": NO_INDIVIDUAL,
+    }
+    return render(request, "annotate/judgments/summary.html", context)
+
+
+@login_required
+def judgment_set_summary_csv(request: AuthenticatedRequest, judgment_set_id: int) -> HttpResponse:
+    judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
+    summary = judgment_set_summary(judgment_set=judgment_set)
+    response = HttpResponse(summary_csv(summary), content_type="text/csv; charset=utf-8")
+    name = f"judgments-{judgment_set.pk}-summary.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

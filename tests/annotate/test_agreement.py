@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from annotate.datasets.models import Reference
-from annotate.rating.agreement_math import alpha, consensus_agreement, value_counts
 from annotate.rating.models import Rating, Slot
 from annotate.rating.selectors.agreement import campaign_agreement
+from core.agreement import alpha, consensus_agreement, value_counts
 
 NAN = math.nan
 # Krippendorff (2011), "Computing Krippendorff's alpha-reliability", the 4 observers × 12 units

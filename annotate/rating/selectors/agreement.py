@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from annotate.rating.agreement_math import Triple, alpha, consensus_agreement, value_counts
 from annotate.rating.models import Campaign, Rating, RatingKind, RatingStatus
 from annotate.rating.selectors.campaigns import counted_ratings
+from core.agreement import Triple, alpha, consensus_agreement, value_counts
 
 
 @dataclass(frozen=True)

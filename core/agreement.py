@@ -1,5 +1,9 @@
 """Agreement between raters (no database): Krippendorff's alpha and agreement with the consensus.
 
+Here in the platform so that every app computes alpha the one way: a rating campaign's raters
+(`annotate.rating.selectors.agreement`) and an imported judgment set's judges
+(`annotate.judgments.summary_math`).
+
 Alpha is computed from value counts (references × scale points) rather than the raters ×
 references matrix: the same number (Krippendorff 2011, "Computing Krippendorff's alpha
 reliability", sec. C), but its size grows with the references only, not with the raters too.
@@ -9,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -18,13 +22,16 @@ Triple = tuple[int, int, int]  # (rater id, reference id, score)
 MIN_SHARED_FOR_CORRELATION = 3  # fewer shared references make a rank correlation meaningless
 
 
-def value_counts(triples: Iterable[Triple], domain: Sequence[int]) -> np.ndarray:
+def value_counts(
+    triples: Iterable[tuple[Hashable, Hashable, float]], domain: Sequence[float]
+) -> np.ndarray:
     """How many raters gave each scale point to each reference: shape (references, points).
 
+    `triples` are (rater, unit, score), any hashable rater and unit, each score one of `domain`.
     References rated only once are left out: they cannot show (dis)agreement.
     """
     column = {value: i for i, value in enumerate(domain)}
-    by_reference: dict[int, np.ndarray] = defaultdict(lambda: np.zeros(len(domain)))
+    by_reference: dict[Hashable, np.ndarray] = defaultdict(lambda: np.zeros(len(domain)))
     for _, reference_id, score in triples:
         by_reference[reference_id][column[score]] += 1
     rows = [row for row in by_reference.values() if row.sum() >= 2]
@@ -34,7 +41,7 @@ def value_counts(triples: Iterable[Triple], domain: Sequence[int]) -> np.ndarray
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
 
-def alpha(counts: np.ndarray, domain: Sequence[int], level: Level) -> float | None:
+def alpha(counts: np.ndarray, domain: Sequence[float], level: Level) -> float | None:
     """Krippendorff's alpha at `level` (interval, ordinal, …); None when it is undefined.
 
     Undefined: no reference rated twice, or every rating the same value (no variation at all,
