@@ -204,33 +204,50 @@ class _Draws:
         self.order = np.argsort(r.item, kind="stable")
         self.starts = np.searchsorted(r.item[self.order], np.arange(r.n_items))
 
-    def _tie_groups(self, v: np.ndarray) -> tuple[np.ndarray, int]:
-        """Each response's tie group (groups in increasing value) and the number of groups."""
+    def _tie_groups(self, v: np.ndarray) -> tuple[np.ndarray | None, int]:
+        """Each response's tie group (groups in increasing value) and the number of groups;
+        None instead of the groups when they are the responses in order (no ties, and the
+        responses sorted by `v`: the metric's case when its scores are continuous)."""
         _, group = np.unique(v, return_inverse=True)
-        return group, int(group.max()) + 1
+        n_groups = int(group.max()) + 1
+        if n_groups == v.size and np.array_equal(group, np.arange(v.size)):
+            return None, n_groups
+        return group, n_groups
 
     def pearson(self, counts: np.ndarray) -> np.ndarray:
         return _pearson_from_sums(counts @ self.item_sums)
 
     def spearman(self, counts: np.ndarray) -> np.ndarray:
         weights = np.take(counts, self.r.item, axis=1)  # (draws, responses), C-ordered
-        rows = np.arange(counts.shape[0])[:, None]
         ranks, squares = [], []
         for group, n_groups in self.groups:
-            # The weighted size of each tie group in each draw, then its average rank.
-            keys = (rows * n_groups + group).ravel()
-            size = np.bincount(keys, weights.ravel(), minlength=rows.size * n_groups)
-            size = size.reshape(-1, n_groups)
-            rank = _row_cumsum(size)
-            rank -= 0.5 * size
-            rank += 0.5
-            ranks.append(np.take(rank, group, axis=1))
+            rank, size = self._ranks(weights, group, n_groups)
             squares.append(np.einsum("dg,dg,dg->d", size, rank, rank))
+            ranks.append(rank if group is None else np.take(rank, group, axis=1))
         n = weights.sum(axis=1)
         sxy = np.einsum("dr,dr,dr->d", weights, ranks[0], ranks[1])
         mean = n * (n + 1) / 2  # Σ of weighted ranks, with ties or without
         sums = np.stack([n, mean, mean, squares[0], squares[1], sxy], axis=-1)
         return _pearson_from_sums(sums)
+
+    @staticmethod
+    def _ranks(
+        weights: np.ndarray, group: np.ndarray | None, n_groups: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each tie group's weighted size and average rank in each draw: (draws, groups).
+        Without ties in the metric, its groups are the responses themselves (they are in the
+        metric's order), and the weights are the sizes."""
+        if group is None:
+            size = weights
+        else:
+            rows = np.arange(weights.shape[0])[:, None]
+            keys = (rows * n_groups + group).ravel()
+            size = np.bincount(keys, weights.ravel(), minlength=rows.size * n_groups)
+            size = size.reshape(-1, n_groups)
+        rank = _row_cumsum(size)
+        rank -= 0.5 * size
+        rank += 0.5
+        return rank, size
 
     def kendall(self, counts: np.ndarray) -> np.ndarray:
         out = np.empty(counts.shape[0])

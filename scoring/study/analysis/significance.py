@@ -11,7 +11,7 @@ is equally likely, which is what makes the p-value valid (tests check its calibr
 simulation). Draws are vectorised: a (draws, responses) 0/1 swap matrix M gives
 A* = A + M ∘ (B − A) and B* = B − M ∘ (B − A) for a chunk of draws at once.
 
-"The same way" is a `CorrelationFn` (`correlation_method`): system level (each system's mean
+"The same way" is a `Correlation` (`correlation_method`): system level (each system's mean
 over its responses, then Pearson/Spearman/Kendall over systems), or segment level without
 grouping or item-grouped (`segments`). Grids are always (systems, items), NaN where missing.
 
@@ -24,6 +24,7 @@ Clusters are runs of the sorted list, so a rank never goes back up.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -34,10 +35,7 @@ from .segments import STATISTICS, item_correlations
 
 # Draws handled at once: memory is a few arrays of CHUNK × responses floats.
 SWAP_CHUNK = 50
-
-# A batch of metric grids (draws, systems, items) and the human grid (systems, items) to one
-# correlation per draw.
-CorrelationFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+LEVELS = ("system", "none", "item")
 
 
 def _rows(statistic: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -47,35 +45,74 @@ def _rows(statistic: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     return rows[statistic]  # type: ignore[return-value]
 
 
-def correlation_method(level: str, statistic: str = "pearson") -> CorrelationFn:
-    """A `CorrelationFn`: `level` "system" (means per system over its responses, then the
-    correlation over systems), "none" (over all responses) or "item" (item-grouped average,
-    items without a correlation left out). Cells missing in the human grid are ignored."""
-    rows = _rows(statistic)
+@dataclass(frozen=True)
+class Responses:
+    """Where responses sit in a (systems, items) grid of `shape`, and the humans' scores of
+    them: the layout that every draw of a permutation test shares."""
 
-    def system(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
-        ok = np.isfinite(metric) & np.isfinite(human)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = np.where(ok, metric, 0.0).sum(axis=-1) / ok.sum(axis=-1)
-            h = np.where(ok, human, 0.0).sum(axis=-1) / ok.sum(axis=-1)
-        h = np.broadcast_to(h, m.shape)
-        return rows(m, h)
+    rows: np.ndarray
+    cols: np.ndarray
+    shape: tuple[int, int]
+    human: np.ndarray
 
-    def flat(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
+    @classmethod
+    def of(cls, ok: np.ndarray, human: np.ndarray) -> Responses:
+        rows, cols = np.nonzero(ok)
+        return cls(rows, cols, (int(ok.shape[0]), int(ok.shape[1])), human[rows, cols])
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """How a correlation of metric and human scores is computed: `level` "system" (each
+    system's mean over its responses, then the correlation over systems), "none" (over all
+    responses) or "item" (the item-grouped average, items without a correlation left out);
+    `statistic` Pearson, Spearman or Kendall's τ-b."""
+
+    level: str
+    statistic: str = "pearson"
+
+    def __post_init__(self) -> None:
+        _rows(self.statistic)
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown level {self.level!r}: one of {', '.join(LEVELS)}")
+
+    def __call__(self, metric: np.ndarray, human: np.ndarray) -> np.ndarray:
+        """One value per grid of `metric` (draws, systems, items) against `human` (systems,
+        items), over the cells where both have a score (those of the first draw)."""
         ok = np.isfinite(metric[0]) & np.isfinite(human)
-        if ok.sum() < 2:
-            return np.full(metric.shape[0], np.nan)
-        return rows(metric[:, ok], np.broadcast_to(human[ok], (metric.shape[0], int(ok.sum()))))
+        layout = Responses.of(ok, human)
+        return self.of_responses(metric[:, layout.rows, layout.cols], layout)
 
-    def grouped(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
-        values = item_correlations(metric, np.broadcast_to(human, metric.shape), statistic)
-        with np.errstate(invalid="ignore"):
-            return np.nanmean(np.where(np.isfinite(values), values, np.nan), axis=-1)
+    def of_responses(self, values: np.ndarray, layout: Responses) -> np.ndarray:
+        """One value per row of `values` (draws, responses), the metric's scores of the
+        responses in `layout`."""
+        rows = _rows(self.statistic)
+        if layout.rows.size < 2:
+            return np.full(values.shape[0], np.nan)
+        if self.level == "none":
+            return rows(values, np.broadcast_to(layout.human, values.shape))
+        if self.level == "system":
+            # Per-system sums are one product with the (responses, systems) indicator.
+            member = np.zeros((layout.rows.size, layout.shape[0]))
+            member[np.arange(layout.rows.size), layout.rows] = 1.0
+            with np.errstate(invalid="ignore", divide="ignore"):
+                count = member.sum(axis=0)
+                m, h = values @ member / count, layout.human @ member / count
+            has = count > 0
+            return rows(m[:, has], np.broadcast_to(h[has], (values.shape[0], int(has.sum()))))
+        grid = np.full((values.shape[0], *layout.shape), np.nan)
+        grid[:, layout.rows, layout.cols] = values
+        human = np.full(layout.shape, np.nan)
+        human[layout.rows, layout.cols] = layout.human
+        per_item = item_correlations(grid, np.broadcast_to(human, grid.shape), self.statistic)
+        with warnings.catch_warnings():  # an all-NaN draw is NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.nanmean(per_item, axis=-1)
 
-    levels = {"system": system, "none": flat, "item": grouped}
-    if level not in levels:
-        raise ValueError(f"unknown level {level!r}: one of {', '.join(levels)}")
-    return levels[level]
+
+def correlation_method(level: str, statistic: str = "pearson") -> Correlation:
+    """`Correlation(level, statistic)`, checked."""
+    return Correlation(level, statistic)
 
 
 @dataclass(frozen=True)
@@ -90,10 +127,15 @@ class PermBoth:
     draws: int
 
 
-def _zscore(grid: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    values = grid[ok]
+def _coin_flips(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    """A (rows, cols) 0/1 matrix of fair coin flips, eight to a random byte."""
+    packed = rng.integers(0, 256, size=(rows, -(-cols // 8)), dtype=np.uint8)
+    return np.unpackbits(packed, axis=1, count=cols)
+
+
+def _zscore(values: np.ndarray) -> np.ndarray:
     sd = values.std()
-    return np.where(ok, (grid - values.mean()) / (sd if sd > 0 else 1.0), np.nan)
+    return (values - values.mean()) / (sd if sd > 0 else 1.0)
 
 
 def perm_both(
@@ -101,7 +143,7 @@ def perm_both(
     metric_a: np.ndarray,
     metric_b: np.ndarray,
     *,
-    correlation_fn: CorrelationFn,
+    correlation_fn: Correlation,
     draws: int = 1000,
     seed: int = 0,
 ) -> PermBoth:
@@ -111,23 +153,19 @@ def perm_both(
     h, a, b = (np.asarray(g, dtype=np.float64) for g in (human, metric_a, metric_b))
     if not h.ndim == 2 or not h.shape == a.shape == b.shape:
         raise ValueError("human and metric grids must share one shape (systems, items)")
-    ok = np.isfinite(h) & np.isfinite(a) & np.isfinite(b)
-    h = np.where(ok, h, np.nan)
-    a, b = _zscore(a, ok), _zscore(b, ok)
-    corr_a, corr_b = (float(correlation_fn(g[None], h)[0]) for g in (a, b))
+    layout = Responses.of(np.isfinite(h) & np.isfinite(a) & np.isfinite(b), h)
+    a, b = _zscore(a[layout.rows, layout.cols]), _zscore(b[layout.rows, layout.cols])
+    corr_a, corr_b = (float(correlation_fn.of_responses(v[None], layout)[0]) for v in (a, b))
     delta = corr_a - corr_b
-    rows, cols = np.nonzero(ok)
-    gap = (b - a)[rows, cols]
+    gap = b - a
     rng = np.random.default_rng([seed, 0x9E2])
     hits, total = 0, 0
     for start in range(0, draws, SWAP_CHUNK):
         n = min(SWAP_CHUNK, draws - start)
-        swap = rng.integers(0, 2, size=(n, rows.size)).astype(np.float64)
-        a_star = np.broadcast_to(a, (n, *a.shape)).copy()
-        b_star = np.broadcast_to(b, (n, *b.shape)).copy()
-        a_star[:, rows, cols] += swap * gap
-        b_star[:, rows, cols] -= swap * gap
-        diff = correlation_fn(a_star, h) - correlation_fn(b_star, h)
+        moved = _coin_flips(rng, n, a.size) * gap
+        diff = correlation_fn.of_responses(a + moved, layout) - correlation_fn.of_responses(
+            b - moved, layout
+        )
         hits += int((diff >= delta - 1e-12).sum())
         total += n
     p = hits / total if total and np.isfinite(delta) else float("nan")
@@ -154,7 +192,7 @@ def significance_clusters(
     human: np.ndarray,
     metrics: Mapping[str, np.ndarray],
     *,
-    correlation_fn: CorrelationFn,
+    correlation_fn: Correlation,
     alpha: float = 0.05,
     draws: int = 1000,
     seed: int = 0,
