@@ -77,19 +77,53 @@ def test_clusters_rank_clearly_separated_metrics_apart():
     rng = np.random.default_rng(4)
     human, (a, b, c, d) = _world(rng, [1.0, 1.02, 2.5, 8.0], items=80)
     metrics = {"d": d, "c": c, "b": b, "a": a, "none": np.full_like(a, NAN)}
-    ranks = significance_clusters(
-        human, metrics, correlation_fn=correlation_method("none"), draws=300, seed=1
-    )
+    fn = correlation_method("none")
+    ranks = significance_clusters(human, metrics, correlation_fn=fn, draws=300, seed=1)
     by_name = {r.name: r for r in ranks}
     assert [r.name for r in ranks][:2] in (["a", "b"], ["b", "a"])
     assert [by_name[n].rank for n in ("a", "b", "c", "d", "none")] == [1, 1, 2, 3, 0]
-    second = ranks[1]
-    assert second.head == ranks[0].name and second.p_vs_head >= 0.05
-    assert by_name["c"].head == "c" and np.isnan(by_name["c"].p_vs_head)
-    again = significance_clusters(
-        human, metrics, correlation_fn=correlation_method("none"), draws=300, seed=1
-    )
+    first, second = ranks[0], ranks[1]
+    assert (first.closest, np.isnan(first.p_value)) == ("", True)
+    assert second.closest == first.name and second.p_value > 0.05
+    # c was tested against both a and b; d only against c, the one metric of its cluster.
+    assert by_name["c"].closest in ("a", "b") and by_name["c"].p_value <= 0.05
+    assert by_name["d"].closest == "c" and by_name["d"].p_value <= 0.05
+    again = significance_clusters(human, metrics, correlation_fn=fn, draws=300, seed=1)
     assert str(again) == str(ranks)  # deterministic (compared as text: NaN != NaN)
+
+
+def test_a_metric_joins_a_cluster_only_if_no_member_above_beats_it():
+    """mt-metrics-eval's rule, against a hand-written reading of it on one world: b is
+    tested against a only, c against every member of the cluster above it."""
+    rng = np.random.default_rng(8)
+    human, grids = _world(rng, [1.0, 1.25, 1.5, 1.75], items=60)
+    metrics = dict(zip("abcd", grids, strict=True))
+    fn = correlation_method("none")
+    ranks = significance_clusters(human, metrics, correlation_fn=fn, draws=200, seed=2)
+    order = [r.name for r in ranks]
+    names = list(metrics)
+    expected, start, rank = [], 0, 1
+    for i, name in enumerate(order):
+        ps = [
+            perm_both(
+                human,
+                metrics[o],
+                metrics[name],
+                correlation_fn=fn,
+                draws=200,
+                seed=int(
+                    np.random.SeedSequence([2, names.index(o), names.index(name)]).generate_state(
+                        1
+                    )[0]
+                ),
+            ).p_value
+            for o in order[start:i]
+        ]
+        if ps and min(ps) <= 0.05:
+            start, rank = i, rank + 1
+        expected.append(rank)
+    assert [r.rank for r in ranks] == expected
+    assert len(set(expected)) > 1  # the world separates some metrics
 
 
 @pytest.mark.slow

@@ -15,11 +15,10 @@ A* = A + M ∘ (B − A) and B* = B − M ∘ (B − A) for a chunk of draws at 
 over its responses, then Pearson/Spearman/Kendall over systems), or segment level without
 grouping or item-grouped (`segments`). Grids are always (systems, items), NaN where missing.
 
-Clusters (WMT's rank groups, as in mt-metrics-eval's rank assignment): metrics sorted by
-correlation, best first. The best metric heads cluster 1; going down the list, a metric joins
-the current cluster when the head is not significantly better than it (p ≥ α), and the first
-metric that the head beats significantly (p < α) heads the next cluster, ranked one lower.
-Clusters are runs of the sorted list, so a rank never goes back up.
+Clusters (WMT's rank groups, mt-metrics-eval's `AssignRanks`): metrics sorted by correlation,
+best first; going down the list, a metric joins the current cluster unless some metric of that
+cluster above it is significantly better (p ≤ α), in which case it starts the next cluster,
+ranked one lower. Clusters are runs of the sorted list, so a rank never goes back up.
 """
 
 from __future__ import annotations
@@ -178,14 +177,15 @@ def _pair_seed(seed: int, a: int, b: int) -> int:
 
 @dataclass(frozen=True)
 class MetricRank:
-    """A metric's place in the clusters: its correlation, its cluster's rank (1 = best), the
-    head of its cluster and the p-value that the head is better (NaN for a head)."""
+    """A metric's place in the clusters: its correlation, its cluster's rank (1 = best), and
+    the strongest evidence against it among the tests that placed it: the smallest p-value
+    that a metric above it (`closest`) is better. NaN and "" for the first metric."""
 
     name: str
     correlation: float
     rank: int
-    head: str
-    p_vs_head: float
+    closest: str
+    p_value: float
 
 
 def significance_clusters(
@@ -197,7 +197,12 @@ def significance_clusters(
     draws: int = 1000,
     seed: int = 0,
 ) -> list[MetricRank]:
-    """The metrics in clusters of equal rank (see the module docstring), best first.
+    """The metrics in clusters of equal rank, best first (WMT's rule, mt-metrics-eval's
+    `AssignRanks`): sorted by correlation, each metric is tested against every metric of the
+    current cluster above it; if any of them is significantly better (p ≤ `alpha`), it starts
+    the next cluster, one rank lower; otherwise it joins the current one. So a metric of rank
+    r is significantly worse than none of its own cluster, and clusters are runs of the
+    sorted list.
 
     `human` and every metric: (systems, items) grids, NaN where missing; each metric is
     correlated on the cells it shares with the humans, each PERM-BOTH on the cells the pair
@@ -211,24 +216,23 @@ def significance_clusters(
     }
     ranked = sorted((n for n in names if np.isfinite(corr[n])), key=lambda n: -corr[n])
     out: list[MetricRank] = []
-    head, rank = None, 0
-    for name in ranked:
-        if head is None:
-            head, rank = name, 1
-            out.append(MetricRank(name, corr[name], rank, head, float("nan")))
-            continue
-        test = perm_both(
-            h,
-            metrics[head],
-            metrics[name],
-            correlation_fn=correlation_fn,
-            draws=draws,
-            seed=_pair_seed(seed, names.index(head), names.index(name)),
-        )
-        if test.p_value < alpha:
-            head, rank = name, rank + 1
-            out.append(MetricRank(name, corr[name], rank, head, float("nan")))
-        else:
-            out.append(MetricRank(name, corr[name], rank, head, test.p_value))
+    start, rank = 0, 1
+    for i, name in enumerate(ranked):
+        tests = {
+            better: perm_both(
+                h,
+                metrics[better],
+                metrics[name],
+                correlation_fn=correlation_fn,
+                draws=draws,
+                seed=_pair_seed(seed, names.index(better), names.index(name)),
+            ).p_value
+            for better in ranked[start:i]
+        }
+        closest = min(tests, key=lambda b: tests[b], default="")
+        p = tests[closest] if closest else float("nan")
+        if closest and p <= alpha:
+            start, rank = i, rank + 1
+        out.append(MetricRank(name, corr[name], rank, closest, p))
     out += [MetricRank(n, corr[n], 0, "", float("nan")) for n in names if n not in ranked]
     return out
