@@ -73,6 +73,13 @@ def test_perm_both_of_a_metric_with_itself_is_never_significant():
     assert (found.delta, found.p_value) == (0.0, 1.0)
 
 
+def test_perm_both_without_shared_responses_is_nan():
+    human = np.array([[1.0, NAN], [2.0, 3.0]])
+    a, b = np.array([[NAN, 1.0], [2.0, NAN]]), np.ones((2, 2))
+    found = perm_both(human, a, b, correlation_fn=correlation_method("system"), draws=10)
+    assert np.isnan([found.corr_a, found.delta, found.p_value]).all()
+
+
 def test_clusters_rank_clearly_separated_metrics_apart():
     rng = np.random.default_rng(4)
     human, (a, b, c, d) = _world(rng, [1.0, 1.02, 2.5, 8.0], items=80)

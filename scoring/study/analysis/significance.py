@@ -153,6 +153,9 @@ def perm_both(
     if not h.ndim == 2 or not h.shape == a.shape == b.shape:
         raise ValueError("human and metric grids must share one shape (systems, items)")
     layout = Responses.of(np.isfinite(h) & np.isfinite(a) & np.isfinite(b), h)
+    if layout.rows.size < 2:
+        nan = float("nan")
+        return PermBoth(nan, nan, nan, nan, draws)
     a, b = _zscore(a[layout.rows, layout.cols]), _zscore(b[layout.rows, layout.cols])
     corr_a, corr_b = (float(correlation_fn.of_responses(v[None], layout)[0]) for v in (a, b))
     delta = corr_a - corr_b
