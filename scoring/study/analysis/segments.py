@@ -281,6 +281,9 @@ def segment_correlations(
     for name in statistics:
         if name not in STATISTICS:
             raise ValueError(f"unknown statistic {name!r}: one of {', '.join(STATISTICS)}")
+    for grouping in groupings:
+        if grouping not in GROUPINGS:
+            raise ValueError(f"unknown grouping {grouping!r}: one of {', '.join(GROUPINGS)}")
     r = _responses(metric, human)
     per_item = {
         s: item_correlations(metric[:, r.columns], human[:, r.columns], s) for s in statistics
@@ -295,11 +298,9 @@ def segment_correlations(
             kept = np.isfinite(values)
             if grouping == "none":
                 point, counts = _no_grouping(r, name), (r.n_items, 0, 0)
-            elif grouping == "item":
+            else:
                 point = float(values[kept].mean()) if kept.any() else float("nan")
                 counts = (int(kept.sum()), r.n_items - int(kept.sum()) - n_too_few, n_too_few)
-            else:
-                raise ValueError(f"unknown grouping {grouping!r}: one of {', '.join(GROUPINGS)}")
             low, high = percentiles(boot[grouping, name])
             out.append(
                 SegmentCorrelation(

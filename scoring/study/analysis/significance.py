@@ -35,6 +35,9 @@ from .segments import STATISTICS, item_correlations
 # Draws handled at once: memory is a few arrays of CHUNK × responses floats.
 SWAP_CHUNK = 50
 LEVELS = ("system", "none", "item")
+# Item-grouped draws are computed a few at a time: at most this many (item, system pair)
+# cells per step (Kendall's per-item pairs are the largest arrays).
+ITEM_CELLS = 2_000_000
 
 
 def _rows(statistic: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -99,14 +102,21 @@ class Correlation:
                 m, h = values @ member / count, layout.human @ member / count
             has = count > 0
             return rows(m[:, has], np.broadcast_to(h[has], (values.shape[0], int(has.sum()))))
-        grid = np.full((values.shape[0], *layout.shape), np.nan)
-        grid[:, layout.rows, layout.cols] = values
         human = np.full(layout.shape, np.nan)
         human[layout.rows, layout.cols] = layout.human
-        per_item = item_correlations(grid, np.broadcast_to(human, grid.shape), self.statistic)
-        with warnings.catch_warnings():  # an all-NaN draw is NaN
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmean(per_item, axis=-1)
+        # Kendall per item holds (draws, items, system pairs) arrays: bound them.
+        systems, items = layout.shape
+        step = max(1, ITEM_CELLS // max(1, items * systems * max(1, systems - 1) // 2))
+        out = np.empty(values.shape[0])
+        for start in range(0, values.shape[0], step):
+            part = values[start : start + step]
+            grid = np.full((part.shape[0], *layout.shape), np.nan)
+            grid[:, layout.rows, layout.cols] = part
+            per_item = item_correlations(grid, np.broadcast_to(human, grid.shape), self.statistic)
+            with warnings.catch_warnings():  # an all-NaN draw is NaN
+                warnings.simplefilter("ignore", RuntimeWarning)
+                out[start : start + step] = np.nanmean(per_item, axis=-1)
+        return out
 
 
 def correlation_method(level: str, statistic: str = "pearson") -> Correlation:
