@@ -28,6 +28,7 @@ TINY = {
     "correlation.py": ["--items", "200", "--processes", "1"],
     "demo_load.py": ["--runs", "1"],
     "hostile.py": ["--only", "NaN / NUL JSON body"],
+    "metaeval.py": ["--systems", "4", "--items", "200", "--draws", "50", "--kendall-draws", "5"],
     "metrics.py": ["--items", "100"],
     "mining.py": ["--sizes", "500", "--queries", "10"],
     "nist_index.py": ["--items", "100", "--old-max", "100", "--range-size", "50"],

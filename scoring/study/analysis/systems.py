@@ -25,7 +25,7 @@ from .correlation import kendall_rows, pearson_rows, percentiles, spearman_rows
 from .data import StudyData
 from .observe import sign
 from .stats import Rows
-from .units import dedupe_columns
+from .units import dedupe_columns, item_draw_counts
 
 # Correlations over fewer systems than this are not reported.
 MIN_SYSTEMS = 3
@@ -38,11 +38,7 @@ def _interval(value: float, replicates: np.ndarray) -> dict[str, float]:
 
 def _draw_counts(n_items: int, n_replicates: int, seed: int) -> np.ndarray:
     """How often each item is drawn in each replicate: (replicates, items)."""
-    rng = np.random.default_rng([seed, 0x5157])
-    draws = rng.integers(0, n_items, size=(n_replicates, n_items))
-    offsets = np.arange(n_replicates)[:, None] * n_items
-    flat = np.bincount((draws + offsets).ravel(), minlength=n_replicates * n_items)
-    return flat.reshape(n_replicates, n_items).astype(np.float64)
+    return next(item_draw_counts(n_items, n_replicates, seed))
 
 
 def _correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndarray]:

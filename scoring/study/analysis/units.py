@@ -29,6 +29,7 @@ go to threads (the sparse product releases the GIL).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -131,6 +132,26 @@ class ItemBootstrap:
         `unit_size` items in every replicate."""
         draws = self.draws(usable, n_units * unit_size)
         return _units(draws, usable.size, unit_size)
+
+
+def item_draw_counts(
+    n_items: int, n_draws: int, seed: int, chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """How often each item is drawn in each bootstrap draw, `chunk` draws at a time: arrays of
+    shape (≤ chunk, n_items), float64, in draw order (all at once when `chunk` is None).
+
+    Every draw is `n_items` iid picks of an item. The picks come from one generator seeded by
+    (seed, 0x5157) and read in order, so the draws do not depend on `chunk` (the system-level
+    table and the segment-level statistics of one seed see the same draws of their items).
+    Chunks keep memory at chunk · n_items floats for data with many items."""
+    rng = np.random.default_rng([seed, 0x5157])
+    step = n_draws if chunk is None else max(1, chunk)
+    for start in range(0, n_draws, step):
+        rows = min(step, n_draws - start)
+        picks = rng.integers(0, n_items, size=(rows, n_items))
+        offsets = np.arange(rows)[:, None] * n_items
+        flat = np.bincount((picks + offsets).ravel(), minlength=rows * n_items)
+        yield flat.reshape(rows, n_items).astype(np.float64)
 
 
 def float32_exact(rows: np.ndarray) -> np.ndarray:
