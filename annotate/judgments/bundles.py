@@ -5,12 +5,14 @@ for the user to confirm when a guess is unsure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
+from annotate.judgments.cells import SeparatorError, separators_parse
 from annotate.judgments.columns import MappedColumn, mapping_apply
+from annotate.judgments.embedded import ORIGINAL_PLACES, embedded_read
 from annotate.judgments.parsing import (
     READERS,
     Contexts,
@@ -18,6 +20,7 @@ from annotate.judgments.parsing import (
     Outputs,
     Read,
     References,
+    judgments_read,
 )
 from annotate.judgments.tables import Table, table_read
 
@@ -46,6 +49,16 @@ class Bundle:
     contexts: Contexts | None = None
     references: References | None = None
     tables: dict[str, Table] = field(default_factory=dict)
+    embedded: list[str] = field(default_factory=list)  # parts read from the judgments file
+
+    def name_of(self, key: str) -> str:
+        """The name of the file a part came from (the judgments file for an embedded one)."""
+        table = self.tables.get(key) or self.tables["judgments"]
+        return table.name
+
+    def separators(self) -> list[dict[str, object]]:
+        """How each multi-valued column of the judgments file was split, and why."""
+        return [s.as_dict() for s in self.tables["judgments"].splittings.values()]
 
     @property
     def parts(self) -> list[Read]:
@@ -72,8 +85,33 @@ def _preview(tables: dict[str, Table]) -> dict:
     return {"sure": all(f["sure"] for f in files.values()), "files": files}
 
 
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read what the columns alone do not say: each multi-valued role's separator
+    (else detected) and where the original is among a cell's references."""
+
+    separators: dict[str, str] = field(default_factory=dict)
+    original: str = "first"
+
+    def __post_init__(self) -> None:
+        if self.original not in ORIGINAL_PLACES:
+            places = " or ".join(ORIGINAL_PLACES)
+            raise ValidationError(f"original: {self.original!r}; expected {places}.")
+
+
+def read_options(*, separators: Iterable[tuple[str, str]] = (), original: str = "") -> ReadOptions:
+    """Options from `role=separator` pairs and a place of the original (as the command, the
+    API and the page give them); a ValidationError naming what is wrong."""
+    try:
+        return ReadOptions(separators_parse(separators), original or "first")
+    except SeparatorError as exc:
+        raise ValidationError(f"separator: {exc}") from None
+
+
 def _tables(
-    files: Mapping[str, NamedBytes | None], columns: list[MappedColumn]
+    files: Mapping[str, NamedBytes | None],
+    columns: list[MappedColumn],
+    options: ReadOptions | None = None,
 ) -> dict[str, Table]:
     tables = {
         key: table_read(key, named[0], named[1])
@@ -81,6 +119,9 @@ def _tables(
         if (named := files.get(key)) is not None
     }
     mapping_apply({key: table.guess for key, table in tables.items()}, columns)
+    separators = options.separators if options else {}
+    for table in tables.values():
+        table.settle(separators)  # the roles are final: check rows and split cells by them
     return tables
 
 
@@ -91,27 +132,49 @@ def bundle_parse(
     contexts: NamedBytes | None = None,
     references: NamedBytes | None = None,
     columns: list[MappedColumn] | None = None,
+    options: ReadOptions | None = None,
 ) -> Bundle:
     """Parse the files given as (name, bytes), columns mapped as `columns` says where it says
-    (a mapping naming an unknown role or column raises `ColumnMappingError`)."""
+    (a mapping naming an unknown role or column raises `ColumnMappingError`). The contexts,
+    references and responses the judgments file holds in columns stand for the files not
+    given; a file given is read instead of those columns."""
+    options = options or ReadOptions()
     files = {"judgments": judgments, "systems": systems, "contexts": contexts}
-    tables = _tables({**files, "references": references}, columns or [])
-    read = {key: READERS[key](table) for key, table in tables.items()}
+    tables = _tables({**files, "references": references}, columns or [], options)
+    read: dict[str, Read] = {
+        key: READERS[key](table) for key, table in tables.items() if key != "judgments"
+    }
+    embedded = embedded_read(tables["judgments"], options.original)
+    judged = judgments_read(tables["judgments"], frozenset(embedded.bad_lines))
+    judged.problems = [*judged.problems, *embedded.problems]
+    parts: dict[str, Read | None] = {
+        "systems": embedded.outputs,
+        "contexts": embedded.contexts,
+        "references": embedded.references,
+    }
+    from_file = [key for key, part in parts.items() if part is not None and key not in read]
+    for key in from_file:
+        read[key] = parts[key]  # type: ignore[assignment]  # not None: filtered above
     return Bundle(
-        read["judgments"],  # type: ignore[arg-type]
+        judged,
         read.get("systems"),  # type: ignore[arg-type]
         read.get("contexts"),  # type: ignore[arg-type]
         read.get("references"),  # type: ignore[arg-type]
         tables,
+        from_file,
     )
 
 
 def judgments_preview(
-    *, files: Mapping[str, NamedBytes | None], columns: list[MappedColumn] | None = None
+    *,
+    files: Mapping[str, NamedBytes | None],
+    columns: list[MappedColumn] | None = None,
+    options: ReadOptions | None = None,
 ) -> dict:
-    """Each file's header, first rows and guessed role per column, and whether every guess is
-    `sure`; `columns` as in `bundle_parse`. Reads nothing but the files."""
-    return _preview(_tables(files, columns or []))
+    """Each file's header, first rows (multi-valued cells split) and guessed role per column,
+    how its multi-valued columns are split and why, and whether every guess is `sure`;
+    `columns` and `options` as in `bundle_parse`. Reads nothing but the files."""
+    return _preview(_tables(files, columns or [], options))
 
 
 def bundle_check(bundle: Bundle) -> None:
