@@ -66,9 +66,9 @@ class JudgmentUploadInputSerializer(serializers.Serializer):
     )
     original = serializers.ChoiceField(
         choices=["first", "last"],
-        default="first",
-        help_text="Where the original reply is among a cell's references (an `original` "
-        "column overrides it).",
+        required=False,
+        help_text="Where the original reply is among a cell's references: first when not "
+        "given (or as remembered for the file's header); an `original` column overrides it.",
     )
 
 
@@ -107,7 +107,7 @@ def _input(request: Request) -> tuple[dict[str, Any], list[MappedColumn], ReadOp
     text = fields.get("columns") or ""
     options = read_options(
         separators=separators_from_json(fields.get("separators") or ""),
-        original=fields["original"],
+        original=fields.get("original", ""),
     )
     return fields, mapping_from_json(text) if text.strip() else [], options
 

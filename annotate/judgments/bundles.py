@@ -5,13 +5,13 @@ for the user to confirm when a guess is unsure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
 from annotate.judgments.cells import SeparatorError, separators_parse
-from annotate.judgments.columns import MappedColumn, mapping_apply
+from annotate.judgments.columns import LAYOUTS, MappedColumn, mapping_apply
 from annotate.judgments.embedded import ORIGINAL_PLACES, embedded_read
 from annotate.judgments.parsing import (
     READERS,
@@ -50,6 +50,21 @@ class Bundle:
     references: References | None = None
     tables: dict[str, Table] = field(default_factory=dict)
     embedded: list[str] = field(default_factory=list)  # parts read from the judgments file
+    options: ReadOptions | None = None  # as given, completed by what was remembered
+    remembered: list[str] = field(default_factory=list)  # files read as a mapping remembered
+
+    def remembrance(self) -> dict[str, tuple[list[str], list[str], dict[str, object]]]:
+        """file → (header, roles, options) of each file with a header, to read the next file
+        with the same header alike (the options are the judgments file's)."""
+        options = self.options or ReadOptions()
+        chosen: dict[str, object] = {"separators": options.separators}
+        if options.original:
+            chosen["original"] = options.original
+        return {
+            key: (t.guess.header, list(t.guess.roles), chosen if key == "judgments" else {})
+            for key, t in self.tables.items()
+            if t.guess.header is not None
+        }
 
     def name_of(self, key: str) -> str:
         """The name of the file a part came from (the judgments file for an embedded one)."""
@@ -70,7 +85,7 @@ class Bundle:
         return [part.unsure for part in self.parts if part.unsure]
 
     def preview(self) -> dict:
-        return _preview(self.tables)
+        return _preview(self.tables, self.remembered)
 
     def columns(self) -> dict[str, list[dict[str, object]]]:
         """file → each column's name and the role it was read as (for the report)."""
@@ -80,8 +95,11 @@ class Bundle:
         }
 
 
-def _preview(tables: dict[str, Table]) -> dict:
-    files = {key: table.preview() for key, table in tables.items()}
+def _preview(tables: dict[str, Table], remembered: list[str] | None = None) -> dict:
+    files = {
+        key: {**table.preview(), "remembered": key in (remembered or [])}
+        for key, table in tables.items()
+    }
     return {"sure": all(f["sure"] for f in files.values()), "files": files}
 
 
@@ -91,10 +109,10 @@ class ReadOptions:
     (else detected) and where the original is among a cell's references."""
 
     separators: dict[str, str] = field(default_factory=dict)
-    original: str = "first"
+    original: str = ""  # "": not said (the first, unless a mapping remembered says otherwise)
 
     def __post_init__(self) -> None:
-        if self.original not in ORIGINAL_PLACES:
+        if self.original and self.original not in ORIGINAL_PLACES:
             places = " or ".join(ORIGINAL_PLACES)
             raise ValidationError(f"original: {self.original!r}; expected {places}.")
 
@@ -103,26 +121,70 @@ def read_options(*, separators: Iterable[tuple[str, str]] = (), original: str = 
     """Options from `role=separator` pairs and a place of the original (as the command, the
     API and the page give them); a ValidationError naming what is wrong."""
     try:
-        return ReadOptions(separators_parse(separators), original or "first")
+        return ReadOptions(separators_parse(separators), original)
     except SeparatorError as exc:
         raise ValidationError(f"separator: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """The roles a user gave the columns of a file with the same header, and its options."""
+
+    roles: list[str]
+    options: dict[str, object]
+
+
+Recall = Callable[[str, list[str]], Remembered | None]  # (file, header) → what was remembered
+
+
+def _recalled(
+    tables: dict[str, Table], recall: Recall | None, options: ReadOptions
+) -> tuple[ReadOptions, list[str]]:
+    """Give each file with a header the roles remembered for it (a stale or foreign entry is
+    passed over); the options given win over those remembered."""
+    used: list[str] = []
+    separators: dict[str, str] = {}
+    original = ""
+    for key, table in tables.items():
+        header = table.guess.header
+        found = recall(key, header) if recall and header else None
+        if found is None or len(found.roles) != len(table.guess.roles):
+            continue
+        if not set(found.roles) <= set(LAYOUTS[key].roles):
+            continue
+        table.guess.roles = list(found.roles)
+        table.guess.checked()
+        used.append(key)
+        given = found.options.get("separators")
+        pairs = [(str(r), str(v)) for r, v in given.items()] if isinstance(given, dict) else []
+        try:
+            kept = read_options(separators=pairs, original=str(found.options.get("original") or ""))
+        except ValidationError:
+            continue  # options no longer understood: the roles still hold
+        separators.update(kept.separators)
+        original = original or kept.original
+    merged = ReadOptions({**separators, **options.separators}, options.original or original)
+    return merged, used
 
 
 def _tables(
     files: Mapping[str, NamedBytes | None],
     columns: list[MappedColumn],
     options: ReadOptions | None = None,
-) -> dict[str, Table]:
+    recall: Recall | None = None,
+) -> tuple[dict[str, Table], ReadOptions, list[str]]:
+    """The files' tables with their roles final (remembered, then as `columns` say), the
+    options in force and the files read as remembered."""
     tables = {
         key: table_read(key, named[0], named[1])
         for key in BUNDLE_FILES
         if (named := files.get(key)) is not None
     }
+    options, remembered = _recalled(tables, recall, options or ReadOptions())
     mapping_apply({key: table.guess for key, table in tables.items()}, columns)
-    separators = options.separators if options else {}
     for table in tables.values():
-        table.settle(separators)  # the roles are final: check rows and split cells by them
-    return tables
+        table.settle(options.separators)  # the roles are final: check rows, split cells
+    return tables, options, remembered
 
 
 def bundle_parse(
@@ -133,18 +195,20 @@ def bundle_parse(
     references: NamedBytes | None = None,
     columns: list[MappedColumn] | None = None,
     options: ReadOptions | None = None,
+    recall: Recall | None = None,
 ) -> Bundle:
     """Parse the files given as (name, bytes), columns mapped as `columns` says where it says
     (a mapping naming an unknown role or column raises `ColumnMappingError`). The contexts,
     references and responses the judgments file holds in columns stand for the files not
-    given; a file given is read instead of those columns."""
-    options = options or ReadOptions()
+    given; a file given is read instead of those columns. `recall` gives the roles and
+    options remembered for a file's header, applied before `columns`."""
     files = {"judgments": judgments, "systems": systems, "contexts": contexts}
-    tables = _tables({**files, "references": references}, columns or [], options)
+    every = {**files, "references": references}
+    tables, options, remembered = _tables(every, columns or [], options, recall)
     read: dict[str, Read] = {
         key: READERS[key](table) for key, table in tables.items() if key != "judgments"
     }
-    embedded = embedded_read(tables["judgments"], options.original)
+    embedded = embedded_read(tables["judgments"], options.original or "first")
     judged = judgments_read(tables["judgments"], frozenset(embedded.bad_lines))
     judged.problems = [*judged.problems, *embedded.problems]
     parts: dict[str, Read | None] = {
@@ -162,6 +226,8 @@ def bundle_parse(
         read.get("references"),  # type: ignore[arg-type]
         tables,
         from_file,
+        options,
+        remembered,
     )
 
 
@@ -170,11 +236,13 @@ def judgments_preview(
     files: Mapping[str, NamedBytes | None],
     columns: list[MappedColumn] | None = None,
     options: ReadOptions | None = None,
+    recall: Recall | None = None,
 ) -> dict:
     """Each file's header, first rows (multi-valued cells split) and guessed role per column,
     how its multi-valued columns are split and why, and whether every guess is `sure`;
     `columns` and `options` as in `bundle_parse`. Reads nothing but the files."""
-    return _preview(_tables(files, columns or [], options))
+    tables, _, remembered = _tables(files, columns or [], options, recall)
+    return _preview(tables, remembered)
 
 
 def bundle_check(bundle: Bundle) -> None:

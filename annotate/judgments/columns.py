@@ -10,6 +10,7 @@ number), optionally for one file only (`judgments.judge=WorkerId`).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -81,6 +82,12 @@ SHOWN_NAMES = 20  # header names quoted in a message
 
 def normalised(name: str) -> str:
     return re.sub(r"[\s_\-]+", "", name.strip().lstrip("\ufeff")).lower()
+
+
+def header_key(header: Sequence[str]) -> str:
+    """A header's identity for remembering its mapping: the SHA-256 of its names as written."""
+    names = "\x1f".join(name.strip() for name in header)
+    return hashlib.sha256(names.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def role_named(name: str) -> str | None:

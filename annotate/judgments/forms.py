@@ -27,8 +27,7 @@ class ReadOptionsForm(forms.Form):
     """How a single file's cells of several values are read (both steps of an import)."""
 
     original = forms.ChoiceField(
-        choices=[("first", "first"), ("last", "last")],
-        initial="first",
+        choices=[("", "first (or as remembered)"), ("first", "first"), ("last", "last")],
         required=False,
         label="Original reference",
         help_text="Where the original reply is among an item's references (an original "
@@ -48,7 +47,7 @@ class ReadOptionsForm(forms.Form):
             for role in ("references", "context")
             if data.get(f"{role}_separator")
         ]
-        return read_options(separators=pairs, original=data.get("original") or "first")
+        return read_options(separators=pairs, original=data.get("original") or "")
 
 
 class JudgmentUploadForm(ReadOptionsForm):

@@ -53,6 +53,9 @@ class FilePreviewSerializer(serializers.Serializer):
         help_text="The first rows as they will be read: a multi-valued cell as its values.",
     )
     separators = SplittingSerializer(many=True, help_text="How multi-valued columns are split")
+    remembered = serializers.BooleanField(
+        help_text="Read as the user mapped a file with the same header before"
+    )
 
 
 class JudgmentPreviewSerializer(serializers.Serializer):
@@ -100,6 +103,11 @@ class JudgmentReportSerializer(serializers.Serializer):
         help_text="Parts (systems, contexts, references) read from the judgments file itself.",
     )
     separators = SplittingSerializer(many=True, required=False)
+    remembered = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Files read as the owner mapped the same header before.",
+    )
     problems = JudgmentProblemSerializer(many=True, help_text="Counted: one entry per kind")
     problems_not_listed = serializers.IntegerField(required=False)
 

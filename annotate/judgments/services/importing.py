@@ -30,6 +30,7 @@ from annotate.judgments.bundles import (
 from annotate.judgments.columns import MappedColumn
 from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
 from annotate.judgments.parsing import NO_REFERENCES
+from annotate.judgments.services.mappings import column_mapping_recall, column_mapping_remember
 from annotate.judgments.services.systems import eval_system_set_outputs
 from annotate.judgments.tables import Parsed
 from core.bulk import analyze_after_commit
@@ -225,6 +226,7 @@ def _how_read(bundle: Bundle) -> dict[str, object]:
         "aggregated": judged.aggregated,
         "judges_per_row": judges,
         "embedded": bundle.embedded,
+        "remembered": bundle.remembered,
         "separators": bundle.separators(),
     }
 
@@ -301,6 +303,7 @@ def _bytes_of(upload: object, key: str) -> NamedBytes:
     return name[-100:], upload.read()  # type: ignore[attr-defined]
 
 
+@transaction.atomic
 def judgments_import_files(
     *,
     dataset: Dataset,
@@ -313,7 +316,9 @@ def judgments_import_files(
 ) -> JudgmentSet:
     """Uploaded files (keys of BUNDLE_FILES, judgments required; uploads or (name, bytes))
     parsed and imported at once, columns mapped as `columns` says and cells read as `options`
-    say; only the dataset's owner (or staff) may import into it."""
+    say; only the dataset's owner (or staff) may import into it. Files with a header whose
+    columns the owner mapped before are read that way; a mapping or options given are
+    remembered for the next file with the same header."""
     if not (owner.is_staff or dataset.owner_id == owner.pk):
         raise PermissionDenied("Only the dataset's owner can import judgments.")
     read = {
@@ -323,7 +328,11 @@ def judgments_import_files(
     }
     if "judgments" not in read:
         raise ValidationError({"judgments": "The per-judge file is required."})
-    bundle = bundle_parse(**read, columns=columns, options=options)
-    return judgments_import(
+    recall = column_mapping_recall(owner=owner)
+    bundle = bundle_parse(**read, columns=columns, options=options, recall=recall)
+    imported = judgments_import(
         dataset=dataset, owner=owner, name=name or read["judgments"][0], split=split, bundle=bundle
     )
+    if columns or (options and (options.separators or options.original)):
+        column_mapping_remember(owner=owner, bundle=bundle)
+    return imported

@@ -16,7 +16,7 @@ from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.models import Dataset
 from annotate.judgments.bundles import ColumnsUnsure, read_options
 from annotate.judgments.columns import ROLES, mapping_from_option
-from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.judgments.services.importing import judgments_import_files
 from core.command_args import file_to_read
 
 
@@ -84,9 +84,8 @@ class Command(DatasetCommand):
         parser.add_argument(
             "--original",
             choices=["first", "last"],
-            default="first",
-            help="where the original reply is among a cell's references (default: first); "
-            "an 'original' column overrides it",
+            help="where the original reply is among a cell's references (default: first, or "
+            "as remembered for this header); an 'original' column overrides it",
         )
 
     def handle(self, *args, **opts):
@@ -102,22 +101,17 @@ class Command(DatasetCommand):
         self._report(imported.report)
 
     def _import(self, dataset: Dataset, opts: dict):
-        columns = mapping_from_option(opts["column"])
         pairs = [_pair(option) for option in opts["separator"]]
-        bundle = bundle_parse(
-            judgments=_file(opts["judgments"]) or ("", b""),
-            systems=_file(opts["systems"], "--systems"),
-            contexts=_file(opts["contexts"], "--contexts"),
-            references=_file(opts["references"], "--references"),
-            columns=columns,
-            options=read_options(separators=pairs, original=opts["original"]),
-        )
-        return judgments_import(
+        given = {"systems": "--systems", "contexts": "--contexts", "references": "--references"}
+        files = {key: _file(opts[key], option) for key, option in given.items()}
+        return judgments_import_files(
             dataset=dataset,
             owner=dataset.owner,
-            split=opts["split"],
             name=opts["name"] or Path(opts["judgments"]).name,
-            bundle=bundle,
+            split=opts["split"],
+            files={"judgments": _file(opts["judgments"]), **files},
+            columns=mapping_from_option(opts["column"]),
+            options=read_options(separators=pairs, original=opts["original"] or ""),
         )
 
     def _report(self, report: dict) -> None:
