@@ -70,6 +70,12 @@ class JudgmentUploadInputSerializer(serializers.Serializer):
         help_text="Where the original reply is among a cell's references: first when not "
         "given (or as remembered for the file's header); an `original` column overrides it.",
     )
+    wide = serializers.ChoiceField(
+        choices=["systems"],
+        required=False,
+        help_text="`systems`: the score columns are one a system, named by it (no system "
+        "column); their criterion is `score`.",
+    )
 
 
 def _refused(detail: str, problems: list | None = None, preview: dict | None = None) -> Response:
@@ -108,6 +114,7 @@ def _input(request: Request) -> tuple[dict[str, Any], list[MappedColumn], ReadOp
     options = read_options(
         separators=separators_from_json(fields.get("separators") or ""),
         original=fields.get("original", ""),
+        wide=fields.get("wide", ""),
     )
     return fields, mapping_from_json(text) if text.strip() else [], options
 

@@ -25,6 +25,7 @@ from annotate.judgments.parsing import (
 from annotate.judgments.tables import Table, table_read
 
 BUNDLE_FILES = ("contexts", "references", "systems", "judgments")
+WIDE = ("", "systems")  # a score column per criterion (the default), or per system
 NamedBytes = tuple[str, bytes]
 
 
@@ -60,6 +61,8 @@ class Bundle:
         chosen: dict[str, object] = {"separators": options.separators}
         if options.original:
             chosen["original"] = options.original
+        if options.wide:
+            chosen["wide"] = options.wide
         return {
             key: (t.guess.header, list(t.guess.roles), chosen if key == "judgments" else {})
             for key, t in self.tables.items()
@@ -110,18 +113,24 @@ class ReadOptions:
 
     separators: dict[str, str] = field(default_factory=dict)
     original: str = ""  # "": not said (the first, unless a mapping remembered says otherwise)
+    wide: str = ""  # "systems": the score columns are one a system, named by it
 
     def __post_init__(self) -> None:
         if self.original and self.original not in ORIGINAL_PLACES:
             places = " or ".join(ORIGINAL_PLACES)
             raise ValidationError(f"original: {self.original!r}; expected {places}.")
+        if self.wide not in WIDE:
+            raise ValidationError(f"wide: {self.wide!r}; expected systems or nothing.")
 
 
-def read_options(*, separators: Iterable[tuple[str, str]] = (), original: str = "") -> ReadOptions:
-    """Options from `role=separator` pairs and a place of the original (as the command, the
-    API and the page give them); a ValidationError naming what is wrong."""
+def read_options(
+    *, separators: Iterable[tuple[str, str]] = (), original: str = "", wide: str = ""
+) -> ReadOptions:
+    """Options from `role=separator` pairs, a place of the original and what the score
+    columns stand for (as the command, the API and the page give them); a ValidationError
+    naming what is wrong."""
     try:
-        return ReadOptions(separators_parse(separators), original)
+        return ReadOptions(separators_parse(separators), original, wide)
     except SeparatorError as exc:
         raise ValidationError(f"separator: {exc}") from None
 
@@ -144,7 +153,7 @@ def _recalled(
     passed over); the options given win over those remembered."""
     used: list[str] = []
     separators: dict[str, str] = {}
-    original = ""
+    original = wide = ""
     for key, table in tables.items():
         header = table.guess.header
         found = recall(key, header) if recall and header else None
@@ -158,12 +167,19 @@ def _recalled(
         given = found.options.get("separators")
         pairs = [(str(r), str(v)) for r, v in given.items()] if isinstance(given, dict) else []
         try:
-            kept = read_options(separators=pairs, original=str(found.options.get("original") or ""))
+            kept = read_options(
+                separators=pairs,
+                original=str(found.options.get("original") or ""),
+                wide=str(found.options.get("wide") or ""),
+            )
         except ValidationError:
             continue  # options no longer understood: the roles still hold
         separators.update(kept.separators)
-        original = original or kept.original
-    merged = ReadOptions({**separators, **options.separators}, options.original or original)
+        original, wide = original or kept.original, wide or kept.wide
+    given = options
+    merged = ReadOptions(
+        {**separators, **given.separators}, given.original or original, given.wide or wide
+    )
     return merged, used
 
 
@@ -181,6 +197,9 @@ def _tables(
         if (named := files.get(key)) is not None
     }
     options, remembered = _recalled(tables, recall, options or ReadOptions())
+    if "judgments" in tables:
+        tables["judgments"].guess.wide_systems = options.wide == "systems"
+        tables["judgments"].guess.checked()
     mapping_apply({key: table.guess for key, table in tables.items()}, columns)
     for table in tables.values():
         table.settle(options.separators)  # the roles are final: check rows, split cells

@@ -119,6 +119,7 @@ class ColumnGuess:
     text_columns: list[int] = field(default_factory=list)  # unnamed, mostly words: ignored
     repeated: str = ""  # without a judge column, a system × item given twice (where)
     same_names: list[str] = field(default_factory=list)  # criteria named alike: one score lost
+    wide_systems: bool = False  # a score column per system, named by it: no system column
 
     @property
     def sure(self) -> bool:
@@ -150,7 +151,8 @@ class ColumnGuess:
     def checked(self) -> ColumnGuess:
         """Recount what is missing or doubled after the roles changed."""
         layout = LAYOUTS[self.layout]
-        self.missing = [r for r in layout.required if r not in self.roles]
+        required = [r for r in layout.required if not (self.wide_systems and r == "system")]
+        self.missing = [r for r in required if r not in self.roles]
         self.doubled = [r for r in SINGLE_ROLES if self.roles.count(r) > 1]
         header = self.header or []
         criteria = [k for k, r in enumerate(self.roles) if r == CRITERION and k < len(header)]
@@ -163,13 +165,16 @@ class ColumnGuess:
         given twice means per-judge rows whose judge column was not recognised, so ask."""
         self.repeated = ""
         item, system = self.first("item"), self.first("system")
-        if self.layout != "judgments" or JUDGE in self.roles or item is None or system is None:
+        if self.layout != "judgments" or JUDGE in self.roles or item is None:
+            return
+        if system is None and not self.wide_systems:
             return
         seen: dict[tuple[str, str], int] = {}
         for number, cells in rows:
-            if max(item, system) >= len(cells):
+            if max(item, system or 0) >= len(cells):
                 continue
-            key = (str(cells[system]).strip(), str(cells[item]).strip())
+            named = str(cells[system]).strip() if system is not None else "every system"
+            key = (named, str(cells[item]).strip())
             if key in seen:
                 self.repeated = (
                     f"no column is the judge, yet system {key[0]!r} and item {key[1]!r} come "

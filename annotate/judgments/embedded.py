@@ -86,7 +86,7 @@ def embedded_read(table: Table, original: str = "first") -> Embedded:
     first: dict[str, _Item] = {}
     for number, cells in table.rows:
         item_id, system = _one(table, cells, "item"), _one(table, cells, "system")
-        if not item_id or not system:
+        if not item_id or not (system or table.guess.wide_systems):
             continue  # the judgments' reader says so
         try:
             item = _item(table, cells, original)
@@ -95,7 +95,7 @@ def embedded_read(table: Table, original: str = "first") -> Embedded:
             found.bad_lines.add(number)
             continue
         _keep_item(found, table.name, number, item_id, item, first)
-        if found.outputs is not None:
+        if found.outputs is not None and system:
             outputs = found.outputs.by_system.setdefault(system, {})
             outputs.setdefault(item_id, _one(table, cells, "response"))
     return found

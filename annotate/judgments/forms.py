@@ -39,6 +39,11 @@ class ReadOptionsForm(forms.Form):
     context_separator = forms.ChoiceField(
         choices=SEPARATOR_CHOICES, required=False, label="Context turns separated by"
     )
+    wide = forms.ChoiceField(
+        choices=[("", "a criterion"), ("systems", "a system (named by its header)")],
+        required=False,
+        label="Each score column is",
+    )
 
     def options(self) -> ReadOptions:
         data = self.cleaned_data
@@ -47,7 +52,8 @@ class ReadOptionsForm(forms.Form):
             for role in ("references", "context")
             if data.get(f"{role}_separator")
         ]
-        return read_options(separators=pairs, original=data.get("original") or "")
+        original, wide = data.get("original") or "", data.get("wide") or ""
+        return read_options(separators=pairs, original=original, wide=wide)
 
 
 class JudgmentUploadForm(ReadOptionsForm):

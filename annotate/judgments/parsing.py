@@ -24,6 +24,7 @@ NOT_A_NUMBER = "rows with a score that is not a number"
 NO_REFERENCES = "items have no references"
 TOO_LONG = "rows with a name or id longer than allowed"
 TOO_MANY_VALUES = "rows with a cell of too many values"
+WIDE_CRITERION = "score"  # the criterion of a file with a column per system
 TEXT_IGNORED = "columns of text not read (not scores: map them if they hold something)"
 # The database's column widths (models.py): a longer value is refused by its row, here.
 MAX_CHARS = {"id": 200, "system": 200, "judge": 100, "criterion": 100}
@@ -290,6 +291,7 @@ def judgments_read(table: Table, skip: frozenset[int] = frozenset()) -> Judgment
         parsed.judges_column = table.column_name(k)
     _text_ignored(table, parsed)
     wanted = table.guess.roles.count(CRITERION)
+    wide = int(table.guess.wide_systems)
     for number, cells in table.rows:
         if number in skip:
             continue
@@ -298,8 +300,10 @@ def judgments_read(table: Table, skip: frozenset[int] = frozenset()) -> Judgment
         judges = _judges(table, cells, parsed, number)
         if judges == 0:
             continue
-        if not table.jsonl and len(cells) < 4 - parsed.aggregated:
-            needed = "id, system" if parsed.aggregated else "judge, id, system"
+        if not table.jsonl and len(cells) < 4 - parsed.aggregated - wide:
+            needed = ", ".join(
+                ["judge"] * (not parsed.aggregated) + ["id"] + ["system"] * (not wide)
+            )
             message = f"expected {needed} and a score; found {len(cells)} fields"
             parsed.error(name, number, message, TOO_FEW)
             continue
@@ -310,19 +314,23 @@ def judgments_read(table: Table, skip: frozenset[int] = frozenset()) -> Judgment
         scores = _scores(_criteria_cells(table, cells), parsed, name, number)
         if scores is None:
             continue
-        if not all(keys[int(parsed.aggregated) :]) or not scores:
+        if not all(keys[int(parsed.aggregated) : 3 - wide]) or not scores:
             message = f"{'' if parsed.aggregated else 'judge, '}id, system and a score are needed"
             parsed.error(name, number, message, "rows without judge, id, system or score")
             continue
-        longest = max(scores, key=len)
-        if _too_long(parsed, name, number, judge=keys[0], id=keys[1], system=keys[2]) or (
-            _too_long(parsed, name, number, criterion=longest)
+        # A column per system (wide): its header names the system, its cells one criterion.
+        by_system = (
+            {s: {WIDE_CRITERION: v} for s, v in scores.items()} if wide else {keys[2]: scores}
+        )
+        system = max(by_system, key=len)
+        criterion = WIDE_CRITERION if wide else max(scores, key=len)
+        if _too_long(parsed, name, number, judge=keys[0], id=keys[1], system=system) or (
+            _too_long(parsed, name, number, criterion=criterion)
         ):
             continue
-        for criterion in scores:
-            if criterion not in parsed.criteria:
-                parsed.criteria.append(criterion)
-        parsed.rows.append(JudgmentRow(number, keys[0], keys[1], keys[2], scores, judges))
+        for system, row_scores in by_system.items():
+            parsed.criteria += [c for c in row_scores if c not in parsed.criteria]
+            parsed.rows.append(JudgmentRow(number, keys[0], keys[1], system, row_scores, judges))
     return parsed
 
 

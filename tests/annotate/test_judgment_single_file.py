@@ -224,3 +224,39 @@ def test_the_api_refuses_a_bad_separator_with_a_400(dataset, owner, client_for):
     )
     assert response.status_code == 400 and "Unknown separator '?'" in response.json()["detail"]
     assert not JudgmentSet.objects.exists()
+
+
+def test_a_column_per_criterion_goes_with_the_new_roles(dataset, owner):
+    data = (
+        b"system,id,relevance,fluency,response,refs,context\n"
+        b"a,c1,4,5,hi you,r1|||r2,hello\nb,c1,2,3,yo,r1|||r2,hello\n"
+    )
+    imported = judgments_import_files(
+        dataset=dataset, owner=owner, name="", split="test", files={"judgments": ("f.csv", data)}
+    )
+    assert imported.criteria == ["relevance", "fluency"] and imported.report["aggregated"]
+    scores = {(j.system.name, j.criterion): j.score for j in Judgment.objects.all()}
+    assert scores == {("a", "relevance"): 4, ("a", "fluency"): 5, ("b", "relevance"): 2,
+                      ("b", "fluency"): 3}  # fmt: skip
+    assert SystemOutput.objects.get(system__name="b").text == "yo"
+
+
+def test_a_column_per_system_is_read_when_said(dataset, owner, tmp_path, capsys):
+    data = (
+        b"judge,id,seq2seq,hred,context\n"
+        b"j1,c1,4,2,hi EOS there\nj2,c1,5,1,hi EOS there\nj1,c2,3,3,bye\n"
+    )
+    path = tmp_path / "wide.csv"
+    path.write_bytes(data)
+    with pytest.raises(CommandError, match="no column is the system"):
+        call_command("import_judgments", "pub", str(path))
+    call_command("import_judgments", "pub", str(path), "--wide", "systems")
+    imported = JudgmentSet.objects.get()
+    assert imported.criteria == ["score"] and not imported.report["aggregated"]
+    scores = {(j.judge, j.external_id, j.system.name): j.score for j in Judgment.objects.all()}
+    assert scores == {
+        ("j1", "c1", "seq2seq"): 4, ("j1", "c1", "hred"): 2, ("j2", "c1", "seq2seq"): 5,
+        ("j2", "c1", "hred"): 1, ("j1", "c2", "seq2seq"): 3, ("j1", "c2", "hred"): 3,
+    }  # fmt: skip
+    assert Item.objects.get(external_id="c1").context == ["hi"]
+    assert not SystemOutput.objects.exists()

@@ -333,6 +333,6 @@ def judgments_import_files(
     imported = judgments_import(
         dataset=dataset, owner=owner, name=name or read["judgments"][0], split=split, bundle=bundle
     )
-    if columns or (options and (options.separators or options.original)):
+    if columns or (options and (options.separators or options.original or options.wide)):
         column_mapping_remember(owner=owner, bundle=bundle)
     return imported

@@ -87,6 +87,12 @@ class Command(DatasetCommand):
             help="where the original reply is among a cell's references (default: first, or "
             "as remembered for this header); an 'original' column overrides it",
         )
+        parser.add_argument(
+            "--wide",
+            choices=["systems"],
+            help="the score columns are one a system, named by it (no system column); their "
+            "criterion is 'score'",
+        )
 
     def handle(self, *args, **opts):
         dataset = self.dataset(opts["slug"])
@@ -111,7 +117,9 @@ class Command(DatasetCommand):
             split=opts["split"],
             files={"judgments": _file(opts["judgments"]), **files},
             columns=mapping_from_option(opts["column"]),
-            options=read_options(separators=pairs, original=opts["original"] or ""),
+            options=read_options(
+                separators=pairs, original=opts["original"] or "", wide=opts["wide"] or ""
+            ),
         )
 
     def _report(self, report: dict) -> None:
