@@ -228,8 +228,6 @@ def bundle_parse(
         key: READERS[key](table) for key, table in tables.items() if key != "judgments"
     }
     embedded = embedded_read(tables["judgments"], options.original or "first")
-    judged = judgments_read(tables["judgments"], frozenset(embedded.bad_lines))
-    judged.problems = [*judged.problems, *embedded.problems]
     parts: dict[str, Read | None] = {
         "systems": embedded.outputs,
         "contexts": embedded.contexts,
@@ -238,6 +236,10 @@ def bundle_parse(
     from_file = [key for key, part in parts.items() if part is not None and key not in read]
     for key in from_file:
         read[key] = parts[key]  # type: ignore[assignment]  # not None: filtered above
+    # Columns that the files given stand for are not read: their problems are nobody's.
+    bad_lines = frozenset(embedded.bad_lines) if from_file else frozenset()
+    judged = judgments_read(tables["judgments"], bad_lines)
+    judged.problems = [*judged.problems, *(embedded.problems if from_file else [])]
     return Bundle(
         judged,
         read.get("systems"),  # type: ignore[arg-type]

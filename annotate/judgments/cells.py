@@ -20,6 +20,7 @@ MAX_VALUES = 500  # per cell: an item's references or turns; real files have < 5
 # A separator found in fewer cells than this share is taken for text (a reference that holds
 # a newline), not for the column's separator.
 MIN_SHARE = 0.1
+DETECT_CELLS = 1000  # the first non-empty cells of a column decide (2.8 M searches took 5 s)
 JSON = "json"
 # name → (how the preview writes it, the pattern that splits it). Pipes are matched as whole
 # runs, so a `||||` file is not also read as a `|||` one. The order breaks ties.
@@ -102,9 +103,10 @@ class Splitting:
                 f"its {self.cells} cells)"
             )
         shown = SEPARATORS[self.separator][0]
+        among = f"the first {self.cells}" if self.cells >= DETECT_CELLS else str(self.cells)
         return (
             f"{self.column} ({self.role}): split at {shown}, found in {self.found_in} of "
-            f"{self.cells} cells (detected)"
+            f"{among} cells (detected)"
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -118,13 +120,17 @@ class Splitting:
 
 
 def separator_detect(cells: Iterable[object], column: str, role: str) -> Splitting:
-    """The separator found in the most non-empty string cells (ties: `SEPARATORS`' order)."""
+    """The separator found in the most of the first DETECT_CELLS non-empty string cells
+    (ties: `SEPARATORS`' order)."""
     counts = dict.fromkeys(SEPARATORS, 0)
     looked = 0
     for cell in cells:
         if not isinstance(cell, str) or not cell.strip():
             continue
         looked += 1
+        if looked > DETECT_CELLS:
+            looked -= 1
+            break
         for name in SEPARATORS:
             counts[name] += _occurs(name, cell)
     best = max(SEPARATORS, key=lambda name: counts[name])  # the first of equal counts

@@ -173,13 +173,16 @@ class ColumnGuess:
         for number, cells in rows:
             if max(item, system or 0) >= len(cells):
                 continue
-            named = str(cells[system]).strip() if system is not None else "every system"
+            named = str(cells[system]).strip() if system is not None else ""
             key = (named, str(cells[item]).strip())
             if key in seen:
+                what = f"item {key[1]!r} comes"
+                if named:
+                    what = f"system {named!r} and item {key[1]!r} come"
                 self.repeated = (
-                    f"no column is the judge, yet system {key[0]!r} and item {key[1]!r} come "
-                    f"twice (lines {seen[key]} and {number}): map the judge column, or "
-                    "give one row per system and item (scores already aggregated)"
+                    f"no column is the judge, yet {what} twice (lines {seen[key]} and "
+                    f"{number}): map the judge column, or give one row per system and item "
+                    "(scores already aggregated)"
                 )
                 return
             seen[key] = number

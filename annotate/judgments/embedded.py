@@ -32,10 +32,10 @@ class Embedded(Parsed):
 def _values(table: Table, cells: list[object], role: str) -> list[str]:
     """Every value of the role's columns in the row, in column order (TooManyValues)."""
     out: list[str] = []
-    for k, value in enumerate(cells):
-        if table.guess.role_at(k) == role:
+    for k, column_role in enumerate(table.guess.roles):
+        if column_role == role and k < len(cells):
             try:
-                out += table.values(k, value)
+                out += table.values(k, cells[k])
             except TooManyValues as exc:
                 raise TooManyValues(f"column {table.column_name(k)!r}: {exc}") from None
     return out
@@ -83,33 +83,33 @@ def embedded_read(table: Table, original: str = "first") -> Embedded:
     )
     if not (found.contexts or found.references or found.outputs) or not table.guess.sure:
         return found
-    first: dict[str, _Item] = {}
+    # An item's cells repeat on every system's row: split them once, compare them as written.
+    item_columns = [k for k, role in enumerate(table.guess.roles) if role in ITEM_ROLES]
+    first: dict[str, tuple[object, ...]] = {}
     for number, cells in table.rows:
         item_id, system = _one(table, cells, "item"), _one(table, cells, "system")
         if not item_id or not (system or table.guess.wide_systems):
             continue  # the judgments' reader says so
-        try:
-            item = _item(table, cells, original)
-        except TooManyValues as exc:
-            found.error(table.name, number, str(exc), TOO_MANY_VALUES)
-            found.bad_lines.add(number)
-            continue
-        _keep_item(found, table.name, number, item_id, item, first)
+        written = tuple(cells[k] if k < len(cells) else None for k in item_columns)
+        if item_id in first:
+            if first[item_id] != written:
+                message = f"item {item_id!r}: another context or references than on its first row"
+                found.warn(table.name, number, message, DIFFERING, item_id)
+        else:
+            try:
+                _keep_item(found, number, item_id, _item(table, cells, original))
+            except TooManyValues as exc:
+                found.error(table.name, number, str(exc), TOO_MANY_VALUES)
+                found.bad_lines.add(number)
+                continue
+            first[item_id] = written
         if found.outputs is not None and system:
             outputs = found.outputs.by_system.setdefault(system, {})
             outputs.setdefault(item_id, _one(table, cells, "response"))
     return found
 
 
-def _keep_item(
-    found: Embedded, name: str, number: int, item_id: str, item: _Item, first: dict[str, _Item]
-) -> None:
-    if item_id in first:
-        if first[item_id] != item:
-            message = f"item {item_id!r}: another context or references than on its first row"
-            found.warn(name, number, message, DIFFERING, item_id)
-        return
-    first[item_id] = item
+def _keep_item(found: Embedded, number: int, item_id: str, item: _Item) -> None:
     if found.contexts is not None and (item.turns or item.message):
         found.contexts.items[item_id] = (item.turns, item.message)
     if found.references is not None:

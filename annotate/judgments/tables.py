@@ -107,6 +107,7 @@ class Table:
     parsed: Parsed
     jsonl: bool = False
     splittings: dict[int, Splitting] = field(default_factory=dict)  # by column index
+    _detected: dict[tuple[int, str], Splitting] = field(default_factory=dict, repr=False)
 
     def settle(self, separators: dict[str, str] | None = None) -> Table:
         """Once the roles are final: check the rows against them, and choose how each
@@ -120,11 +121,11 @@ class Table:
                 continue  # a contexts or references file splits cell by cell (parsing.py)
             column = names[k] if k < len(names) else f"column {k + 1}"
             cells = (cells[k] for _, cells in self.rows if k < len(cells))
-            self.splittings[k] = (
-                Splitting(column, role, given[role], True)
-                if role in given
-                else separator_detect(cells, column, role)
-            )
+            if role in given:
+                self.splittings[k] = Splitting(column, role, given[role], True)
+            elif (k, role) not in self._detected:  # settled twice: at reading and mapping
+                self._detected[k, role] = separator_detect(cells, column, role)
+            self.splittings[k] = self.splittings.get(k) or self._detected[k, role]
         return self
 
     def values(self, k: int, cell: object) -> list[str]:

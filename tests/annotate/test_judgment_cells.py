@@ -53,6 +53,13 @@ def test_the_separator_in_the_most_cells_wins_and_ties_go_the_same_way_every_tim
     assert separator_detect(list(reversed(tie)), "c", "context").separator == "|||"
 
 
+def test_the_first_thousand_cells_decide():
+    cells = ["a\tb"] * 1000 + ["c|||d"] * 5000
+    found = separator_detect(cells, "refs", "references")
+    assert (found.separator, found.found_in, found.cells) == ("tab", 1000, 1000)
+    assert "found in 1000 of the first 1000 cells" in found.explain()
+
+
 def test_a_separator_in_few_cells_is_text_not_a_separator():
     cells = ["a reply", "another"] * 10 + ["a reply\nover two lines"]
     assert separator_detect(cells, "refs", "references").separator == NONE

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from annotate.datasets.models import Item, Reference
-from annotate.judgments.bundles import ReadOptions
+from annotate.judgments.bundles import ColumnsUnsure, ReadOptions
 from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet, SystemOutput
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
 from tests.published_eval import published_eval
@@ -260,3 +260,34 @@ def test_a_column_per_system_is_read_when_said(dataset, owner, tmp_path, capsys)
     }  # fmt: skip
     assert Item.objects.get(external_id="c1").context == ["hi"]
     assert not SystemOutput.objects.exists()
+
+
+def test_per_judge_rows_of_a_wide_file_without_a_judge_column_are_asked_about(dataset, owner):
+    data = b"id,seq2seq,hred\nc1,4,2\nc1,5,1\n"
+    with pytest.raises(ColumnsUnsure, match="no column is the judge, yet item 'c1' comes twice"):
+        judgments_import_files(
+            dataset=dataset,
+            owner=owner,
+            name="",
+            split="test",
+            files={"judgments": ("w.csv", data)},
+            options=ReadOptions(wide="systems"),
+        )
+    assert not JudgmentSet.objects.exists()
+
+
+def test_separate_files_stand_for_the_judgments_file_s_own_columns(dataset, owner):
+    bomb = "|||".join(["r"] * 10_001)
+    data = f"system,id,score,references\na,c1,3,{bomb}\n".encode()
+    contexts = b"id\tcontext\nc1\thello\n"
+    refs = b"c1\tfrom the file\n"
+    imported = judgments_import_files(
+        dataset=dataset,
+        owner=owner,
+        name="",
+        split="test",
+        files={"judgments": ("f.csv", data), "contexts": ("c.tsv", contexts),
+               "references": ("r.tsv", refs)},
+    )  # fmt: skip
+    assert imported.report["errors"] == 0 and imported.report["embedded"] == []
+    assert [r.text for r in Reference.objects.all()] == ["from the file"]
