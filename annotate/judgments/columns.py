@@ -64,8 +64,9 @@ class Layout:
 
 
 LAYOUTS = {
-    "contexts": Layout(("item", "context"), ("depth",), IGNORE, ("item", "depth", "context")),
-    "references": Layout(("item", REFERENCES), (), REFERENCES, ("item", REFERENCES)),
+    "contexts": Layout(("item", "context"), ("depth", "message"), IGNORE,
+                       ("item", "depth", "context")),
+    "references": Layout(("item", REFERENCES), ("original",), REFERENCES, ("item", REFERENCES)),
     "systems": Layout(("system", "item", "response"), (), IGNORE, ("system", "item", "response")),
     # Without a judge column the rows are scores already aggregated over judges, one row per
     # system × item; such a file often carries the items, references and responses too.

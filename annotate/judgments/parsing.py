@@ -95,10 +95,8 @@ def _turns(table: Table, cells: list[object], values: dict[str, list[object]]) -
         turns = _split_turns(_tail(table, cells, "context"))
     else:
         turns = _split_turns(_cell(raw))
-    header = table.guess.header or []
-    if table.jsonl and "message" in header and _cell(cells[header.index("message")]):
-        turns.append(_cell(cells[header.index("message")]))
-    return turns
+    message = _one(values, "message")  # the turn answered, when a column of its own has it
+    return [*turns, message] if message else turns
 
 
 def contexts_read(table: Table) -> Contexts:
@@ -150,6 +148,8 @@ def references_read(table: Table) -> References:
     for number, cells in table.rows:
         values = _role_cells(table, cells)
         item_id, refs = _one(values, "item"), _references(values.get(REFERENCES, []))
+        if original := _one(values, "original"):  # named by its column: stored first
+            refs = [original, *(r for r in refs if r != original)]
         if not item_id:
             parsed.error(table.name, number, "the id is empty", "rows without an id")
             continue

@@ -12,6 +12,7 @@ from annotate.datasets.models import Item, Reference
 from annotate.judgments.bundles import ColumnsUnsure, ReadOptions
 from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet, SystemOutput
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
+from tests.judgment_parsing import parse_contexts, parse_references
 from tests.published_eval import published_eval
 
 pytestmark = pytest.mark.django_db
@@ -291,3 +292,10 @@ def test_separate_files_stand_for_the_judgments_file_s_own_columns(dataset, owne
     )  # fmt: skip
     assert imported.report["errors"] == 0 and imported.report["embedded"] == []
     assert [r.text for r in Reference.objects.all()] == ["from the file"]
+
+
+def test_the_separate_files_know_the_original_and_message_columns_too():
+    refs = parse_references(b"id\tref_a\toriginal\nc1\tanother\tthe original\n")
+    assert refs.items["c1"] == ["the original", "another"]
+    contexts = parse_contexts(b"id\tcontext\tmessage\nc1\thi EOS there\thow are you?\n")
+    assert contexts.items["c1"] == (["hi", "there"], "how are you?")
