@@ -30,7 +30,7 @@ from annotate.judgments.columns import (
     separators_from_json,
 )
 from annotate.judgments.models import JudgmentSet
-from annotate.judgments.selectors import judgment_set_get_managed
+from annotate.judgments.selectors import column_mapping_recall, judgment_set_get_managed
 from annotate.judgments.serializers import (
     JudgmentPreviewSerializer,
     JudgmentRejectedSerializer,
@@ -178,10 +178,13 @@ class JudgmentPreviewApi(APIView):
         dataset_get_editable(
             user=request.user, slug=slug, refusal="Only the dataset's owner can import judgments."
         )
+        recall = column_mapping_recall(owner=cast(User, request.user))  # as the import would
         try:
             fields, columns, options = _input(request)
             files = {k: (f.name or k, f.read()) for k, f in _files(fields).items()}
-            preview = judgments_preview(files=files, columns=columns, options=options)
+            preview = judgments_preview(
+                files=files, columns=columns, options=options, recall=recall
+            )
         except ValidationError as exc:
             return _refused_for(exc)
         return Response(preview)

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from annotate.datasets.models import Dataset
+from annotate.judgments.bundles import Recall, Remembered
 from annotate.judgments.columns import header_key
 from annotate.judgments.models import (
     ColumnMapping,
@@ -63,3 +64,13 @@ def column_mapping_find(*, owner: User, file: str, header: list[str]) -> ColumnM
     return ColumnMapping.objects.filter(
         owner=owner, file=file, header_hash=header_key(header)
     ).first()
+
+
+def column_mapping_recall(*, owner: User) -> Recall:
+    """What `bundle_parse` asks for each file's header: the owner's remembered mapping."""
+
+    def recall(file: str, header: list[str]) -> Remembered | None:
+        found = column_mapping_find(owner=owner, file=file, header=header)
+        return Remembered(list(found.roles), dict(found.options)) if found else None
+
+    return recall

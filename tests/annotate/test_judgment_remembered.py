@@ -94,3 +94,20 @@ def test_another_user_or_header_is_still_asked(dataset, owner, other, tmp_path):
             recall=column_mapping_recall(owner=user),
         )
         assert bundle.unsure and not bundle.remembered
+
+
+def test_the_preview_api_reads_as_the_import_would(dataset, owner, client_for):
+    judgments_import_files(
+        dataset=dataset,
+        owner=owner,
+        name="",
+        split="test",
+        files={"judgments": ("j.tsv", HEADER + b"r1\tc1\tmt\t4\n")},
+        columns=mapping_from_option(["judge=Rater#", "item=Ctx"]),
+    )
+    answer = client_for(owner).post(
+        "/api/v1/datasets/he/judgments/preview/", _file(b"r2\tc2\tmt\t3\n"), format="multipart"
+    )
+    judgments = answer.json()["files"]["judgments"]
+    assert answer.json()["sure"] and judgments["remembered"]
+    assert [c["role"] for c in judgments["columns"]] == ["judge", "item", "system", "criterion"]

@@ -7,10 +7,12 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from annotate.judgments.bundles import Bundle, Recall, Remembered
+from annotate.judgments.bundles import Bundle
 from annotate.judgments.columns import header_key
 from annotate.judgments.models import ColumnMapping
-from annotate.judgments.selectors import column_mapping_find
+from annotate.judgments.selectors import column_mapping_recall
+
+__all__ = ["column_mapping_recall", "column_mapping_remember"]  # recall: read with remember
 
 MAX_PER_USER = 50  # mappings kept per user, the least recently used go: the table stays small
 MAX_HEADER_NAMES = 100  # kept for the admin; the hash covers them all
@@ -29,13 +31,3 @@ def column_mapping_remember(*, owner: User, bundle: Bundle) -> None:
         )
     stale = ColumnMapping.objects.filter(owner=owner).order_by("-updated_at")[MAX_PER_USER:]
     ColumnMapping.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
-
-
-def column_mapping_recall(*, owner: User) -> Recall:
-    """What `bundle_parse` asks for each file's header: the owner's remembered mapping."""
-
-    def recall(file: str, header: list[str]) -> Remembered | None:
-        found = column_mapping_find(owner=owner, file=file, header=header)
-        return Remembered(list(found.roles), dict(found.options)) if found else None
-
-    return recall
