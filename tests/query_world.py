@@ -22,6 +22,7 @@ from annotate.datasets.models import Dataset, Reference, Visibility
 from annotate.datasets.services.datasets import dataset_create, dataset_import_file
 from annotate.judgments.models import EvalSystem
 from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.judgments.services.mappings import column_mapping_remember
 from annotate.judgments.services.systems import eval_system_set_outputs
 from annotate.mining.models import DismissedCandidate
 from annotate.mining.services.corpora import corpus_create
@@ -195,6 +196,8 @@ def _human_evaluation(world: World, k: int, rater: User) -> None:
     judgments = judgments_import(
         dataset=world.dataset, owner=world.owner, name=f"human {k}", split="dev", bundle=bundle
     )
+    header = f"judge\tid\tsystem\tscore{k}\n".encode()  # a header of its own: one more row
+    column_mapping_remember(owner=world.owner, bundle=bundle_parse(judgments=("m.tsv", header)))
     # Every system so far: the campaign's pairs, and its results' rows, grow with the world.
     systems = list(EvalSystem.objects.filter(dataset=world.dataset))
     outputs = campaign_create(

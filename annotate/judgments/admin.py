@@ -3,7 +3,13 @@ outputs are in the rating admin)."""
 
 from django.contrib import admin
 
-from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet, SystemOutput
+from annotate.judgments.models import (
+    ColumnMapping,
+    EvalSystem,
+    Judgment,
+    JudgmentSet,
+    SystemOutput,
+)
 
 
 @admin.register(EvalSystem)
@@ -33,3 +39,11 @@ class JudgmentAdmin(admin.ModelAdmin):
     list_filter = ["criterion"]
     search_fields = ["judge", "external_id", "system__name"]
     raw_id_fields = ["judgment_set", "system"]
+
+
+@admin.register(ColumnMapping)
+class ColumnMappingAdmin(admin.ModelAdmin):
+    list_display = ["owner", "file", "header", "updated_at"]
+    list_filter = ["file"]
+    search_fields = ["owner__username"]
+    raw_id_fields = ["owner"]

@@ -16,10 +16,21 @@ from rest_framework.views import APIView
 
 from annotate.datasets.models import SplitName
 from annotate.datasets.selectors import dataset_get_editable, dataset_get_visible
-from annotate.judgments.bundles import BUNDLE_FILES, ColumnsUnsure, judgments_preview
-from annotate.judgments.columns import ROLES, MappedColumn, mapping_from_json
+from annotate.judgments.bundles import (
+    BUNDLE_FILES,
+    ColumnsUnsure,
+    ReadOptions,
+    judgments_preview,
+    read_options,
+)
+from annotate.judgments.columns import (
+    ROLES,
+    MappedColumn,
+    mapping_from_json,
+    separators_from_json,
+)
 from annotate.judgments.models import JudgmentSet
-from annotate.judgments.selectors import judgment_set_get_managed
+from annotate.judgments.selectors import column_mapping_recall, judgment_set_get_managed
 from annotate.judgments.serializers import (
     JudgmentPreviewSerializer,
     JudgmentRejectedSerializer,
@@ -48,6 +59,26 @@ class JudgmentUploadInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     split = serializers.ChoiceField(choices=SplitName.choices, default=SplitName.TEST)
     columns = serializers.CharField(required=False, allow_blank=True, help_text=COLUMNS_HELP)
+    separators = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text="How the judgments file's cells of several values are split: a JSON object "
+        'by role (references, context), e.g. {"references": "tab", "context": "||||"}; '
+        "separators: tab, newline, |||, ||||, eos, eou, json, none. Detected when not given.",
+    )
+    original = serializers.ChoiceField(
+        choices=["first", "last"],
+        required=False,
+        help_text="Where the original reply is among a cell's references: first when not "
+        "given (or as remembered for the file's header); an `original` column overrides it.",
+    )
+    wide = serializers.ChoiceField(
+        choices=["systems"],
+        required=False,
+        help_text="`systems`: the score columns are one a system, named by it (no system "
+        "column); their criterion is `score`.",
+    )
 
 
 def _refused(detail: str, problems: list | None = None, preview: dict | None = None) -> Response:
@@ -65,9 +96,9 @@ def _refused_for(exc: ValidationError) -> Response:
     return response
 
 
-def _input(request: Request) -> tuple[dict[str, Any], list[MappedColumn]]:
-    """The upload's fields and mapping; a bad field, a file over the limit or a malformed
-    mapping is a ValidationError with one message."""
+def _input(request: Request) -> tuple[dict[str, Any], list[MappedColumn], ReadOptions]:
+    """The upload's fields, mapping and read options; a bad field, a file over the limit or a
+    malformed mapping is a ValidationError with one message."""
     data = JudgmentUploadInputSerializer(data=request.data)
     if not data.is_valid():
         raise ValidationError(
@@ -83,7 +114,12 @@ def _input(request: Request) -> tuple[dict[str, Any], list[MappedColumn]]:
             too_big = f"{key}: the file is larger than {limit // (1024 * 1024)} MB."
             raise ValidationError({key: too_big})
     text = fields.get("columns") or ""
-    return fields, mapping_from_json(text) if text.strip() else []
+    options = read_options(
+        separators=separators_from_json(fields.get("separators") or ""),
+        original=fields.get("original", ""),
+        wide=fields.get("wide", ""),
+    )
+    return fields, mapping_from_json(text) if text.strip() else [], options
 
 
 def _files(fields: dict[str, Any]) -> dict[str, Any]:
@@ -116,7 +152,7 @@ class JudgmentImportApi(APIView):
         """Import human judgments (with systems' outputs, contexts, references)"""
         dataset = dataset_get_visible(user=request.user, slug=slug)
         try:
-            fields, columns = _input(request)
+            fields, columns, options = _input(request)
             imported = judgments_import_files(
                 dataset=dataset,
                 owner=cast(User, request.user),
@@ -124,6 +160,7 @@ class JudgmentImportApi(APIView):
                 split=fields["split"],
                 files=_files(fields),
                 columns=columns,
+                options=options,
             )
         except ColumnsUnsure as exc:
             return _refused(exc.messages[0], preview=exc.preview)
@@ -144,10 +181,13 @@ class JudgmentPreviewApi(APIView):
         dataset_get_editable(
             user=request.user, slug=slug, refusal="Only the dataset's owner can import judgments."
         )
+        recall = column_mapping_recall(owner=cast(User, request.user))  # as the import would
         try:
-            fields, columns = _input(request)
+            fields, columns, options = _input(request)
             files = {k: (f.name or k, f.read()) for k, f in _files(fields).items()}
-            preview = judgments_preview(files=files, columns=columns)
+            preview = judgments_preview(
+                files=files, columns=columns, options=options, recall=recall
+            )
         except ValidationError as exc:
             return _refused_for(exc)
         return Response(preview)

@@ -10,6 +10,7 @@ number), optionally for one file only (`judgments.judge=WorkerId`).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -30,12 +31,19 @@ SYNONYMS: dict[str, frozenset[str]] = {
         "system": "system systemid model modelid modelname systemname sys",
         "item": "id item itemid instance instanceid contextid sampleid dialogueid",
         "judge": "judge judgeid annotator annotatorid worker workerid rater raterid",
-        "response": "response output hypothesis text reply",
-        "context": "context dialogue history",
+        "response": "response output hypothesis text reply generated generation",
+        "context": "context contexts dialogue history turns conversation",
         "depth": "depth",
+        # A published evaluation in one file: the reply the references were written for,
+        # the turn answered, and how many judges a row's mean score averages.
+        "original": "original originalreply originalresponse originalreference groundtruth",
+        "message": "message utterance lastturn lastutterance query",
+        "n_judges": "njudges numjudges judgecount nraters numraters ratercount nannotators "
+        "numannotators nworkers numworkers",
     }.items()
 }
 SINGLE_ROLES = tuple(SYNONYMS)  # a file has at most one column of each
+JUDGE = "judge"
 MANY_ROLES = (REFERENCES, CRITERION, IGNORE)
 ROLES = (*SINGLE_ROLES, *MANY_ROLES)
 
@@ -51,23 +59,36 @@ class Layout:
 
     @property
     def roles(self) -> tuple[str, ...]:
-        return (*self.required, *self.optional, self.rest, IGNORE)
+        """Each role once: the rest is often a required role too (criterion)."""
+        return tuple(dict.fromkeys((*self.required, *self.optional, self.rest, IGNORE)))
 
 
 LAYOUTS = {
-    "contexts": Layout(("item", "context"), ("depth",), IGNORE, ("item", "depth", "context")),
-    "references": Layout(("item", REFERENCES), (), REFERENCES, ("item", REFERENCES)),
+    "contexts": Layout(("item", "context"), ("depth", "message"), IGNORE,
+                       ("item", "depth", "context")),
+    "references": Layout(("item", REFERENCES), ("original",), REFERENCES, ("item", REFERENCES)),
     "systems": Layout(("system", "item", "response"), (), IGNORE, ("system", "item", "response")),
-    "judgments": Layout(("judge", "item", "system", CRITERION), (), CRITERION,
-                        ("judge", "item", "system", CRITERION)),
+    # Without a judge column the rows are scores already aggregated over judges, one row per
+    # system × item; such a file often carries the items, references and responses too.
+    "judgments": Layout(("item", "system", CRITERION),
+                        (JUDGE, "response", REFERENCES, "original", "context", "message",
+                         "n_judges"),
+                        CRITERION, (JUDGE, "item", "system", CRITERION)),
 }  # fmt: skip
 FILES = tuple(LAYOUTS)
 SAMPLE_ROWS = 20  # rows looked at to judge a headerless file's layout
+TEXT_SAMPLE_ROWS = 200  # rows looked at to tell a text column from a score column
 SHOWN_NAMES = 20  # header names quoted in a message
 
 
 def normalised(name: str) -> str:
     return re.sub(r"[\s_\-]+", "", name.strip().lstrip("\ufeff")).lower()
+
+
+def header_key(header: Sequence[str]) -> str:
+    """A header's identity for remembering its mapping: the SHA-256 of its names as written."""
+    names = "\x1f".join(name.strip() for name in header)
+    return hashlib.sha256(names.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def role_named(name: str) -> str | None:
@@ -96,10 +117,15 @@ class ColumnGuess:
     missing: list[str] = field(default_factory=list)
     doubled: list[str] = field(default_factory=list)
     positional_misfit: bool = False
+    text_columns: list[int] = field(default_factory=list)  # unnamed, mostly words: ignored
+    repeated: str = ""  # without a judge column, a system × item given twice (where)
+    same_names: list[str] = field(default_factory=list)  # criteria named alike: one score lost
+    wide_systems: bool = False  # a score column per system, named by it: no system column
 
     @property
     def sure(self) -> bool:
-        return not (self.missing or self.doubled or self.positional_misfit)
+        unsure = self.missing or self.doubled or self.positional_misfit or self.repeated
+        return not (unsure or self.same_names)
 
     def role_at(self, index: int) -> str:
         """A cell's role; cells past the known columns (ragged rows) take the layout's rest."""
@@ -115,6 +141,9 @@ class ColumnGuess:
             names += f", … ({len(self.header)} in all)"
         parts = [f"no column is the {role}" for role in self.missing]
         parts += [f"several columns claim the {role}" for role in self.doubled]
+        if self.repeated:
+            parts.append(self.repeated)
+        parts += [f"several criterion columns are named {name!r}" for name in self.same_names]
         if self.positional_misfit and not parts:
             order = ", ".join(LAYOUTS[self.layout].positional)
             parts.append(f"no header, and the rows do not fit {order}")
@@ -123,9 +152,41 @@ class ColumnGuess:
     def checked(self) -> ColumnGuess:
         """Recount what is missing or doubled after the roles changed."""
         layout = LAYOUTS[self.layout]
-        self.missing = [r for r in layout.required if r not in self.roles]
+        required = [r for r in layout.required if not (self.wide_systems and r == "system")]
+        self.missing = [r for r in required if r not in self.roles]
         self.doubled = [r for r in SINGLE_ROLES if self.roles.count(r) > 1]
+        header = self.header or []
+        criteria = [k for k, r in enumerate(self.roles) if r == CRITERION and k < len(header)]
+        names = [header[k].strip() for k in criteria]
+        self.same_names = sorted({n for n in names if names.count(n) > 1})
         return self
+
+    def check_rows(self, rows: Sequence[tuple[int, Sequence[object]]]) -> None:
+        """Without a judge column each row is one system × item's aggregated scores: a pair
+        given twice means per-judge rows whose judge column was not recognised, so ask."""
+        self.repeated = ""
+        item, system = self.first("item"), self.first("system")
+        if self.layout != "judgments" or JUDGE in self.roles or item is None:
+            return
+        if system is None and not self.wide_systems:
+            return
+        seen: dict[tuple[str, str], int] = {}
+        for number, cells in rows:
+            if max(item, system or 0) >= len(cells):
+                continue
+            named = str(cells[system]).strip() if system is not None else ""
+            key = (named, str(cells[item]).strip())
+            if key in seen:
+                what = f"item {key[1]!r} comes"
+                if named:
+                    what = f"system {named!r} and item {key[1]!r} come"
+                self.repeated = (
+                    f"no column is the judge, yet {what} twice (lines {seen[key]} and "
+                    f"{number}): map the judge column, or give one row per system and item "
+                    "(scores already aggregated)"
+                )
+                return
+            seen[key] = number
 
 
 def header_in(layout: str, first: Sequence[str], rest: Sequence[Sequence[str]]) -> bool:
@@ -151,11 +212,14 @@ def guess_columns(
     first rows fit the documented layout)."""
     layout = LAYOUTS[layout_name]
     if header is not None:
-        roles = []
-        for name in header:
+        roles, text = [], []
+        for k, name in enumerate(header):
             role = role_named(name)
+            if role is None and layout.rest == CRITERION and _mostly_words(rows, k):
+                role = IGNORE  # a response or a comment is never a score
+                text.append(k)
             roles.append(role if role in layout.roles else (IGNORE if role else layout.rest))
-        return ColumnGuess(layout_name, header, roles).checked()
+        return ColumnGuess(layout_name, header, roles, text_columns=text).checked()
     width = max((len(r) for r in rows[:SAMPLE_ROWS]), default=0)
     roles = list(layout.positional[:width])
     if layout_name == "contexts" and width == 2:  # id, context: no depth
@@ -165,6 +229,13 @@ def guess_columns(
     guess.positional_misfit = bool(guess.missing) or not _fits(layout_name, rows, guess)
     guess.missing = []
     return guess
+
+
+def _mostly_words(rows: Sequence[Sequence[object]], k: int) -> bool:
+    """Whether most of the column's non-empty cells (in the first rows) are not numbers."""
+    cells = [str(r[k]).strip() for r in rows[:TEXT_SAMPLE_ROWS] if k < len(r) and r[k] is not None]
+    filled = [c for c in cells if c]
+    return sum(not _is_number(c) for c in filled) * 2 > len(filled)
 
 
 def _fits(layout_name: str, rows: Sequence[Sequence[object]], guess: ColumnGuess) -> bool:
@@ -239,6 +310,20 @@ def mapping_from_json(text: str) -> list[MappedColumn]:
     if not isinstance(found, dict):
         raise ColumnMappingError('columns: expected a JSON object such as {"judge": "WorkerId"}.')
     return mapping_parse(found.items())
+
+
+def separators_from_json(text: str) -> list[tuple[str, str]]:
+    """(role, separator) pairs from a JSON object such as {"references": "tab"} ("": none)."""
+    if not text.strip():
+        return []
+    try:
+        found = strict_json.loads(text)
+    except strict_json.StrictJSONError as exc:
+        raise ColumnMappingError(f"separators: not valid JSON ({exc.describe()}).") from None
+    if not isinstance(found, dict) or not all(isinstance(v, str) for v in found.values()):
+        example = '{"references": "tab"}'
+        raise ColumnMappingError(f"separators: expected a JSON object such as {example}.")
+    return [(str(role), value) for role, value in found.items()]
 
 
 def _index_of(guess: ColumnGuess, column: str) -> int | None:

@@ -5,8 +5,16 @@ from __future__ import annotations
 from django import forms
 
 from annotate.datasets.models import SplitName
+from annotate.judgments.bundles import ReadOptions, read_options
+from annotate.judgments.cells import NONE, SEPARATORS
 from annotate.judgments.columns import LAYOUTS, SINGLE_ROLES, MappedColumn
 from core.forms import LimitedFileField
+
+SEPARATOR_CHOICES = [
+    ("", "detect"),
+    *((name, SEPARATORS[name][0]) for name in SEPARATORS),
+    (NONE, "one value a cell"),
+]
 
 
 def _file(help_text: str, required: bool = False) -> LimitedFileField:
@@ -15,17 +23,55 @@ def _file(help_text: str, required: bool = False) -> LimitedFileField:
     )
 
 
-class JudgmentUploadForm(forms.Form):
+class ReadOptionsForm(forms.Form):
+    """How a single file's cells of several values are read (both steps of an import)."""
+
+    original = forms.ChoiceField(
+        choices=[("", "first (or as remembered)"), ("first", "first"), ("last", "last")],
+        required=False,
+        label="Original reference",
+        help_text="Where the original reply is among an item's references (an original "
+        "column overrides it).",
+    )
+    references_separator = forms.ChoiceField(
+        choices=SEPARATOR_CHOICES, required=False, label="References separated by"
+    )
+    context_separator = forms.ChoiceField(
+        choices=SEPARATOR_CHOICES, required=False, label="Context turns separated by"
+    )
+    wide = forms.ChoiceField(
+        choices=[("", "a criterion"), ("systems", "a system (named by its header)")],
+        required=False,
+        label="Each score column is",
+    )
+
+    def options(self) -> ReadOptions:
+        data = self.cleaned_data
+        pairs = [
+            (role, data[f"{role}_separator"])
+            for role in ("references", "context")
+            if data.get(f"{role}_separator")
+        ]
+        original, wide = data.get("original") or "", data.get("wide") or ""
+        return read_options(separators=pairs, original=original, wide=wide)
+
+
+class JudgmentUploadForm(ReadOptionsForm):
     name = forms.CharField(max_length=200, required=False, help_text="Default: the file's name.")
     split = forms.ChoiceField(choices=SplitName.choices, initial=SplitName.TEST)
-    judgments = _file("Per-judge scores: judge, id, system, criteria …", required=True)
+    judgments = _file(
+        "Per-judge scores (judge, id, system, criteria …), or one row per system × item of "
+        "aggregated scores, with the response, references and context if you like",
+        required=True,
+    )
     systems = _file("System responses: system, id, response")
     contexts = _file("Contexts: id, depth, context")
     references = _file("References: id, ref1, ref2, …")
 
 
-class ColumnsForm(forms.Form):
-    """One select per previewed column, its guessed role chosen; the staged upload's token."""
+class ColumnsForm(ReadOptionsForm):
+    """One select per previewed column, its guessed role chosen; how multi-valued cells are
+    split; the staged upload's token."""
 
     token = forms.CharField(widget=forms.HiddenInput, max_length=1000)
     name = forms.CharField(max_length=200, required=False, widget=forms.HiddenInput)
@@ -46,7 +92,12 @@ class ColumnsForm(forms.Form):
     def previews(self) -> list[dict]:
         """Each file's preview with the bound select of each column, for the template."""
         return [
-            {**file, "key": key, "selects": [self[f"{key}-{c['number']}"] for c in file["columns"]]}
+            {
+                **file,
+                "key": key,
+                "selects": [self[f"{key}-{c['number']}"] for c in file["columns"]],
+                "cells": [[_cell(c) for c in row] for row in file["split_rows"]],
+            }
             for key, file in self.preview["files"].items()
         ]
 
@@ -66,3 +117,11 @@ class ColumnsForm(forms.Form):
             for key, file in self.preview["files"].items()
             for c in file["columns"]
         ]
+
+
+def _cell(value: object) -> dict[str, object]:
+    """A previewed cell for the template: its text, or its values when it was split."""
+    # Not "values": a template would call the dict's method of that name.
+    if isinstance(value, list):
+        return {"split": True, "parts": value}
+    return {"split": False, "text": value}

@@ -101,3 +101,31 @@ class Judgment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.judge} {self.system} {self.external_id}: {self.score}"
+
+
+class ColumnMapping(models.Model):
+    """The roles a user gave the columns of a file with a given header, and how its cells were
+    split: the next file with the same header is read the same way without asking. Kept in
+    the database rather than the session so that it outlives a login, reaches the API and the
+    command (which have no session) and can be looked at and removed in the admin."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="column_mappings"
+    )
+    file = models.CharField(max_length=12, help_text="contexts, references, systems, judgments")
+    header_hash = models.CharField(max_length=64, help_text="SHA-256 of the header's names")
+    header = models.JSONField(default=list, help_text="The names (the first 100).")
+    roles = models.JSONField(default=list, help_text="The role of each column, in order.")
+    options = models.JSONField(default=dict, blank=True, help_text="separators, original")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["owner", "-updated_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "file", "header_hash"], name="column_mapping_unique_header"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owner}: {self.file} ({', '.join(self.header[:5])})"

@@ -14,15 +14,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from annotate.judgments.columns import CRITERION, REFERENCES
+from annotate.judgments.cells import TooManyValues, cell_split_detected
+from annotate.judgments.columns import CRITERION, IGNORE, JUDGE, REFERENCES
 from annotate.judgments.tables import Parsed, Table, rows_of, table_read
 
 __all__ = ["Parsed", "Table", "rows_of", "table_read"]  # the readers' input, for callers
-CONTEXT_SEPARATORS = (" EOS ", " ||| ", "\t")
 TOO_FEW = "rows with too few fields"
 NOT_A_NUMBER = "rows with a score that is not a number"
 NO_REFERENCES = "items have no references"
 TOO_LONG = "rows with a name or id longer than allowed"
+TOO_MANY_VALUES = "rows with a cell of too many values"
+WIDE_CRITERION = "score"  # the criterion of a file with a column per system
+TEXT_IGNORED = "columns of text not read (not scores: map them if they hold something)"
 # The database's column widths (models.py): a longer value is refused by its row, here.
 MAX_CHARS = {"id": 200, "system": 200, "judge": 100, "criterion": 100}
 
@@ -81,10 +84,7 @@ class Contexts(Read):
 
 
 def _split_turns(context: str) -> list[str]:
-    for sep in CONTEXT_SEPARATORS:
-        if sep in context:
-            return [t.strip() for t in context.split(sep) if t.strip()]
-    return [context.strip()] if context.strip() else []
+    return cell_split_detected(context) if context.strip() else []
 
 
 def _turns(table: Table, cells: list[object], values: dict[str, list[object]]) -> list[str]:
@@ -95,10 +95,8 @@ def _turns(table: Table, cells: list[object], values: dict[str, list[object]]) -
         turns = _split_turns(_tail(table, cells, "context"))
     else:
         turns = _split_turns(_cell(raw))
-    header = table.guess.header or []
-    if table.jsonl and "message" in header and _cell(cells[header.index("message")]):
-        turns.append(_cell(cells[header.index("message")]))
-    return turns
+    message = _one(values, "message")  # the turn answered, when a column of its own has it
+    return [*turns, message] if message else turns
 
 
 def contexts_read(table: Table) -> Contexts:
@@ -108,7 +106,11 @@ def contexts_read(table: Table) -> Contexts:
     name = table.name
     for number, cells in table.rows:
         values = _role_cells(table, cells)
-        item_id, turns = _one(values, "item"), _turns(table, cells, values)
+        try:
+            item_id, turns = _one(values, "item"), _turns(table, cells, values)
+        except TooManyValues as exc:
+            parsed.error(name, number, f"context: {exc}", TOO_MANY_VALUES)
+            continue
         if not item_id or not turns:
             parsed.error(name, number, "an id and a non-empty context are needed", TOO_FEW)
             continue
@@ -146,6 +148,8 @@ def references_read(table: Table) -> References:
     for number, cells in table.rows:
         values = _role_cells(table, cells)
         item_id, refs = _one(values, "item"), _references(values.get(REFERENCES, []))
+        if original := _one(values, "original"):  # named by its column: stored first
+            refs = [original, *(r for r in refs if r != original)]
         if not item_id:
             parsed.error(table.name, number, "the id is empty", "rows without an id")
             continue
@@ -199,16 +203,19 @@ def outputs_read(table: Table) -> Outputs:
 @dataclass(frozen=True)
 class JudgmentRow:
     line: int
-    judge: str
+    judge: str  # "" when the scores are aggregated over judges
     item: str
     system: str
     scores: dict[str, float]
+    judges: int | None = None  # over how many judges, when a column says
 
 
 @dataclass
 class Judgments(Read):
     rows: list[JudgmentRow] = field(default_factory=list)
     criteria: list[str] = field(default_factory=list)
+    aggregated: bool = False  # no judge column: one row per system × item, scores averaged
+    judges_column: str = ""  # the column saying over how many judges, if any
 
 
 def _criteria_cells(table: Table, cells: list[object]) -> list[tuple[str, object]]:
@@ -245,20 +252,59 @@ def _scores(row: list[tuple[str, object]], parsed: Judgments, name: str, line: i
     return scores
 
 
-def judgments_read(table: Table) -> Judgments:
+def _judges(table: Table, cells: list[object], parsed: Judgments, line: int) -> int | None:
+    """The row's count of judges (the n_judges column); 0 when it is not a whole number ≥ 1."""
+    k = table.guess.first("n_judges")
+    text = _cell(cells[k]) if k is not None and k < len(cells) else ""
+    if k is None or not text:
+        return None
+    try:
+        count = float(text)
+    except ValueError:
+        count = 0
+    if count < 1 or not count.is_integer():
+        message = f"column {table.column_name(k)!r}: {text!r} is not a number of judges"
+        parsed.error(table.name, line, message, "rows with a count of judges not a number")
+        return 0
+    return int(count)
+
+
+def _text_ignored(table: Table, parsed: Judgments) -> None:
+    for k in table.guess.text_columns:
+        if table.guess.role_at(k) == IGNORE:
+            message = f"column {table.column_name(k)!r} holds text: not read as a score"
+            parsed.warn(table.name, 1, message, TEXT_IGNORED, table.column_name(k))
+
+
+def judgments_read(table: Table, skip: frozenset[int] = frozenset()) -> Judgments:
     """Per-judge rows: judge, id, system, then one score per criterion (header names them;
     without a header they are score1, score2, …). JSONL: {"judge", "id", "system",
-    "scores": {criterion: value}} or criteria as keys of their own."""
+    "scores": {criterion: value}} or criteria as keys of their own. Without a judge column,
+    one row per system × item of scores aggregated over judges (`n_judges` says how many).
+    `skip`: lines refused already for another of their cells."""
     parsed = Judgments()
     if _unsure(table, parsed):
         return parsed
     name, header = table.name, table.guess.header
+    parsed.aggregated = JUDGE not in table.guess.roles
+    if (k := table.guess.first("n_judges")) is not None:
+        parsed.judges_column = table.column_name(k)
+    _text_ignored(table, parsed)
     wanted = table.guess.roles.count(CRITERION)
+    wide = int(table.guess.wide_systems)
     for number, cells in table.rows:
+        if number in skip:
+            continue
         values = _role_cells(table, cells)
-        keys = [_one(values, role) for role in ("judge", "item", "system")]
-        if not table.jsonl and len(cells) < 4:
-            message = f"expected judge, id, system and a score; found {len(cells)} fields"
+        keys = [_one(values, role) for role in (JUDGE, "item", "system")]
+        judges = _judges(table, cells, parsed, number)
+        if judges == 0:
+            continue
+        if not table.jsonl and len(cells) < 4 - parsed.aggregated - wide:
+            needed = ", ".join(
+                ["judge"] * (not parsed.aggregated) + ["id"] + ["system"] * (not wide)
+            )
+            message = f"expected {needed} and a score; found {len(cells)} fields"
             parsed.error(name, number, message, TOO_FEW)
             continue
         found = sum(1 for c in values.get(CRITERION, []) if _cell(c))
@@ -268,19 +314,23 @@ def judgments_read(table: Table) -> Judgments:
         scores = _scores(_criteria_cells(table, cells), parsed, name, number)
         if scores is None:
             continue
-        if not all(keys) or not scores:
-            message = "judge, id, system and a score are needed"
+        if not all(keys[int(parsed.aggregated) : 3 - wide]) or not scores:
+            message = f"{'' if parsed.aggregated else 'judge, '}id, system and a score are needed"
             parsed.error(name, number, message, "rows without judge, id, system or score")
             continue
-        longest = max(scores, key=len)
-        if _too_long(parsed, name, number, judge=keys[0], id=keys[1], system=keys[2]) or (
-            _too_long(parsed, name, number, criterion=longest)
+        # A column per system (wide): its header names the system, its cells one criterion.
+        by_system = (
+            {s: {WIDE_CRITERION: v} for s, v in scores.items()} if wide else {keys[2]: scores}
+        )
+        system = max(by_system, key=len)
+        criterion = WIDE_CRITERION if wide else max(scores, key=len)
+        if _too_long(parsed, name, number, judge=keys[0], id=keys[1], system=system) or (
+            _too_long(parsed, name, number, criterion=criterion)
         ):
             continue
-        for criterion in scores:
-            if criterion not in parsed.criteria:
-                parsed.criteria.append(criterion)
-        parsed.rows.append(JudgmentRow(number, keys[0], keys[1], keys[2], scores))
+        for system, row_scores in by_system.items():
+            parsed.criteria += [c for c in row_scores if c not in parsed.criteria]
+            parsed.rows.append(JudgmentRow(number, keys[0], keys[1], system, row_scores, judges))
     return parsed
 
 

@@ -8,7 +8,15 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from annotate.datasets.models import Dataset
-from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet, SystemOutput
+from annotate.judgments.bundles import Recall, Remembered
+from annotate.judgments.columns import header_key
+from annotate.judgments.models import (
+    ColumnMapping,
+    EvalSystem,
+    Judgment,
+    JudgmentSet,
+    SystemOutput,
+)
 from core.errors import NotFound
 
 
@@ -49,3 +57,20 @@ def judgment_means(*, judgment_set: JudgmentSet, criterion: str) -> dict[tuple[s
         cell[0] += score
         cell[1] += 1
     return {key: total / n for key, (total, n) in sums.items()}
+
+
+def column_mapping_find(*, owner: User, file: str, header: list[str]) -> ColumnMapping | None:
+    """The mapping `owner` gave a `file` with this header before, if any."""
+    return ColumnMapping.objects.filter(
+        owner=owner, file=file, header_hash=header_key(header)
+    ).first()
+
+
+def column_mapping_recall(*, owner: User) -> Recall:
+    """What `bundle_parse` asks for each file's header: the owner's remembered mapping."""
+
+    def recall(file: str, header: list[str]) -> Remembered | None:
+        found = column_mapping_find(owner=owner, file=file, header=header)
+        return Remembered(list(found.roles), dict(found.options)) if found else None
+
+    return recall

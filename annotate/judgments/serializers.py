@@ -28,6 +28,14 @@ class PreviewColumnSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=list(ROLES))
 
 
+class SplittingSerializer(serializers.Serializer):
+    column = serializers.CharField()
+    role = serializers.ChoiceField(choices=["references", "context"])
+    separator = serializers.CharField(help_text="tab, newline, |||, ||||, eos, eou, json, none")
+    given = serializers.BooleanField(help_text="false: detected (the one in the most cells)")
+    explanation = serializers.CharField()
+
+
 class FilePreviewSerializer(serializers.Serializer):
     file = serializers.CharField()
     header = serializers.ListField(child=serializers.CharField(allow_blank=True), allow_null=True)
@@ -40,6 +48,14 @@ class FilePreviewSerializer(serializers.Serializer):
     missing = serializers.ListField(child=serializers.CharField(), help_text="Roles not found")
     doubled = serializers.ListField(child=serializers.CharField(), help_text="Roles found twice")
     why = serializers.CharField(allow_blank=True)
+    split_rows = serializers.ListField(
+        child=serializers.ListField(child=serializers.JSONField()),
+        help_text="The first rows as they will be read: a multi-valued cell as its values.",
+    )
+    separators = SplittingSerializer(many=True, help_text="How multi-valued columns are split")
+    remembered = serializers.BooleanField(
+        help_text="Read as the user mapped a file with the same header before"
+    )
 
 
 class JudgmentPreviewSerializer(serializers.Serializer):
@@ -72,6 +88,25 @@ class JudgmentReportSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.DictField()),
         required=False,
         help_text="By file: each column's name and the role it was read as.",
+    )
+    aggregated = serializers.BooleanField(
+        required=False, help_text="No judge column: one row per system × item, scores averaged"
+    )
+    judges_per_row = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text="Over how many judges (column, min, max, mean), when a column says.",
+    )
+    embedded = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Parts (systems, contexts, references) read from the judgments file itself.",
+    )
+    separators = SplittingSerializer(many=True, required=False)
+    remembered = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Files read as the owner mapped the same header before.",
     )
     problems = JudgmentProblemSerializer(many=True, help_text="Counted: one entry per kind")
     problems_not_listed = serializers.IntegerField(required=False)

@@ -12,6 +12,13 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from annotate.judgments.cells import (
+    MULTI_VALUED,
+    Splitting,
+    TooManyValues,
+    cell_split,
+    separator_detect,
+)
 from annotate.judgments.columns import SAMPLE_ROWS, ColumnGuess, guess_columns, header_in
 from core import strict_json
 from core.lines import BOM, LineProblem, LineProblems, read_lines
@@ -21,6 +28,7 @@ PREVIEW_ROWS = 5
 PREVIEW_COLUMNS = 100  # a row of thousands of fields is shown (and mapped on a page) in part
 MAX_KEYS = 100  # of a JSONL file's lines: judge, id, system and criteria (real files: < 20)
 PREVIEW_CELL_CHARS = 200  # a preview shows the start of a long cell, not a whole dialogue
+PREVIEW_VALUES = 20  # of a multi-valued cell
 
 
 @dataclass
@@ -98,6 +106,50 @@ class Table:
     rows: list[tuple[int, list[object]]]
     parsed: Parsed
     jsonl: bool = False
+    splittings: dict[int, Splitting] = field(default_factory=dict)  # by column index
+    _detected: dict[tuple[int, str], Splitting] = field(default_factory=dict, repr=False)
+
+    def settle(self, separators: dict[str, str] | None = None) -> Table:
+        """Once the roles are final: check the rows against them, and choose how each
+        multi-valued column is split (`separators`: role → separator name, else detected)."""
+        self.guess.check_rows(self.rows)
+        given = separators or {}
+        self.splittings = {}
+        names = self.guess.header or []
+        for k, role in enumerate(self.guess.roles):
+            if role not in MULTI_VALUED or self.layout != "judgments":
+                continue  # a contexts or references file splits cell by cell (parsing.py)
+            column = names[k] if k < len(names) else f"column {k + 1}"
+            cells = (cells[k] for _, cells in self.rows if k < len(cells))
+            if role in given:
+                self.splittings[k] = Splitting(column, role, given[role], True)
+            elif (k, role) not in self._detected:  # settled twice: at reading and mapping
+                self._detected[k, role] = separator_detect(cells, column, role)
+            self.splittings[k] = self.splittings.get(k) or self._detected[k, role]
+        return self
+
+    def values(self, k: int, cell: object) -> list[str]:
+        """A multi-valued cell's values (TooManyValues past the limit), or the cell alone."""
+        splitting = self.splittings.get(k)
+        if splitting is None:
+            return [cell.strip()] if isinstance(cell, str) and cell.strip() else []
+        return cell_split(cell, splitting.separator)
+
+    def column_name(self, k: int) -> str:
+        names = self.guess.header or []
+        return names[k] if k < len(names) and names[k] else f"column {k + 1}"
+
+    def _split_row(self, cells: list[object]) -> list[object]:
+        out: list[object] = []
+        for k, cell in enumerate(cells[:PREVIEW_COLUMNS]):
+            if k not in self.splittings:
+                out.append(_short(cell))
+                continue
+            try:
+                out.append([_short(v) for v in self.values(k, cell)[:PREVIEW_VALUES]])
+            except TooManyValues as exc:
+                out.append(f"({exc})")
+        return out
 
     def preview(self) -> dict:
         """The header, the first rows and the guessed roles, for the user to confirm."""
@@ -121,6 +173,9 @@ class Table:
             "missing": guess.missing,
             "doubled": guess.doubled,
             "why": "" if guess.sure else guess.why_unsure(self.name),
+            # The first rows as they will be read: a multi-valued cell as its list of values.
+            "split_rows": [self._split_row(cells) for _, cells in self.rows[:PREVIEW_ROWS]],
+            "separators": [s.as_dict() for s in self.splittings.values()],
         }
 
 
@@ -148,7 +203,7 @@ def _jsonl_table(layout: str, name: str, objects: list, parsed: Parsed) -> Table
             break
     header = list(keys)[:MAX_KEYS]
     rows = [(n, [obj.get(k) for k in header]) for n, obj in objects]
-    return Table(name, layout, guess_columns(layout, header, []), rows, parsed, jsonl=True)
+    return Table(name, layout, guess_columns(layout, header, []), rows, parsed, jsonl=True).settle()
 
 
 def table_read(layout: str, name: str, data: bytes) -> Table:
@@ -164,4 +219,5 @@ def table_read(layout: str, name: str, data: bytes) -> Table:
         found = [h.strip().lstrip("\ufeff") for h in cells[0][1]]
         cells = cells[1:]
     rows: list[tuple[int, list[object]]] = [(n, list(r)) for n, r in cells]
-    return Table(name, layout, guess_columns(layout, found, [r for _, r in cells]), rows, parsed)
+    guess = guess_columns(layout, found, [r for _, r in cells])
+    return Table(name, layout, guess, rows, parsed).settle()

@@ -36,8 +36,9 @@ def _dataset(request: AuthenticatedRequest, slug: str) -> Dataset:
     )
 
 
-def _import(request, dataset, files, data, columns: list[MappedColumn] | None = None):
+def _import(request, dataset, files, form, columns: list[MappedColumn] | None = None):
     """The import, or why not: (imported, None) or (None, counted problems or a message)."""
+    data = form.cleaned_data
     try:
         imported = judgments_import_files(
             dataset=dataset,
@@ -46,6 +47,7 @@ def _import(request, dataset, files, data, columns: list[MappedColumn] | None = 
             split=data["split"],
             files=files,
             columns=columns,
+            options=form.options(),
         )
     except JudgmentsRejected as exc:
         return None, [p.as_dict() for p in problems_counted(exc.problems)]
@@ -67,7 +69,7 @@ def judgments_upload(request: AuthenticatedRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         files = {k: (data[k].name[-100:], data[k].read()) for k in BUNDLE_FILES if data.get(k)}
         try:
-            imported, problems = _import(request, dataset, files, data)
+            imported, problems = _import(request, dataset, files, form)
         except ColumnsUnsure as exc:
             token = upload_stage(user=request.user, dataset=dataset, files=files)
             columns = ColumnsForm(initial={**data, "token": token}, preview=exc.preview)
@@ -99,7 +101,7 @@ def judgments_upload_columns(request: AuthenticatedRequest, slug: str) -> HttpRe
     if not form.is_valid():
         return _columns_page(request, dataset, form, [], status=400)
     try:
-        imported, problems = _import(request, dataset, files, form.cleaned_data, form.mapping())
+        imported, problems = _import(request, dataset, files, form, form.mapping())
     except ColumnsUnsure as exc:
         form.add_error(None, exc.messages[0])
         return _columns_page(request, dataset, form, exc.reasons, status=400)

@@ -71,7 +71,12 @@ def test_a_headerless_file_in_the_documented_layout_is_sure():
         (b"judge\tInstanceID\tRelevance\nj1\tc1\t4\n", "no column is the system"),
         (b"worker\tannotator\tid\tsystem\tq\nw\ta\tc1\tmt\t3\n", "several columns claim the judge"),
         (b"c1\tmt\tj1\tgood\nc2\tmt\tj1\tbad\n", "the rows do not fit judge, item, system"),
-        (b"Rater#\tCtx\tSys\tRel\nr1\tc1\tmt\t4\n", "no column is the judge"),
+        (b"Rater#\tCtx\tSys\tRel\nr1\tc1\tmt\t4\n", "no column is the item"),
+        # No judge column yet per-judge rows (the judge's column not recognised): asked.
+        (
+            b"Person\tid\tsystem\tRel\nr1\tc1\tmt\t4\nr2\tc1\tmt\t5\n",
+            "no column is the judge, yet system 'mt' and item 'c1' come twice (lines 2 and 3)",
+        ),
     ],
 )
 def test_an_unsure_guess_reads_nothing_and_says_what_is_missing(data, why):
@@ -88,8 +93,9 @@ def test_the_preview_shows_the_first_rows_and_the_guess_per_column():
     preview = judgments_preview(files={"judgments": ("j.tsv", data)})
     file = preview["files"]["judgments"]
     assert file["header"] == ["Rater#", "Ctx", "Sys", "Rel"] and len(file["rows"]) == 5
-    assert [c["role"] for c in file["columns"]] == ["criterion", "criterion", "system", "criterion"]
-    assert file["missing"] == ["judge", "item"] and not file["sure"] and not preview["sure"]
+    # Words are never scores: the rater's and the context's columns are not criteria.
+    assert [c["role"] for c in file["columns"]] == ["ignore", "ignore", "system", "criterion"]
+    assert file["missing"] == ["item"] and not file["sure"] and not preview["sure"]
 
 
 def test_a_mapping_settles_an_unsure_guess_by_name_or_number():

@@ -60,9 +60,9 @@ def test_the_page_asks_which_column_is_what_and_imports_as_confirmed(dataset, ow
     first = client.post(PAGE, _upload(name="paper"))
     page = first.content.decode()
     assert first.status_code == 200 and 'id="columns-form"' in page
-    assert "no column is the judge" in page and "<td>r1</td>" in page  # the first rows
+    assert "no column is the item" in page and "<td>r1</td>" in page  # the first rows
     selects = _selects(page)
-    assert selects["judgments-3"] == "system" and selects["judgments-1"] == "criterion"
+    assert selects["judgments-3"] == "system" and selects["judgments-1"] == "ignore"
     assert selects["contexts-1"] == "item"  # a sure file is shown as read
     assert _nothing_written()
     choice = {**selects, "judgments-1": "judge", "judgments-2": "item"}
@@ -110,9 +110,9 @@ def test_the_api_answers_an_unsure_guess_with_the_preview_then_imports_with_colu
     refused = client.post(API, _upload(), format="multipart")
     assert refused.status_code == 400
     body = refused.json()
-    assert "no column is the judge" in body["detail"] and "nothing was written" in body["detail"]
+    assert "no column is the item" in body["detail"] and "nothing was written" in body["detail"]
     judgments = body["preview"]["files"]["judgments"]
-    assert judgments["missing"] == ["judge", "item"] and judgments["header"][0] == "Rater#"
+    assert judgments["missing"] == ["item"] and judgments["header"][0] == "Rater#"
     assert judgments["rows"][0] == ["r1", "c1", "mt", "4", "3"] and not body["preview"]["sure"]
     assert _nothing_written()
     columns = json.dumps({"judge": "Rater#", "item": 2, "criterion": ["Rel", "Inf"]})
@@ -151,9 +151,9 @@ def test_the_api_refuses_a_bad_mapping_with_a_message(dataset, owner, client_for
 def test_the_command_maps_columns_and_names_what_is_wrong(dataset, tmp_path, capsys):
     path = tmp_path / "j.tsv"
     path.write_bytes(UNSURE)
-    with pytest.raises(CommandError, match="no column is the judge"):
+    with pytest.raises(CommandError, match="no column is the item"):
         call_command("import_judgments", "he", str(path))
-    assert "judgments (j.tsv): 1:Rater#=criterion" in capsys.readouterr().err
+    assert "judgments (j.tsv): 1:Rater#=ignore" in capsys.readouterr().err
     for option, says in [
         ("jduge=Rater#", "'jduge'"),
         ("judge=Nobody", "'Nobody'"),

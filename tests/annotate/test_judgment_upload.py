@@ -11,7 +11,7 @@ from tests.annotate.test_human_eval import CONTEXTS, JUDGMENTS, REFERENCES, SYST
 
 pytestmark = pytest.mark.django_db
 
-BAD_ONLY = "judge\tid\tsystem\tq\nj1\tc1\tmt\tx\nj2\n"
+BAD_ONLY = "judge\tid\tsystem\tq\nj1\tc1\tmt\t\nj2\n"  # no score, too few fields
 
 
 def _files(judgments=JUDGMENTS, **extra):

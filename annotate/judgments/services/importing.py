@@ -23,18 +23,27 @@ from annotate.judgments.bundles import (
     Bundle,
     ColumnsUnsure,
     NamedBytes,
+    ReadOptions,
     bundle_check,
     bundle_parse,
 )
 from annotate.judgments.columns import MappedColumn
 from annotate.judgments.models import EvalSystem, Judgment, JudgmentSet
 from annotate.judgments.parsing import NO_REFERENCES
+from annotate.judgments.services.mappings import column_mapping_recall, column_mapping_remember
 from annotate.judgments.services.systems import eval_system_set_outputs
 from annotate.judgments.tables import Parsed
 from core.bulk import analyze_after_commit
 from core.lines import LineProblem, problems_counted
 
-__all__ = ["BUNDLE_FILES", "Bundle", "ColumnsUnsure", "bundle_parse", "judgments_import"]
+__all__ = [
+    "BUNDLE_FILES",
+    "Bundle",
+    "ColumnsUnsure",
+    "ReadOptions",
+    "bundle_parse",
+    "judgments_import",
+]
 MAX_LISTED_PROBLEMS = 500  # counted entries: like problems are one entry already
 CONTEXTLESS = "judged items have no context (in no context file, not in the dataset)"
 KEPT = (
@@ -56,7 +65,7 @@ def _cross_checks(bundle: Bundle, known_items: set[str], with_refs: set[str]) ->
     """What the files say of each other: judged items nobody gave a context for, judged
     systems without outputs, items without references (each item once, by its id)."""
     found = Parsed()
-    judgments_name = bundle.tables["judgments"].name
+    judgments_name = bundle.name_of("judgments")
     outputs = bundle.outputs.by_system if bundle.outputs else None
     missing_items: dict[str, int] = {}
     no_output: dict[str, int] = {}
@@ -72,7 +81,7 @@ def _cross_checks(bundle: Bundle, known_items: set[str], with_refs: set[str]) ->
         what = "has no outputs" if outputs and system not in outputs else "lacks some outputs"
         found.warn(judgments_name, line, f"judged system {system!r} {what} in the system file")
     references = bundle.references
-    refs_name = bundle.tables["references"].name if references else "references"
+    refs_name = bundle.name_of("references") if references else "references"
     for item_id in _item_ids(bundle, known_items) - with_refs:
         if references is None or item_id not in references.items:  # else warned at its line
             message = f"item {item_id!r} has no references"
@@ -117,7 +126,7 @@ def _kept_items_differing(split: Split, bundle: Bundle) -> list[LineProblem]:
             and sorted(r.text for r in item.references.all()) != sorted(refs[item.external_id])
         )
     ]
-    name = bundle.tables["contexts"].name
+    name = bundle.name_of("contexts")
     return [
         LineProblem(0, KEPT, file=name, level="warning", kind=KEPT, subject=item_id)
         for item_id in sorted(differing)
@@ -197,8 +206,28 @@ def _report(bundle: Bundle, problems: list[LineProblem], **counts: object) -> di
         "items_without_references": _ids(without),
         "items_without_context": _ids(contextless),
         "columns": bundle.columns(),
+        **_how_read(bundle),
         "problems": [p.as_dict() for p in counted[:MAX_LISTED_PROBLEMS]],
         "problems_not_listed": max(0, len(counted) - MAX_LISTED_PROBLEMS),
+    }
+
+
+def _how_read(bundle: Bundle) -> dict[str, object]:
+    """Whether the scores are aggregated over judges (and over how many), which parts the
+    judgments file held itself, and how its multi-valued cells were split."""
+    judged = bundle.judgments
+    counts = [row.judges for row in judged.rows if row.judges is not None]
+    judges = (
+        {"column": judged.judges_column, "min": min(counts), "max": max(counts),
+         "mean": round(sum(counts) / len(counts), 3)}
+        if counts else None
+    )  # fmt: skip
+    return {
+        "aggregated": judged.aggregated,
+        "judges_per_row": judges,
+        "embedded": bundle.embedded,
+        "remembered": bundle.remembered,
+        "separators": bundle.separators(),
     }
 
 
@@ -223,7 +252,7 @@ def judgments_import(
     bundle_check(bundle)
     problems = _all_problems(bundle)
     if not bundle.judgments.rows:
-        name = bundle.tables["judgments"].name
+        name = bundle.name_of("judgments")
         if not any(p.level == "error" and p.file == name for p in problems):  # say why
             empty = "the file holds no judgment rows (a header alone, or nothing)"
             problems.append(LineProblem(0, empty, file=name))
@@ -274,6 +303,7 @@ def _bytes_of(upload: object, key: str) -> NamedBytes:
     return name[-100:], upload.read()  # type: ignore[attr-defined]
 
 
+@transaction.atomic
 def judgments_import_files(
     *,
     dataset: Dataset,
@@ -282,10 +312,13 @@ def judgments_import_files(
     split: str,
     files: dict,
     columns: list[MappedColumn] | None = None,
+    options: ReadOptions | None = None,
 ) -> JudgmentSet:
     """Uploaded files (keys of BUNDLE_FILES, judgments required; uploads or (name, bytes))
-    parsed and imported at once, columns mapped as `columns` says; only the dataset's owner
-    (or staff) may import into it."""
+    parsed and imported at once, columns mapped as `columns` says and cells read as `options`
+    say; only the dataset's owner (or staff) may import into it. Files with a header whose
+    columns the owner mapped before are read that way; a mapping or options given are
+    remembered for the next file with the same header."""
     if not (owner.is_staff or dataset.owner_id == owner.pk):
         raise PermissionDenied("Only the dataset's owner can import judgments.")
     read = {
@@ -295,7 +328,11 @@ def judgments_import_files(
     }
     if "judgments" not in read:
         raise ValidationError({"judgments": "The per-judge file is required."})
-    bundle = bundle_parse(**read, columns=columns)
-    return judgments_import(
+    recall = column_mapping_recall(owner=owner)
+    bundle = bundle_parse(**read, columns=columns, options=options, recall=recall)
+    imported = judgments_import(
         dataset=dataset, owner=owner, name=name or read["judgments"][0], split=split, bundle=bundle
     )
+    if columns or (options and (options.separators or options.original or options.wide)):
+        column_mapping_remember(owner=owner, bundle=bundle)
+    return imported

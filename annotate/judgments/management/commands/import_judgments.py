@@ -1,6 +1,9 @@
 """Import human judgments (and their systems' outputs, contexts and references) into a dataset:
-per-judge judgments (TSV/CSV/JSONL), problems listed by file and line. Columns are recognised by
-name (SystemID, InstanceID, WorkerId …); when unsure, map them with --column ROLE=COLUMN."""
+per-judge judgments, or one row per system × item of scores already aggregated (TSV/CSV/JSONL),
+problems listed by file and line. One file may hold everything: responses, references and
+context turns in columns of their own (several values a cell, the separator detected or given
+with --separator). Columns are recognised by name (SystemID, InstanceID, WorkerId …); when
+unsure, map them with --column ROLE=COLUMN."""
 
 from __future__ import annotations
 
@@ -11,9 +14,9 @@ from django.core.management.base import CommandError
 
 from annotate.datasets.commands import DatasetCommand
 from annotate.datasets.models import Dataset
-from annotate.judgments.bundles import ColumnsUnsure
-from annotate.judgments.columns import mapping_from_option
-from annotate.judgments.services.importing import bundle_parse, judgments_import
+from annotate.judgments.bundles import ColumnsUnsure, read_options
+from annotate.judgments.columns import ROLES, mapping_from_option
+from annotate.judgments.services.importing import judgments_import_files
 from core.command_args import file_to_read
 
 
@@ -27,6 +30,13 @@ def _file(path: str | None, option: str = "") -> tuple[str, bytes] | None:
         raise CommandError(f"Cannot read {path}: {exc.strerror or exc}.") from None
 
 
+def _pair(option: str) -> tuple[str, str]:
+    role, sep, separator = option.partition("=")
+    if not sep or not role.strip() or not separator:
+        raise CommandError(f"--separator {option!r}: expected ROLE=SEPARATOR.")
+    return role, separator
+
+
 def _preview_lines(preview: dict) -> list[str]:
     """Each unsure file's columns with the role guessed for each, to choose --column from."""
     lines = []
@@ -38,6 +48,7 @@ def _preview_lines(preview: dict) -> list[str]:
         )
         lines.append(f"{key} ({file['file']}): {columns}")
         lines += ["  " + " | ".join(row) for row in file["rows"][:3]]
+        lines += [f"  {splitting['explanation']}" for splitting in file["separators"]]
     return lines
 
 
@@ -57,10 +68,30 @@ class Command(DatasetCommand):
             action="append",
             default=[],
             metavar="[FILE.]ROLE=COLUMN",
-            help="which column holds a role (judge, item, system, response, context, depth, "
-            "references, criterion, ignore), by header name or 1-based number; FILE is one of "
-            "contexts, references, systems, judgments (default: every file with that column). "
-            "Repeatable.",
+            help=f"which column holds a role ({', '.join(ROLES)}), by header name or 1-based "
+            "number; FILE is one of contexts, references, systems, judgments (default: every "
+            "file with that column). Repeatable.",
+        )
+        parser.add_argument(
+            "--separator",
+            action="append",
+            default=[],
+            metavar="ROLE=SEP",
+            help="how the judgments file's cells of several values are split (ROLE: references "
+            "or context; SEP: tab, newline, '|||', '||||', eos, eou, json, none); detected when "
+            "not given. Repeatable.",
+        )
+        parser.add_argument(
+            "--original",
+            choices=["first", "last"],
+            help="where the original reply is among a cell's references (default: first, or "
+            "as remembered for this header); an 'original' column overrides it",
+        )
+        parser.add_argument(
+            "--wide",
+            choices=["systems"],
+            help="the score columns are one a system, named by it (no system column); their "
+            "criterion is 'score'",
         )
 
     def handle(self, *args, **opts):
@@ -76,20 +107,19 @@ class Command(DatasetCommand):
         self._report(imported.report)
 
     def _import(self, dataset: Dataset, opts: dict):
-        columns = mapping_from_option(opts["column"])
-        bundle = bundle_parse(
-            judgments=_file(opts["judgments"]) or ("", b""),
-            systems=_file(opts["systems"], "--systems"),
-            contexts=_file(opts["contexts"], "--contexts"),
-            references=_file(opts["references"], "--references"),
-            columns=columns,
-        )
-        return judgments_import(
+        pairs = [_pair(option) for option in opts["separator"]]
+        given = {"systems": "--systems", "contexts": "--contexts", "references": "--references"}
+        files = {key: _file(opts[key], option) for key, option in given.items()}
+        return judgments_import_files(
             dataset=dataset,
             owner=dataset.owner,
-            split=opts["split"],
             name=opts["name"] or Path(opts["judgments"]).name,
-            bundle=bundle,
+            split=opts["split"],
+            files={"judgments": _file(opts["judgments"]), **files},
+            columns=mapping_from_option(opts["column"]),
+            options=read_options(
+                separators=pairs, original=opts["original"] or "", wide=opts["wide"] or ""
+            ),
         )
 
     def _report(self, report: dict) -> None:
@@ -102,3 +132,9 @@ class Command(DatasetCommand):
             f"{report['errors']} rows skipped, {report['warnings']} warnings; "
             f"{report['items_without_references']['count']} items without references."
         )
+        if report.get("aggregated"):
+            judges = report.get("judges_per_row")
+            over = f" over {judges['min']}–{judges['max']} judges" if judges else ""
+            self.stdout.write(f"Scores already aggregated{over}: one row per system and item.")
+        for splitting in report.get("separators", []):
+            self.stdout.write(f"Read {splitting['explanation']}.")
