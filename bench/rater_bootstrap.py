@@ -12,7 +12,9 @@ For each size, in a child process of its own (so that its peak resident set is i
   also resample the ratings) of the same statistics, and the ratio;
 * the board's rater-aware interval today: ``board_draws`` (the rater model, fitted once per
   board) and ``rater_estimate`` (the corrected score and its 1,000 replicates over items and
-  raters), timed against the same ``bootstrap_ci``;
+  raters), timed against the same ``bootstrap_ci``; the ratings come from a crowd of
+  ``RATERS`` (each reference's from different ones), whose offsets the model measures, and the
+  same is timed with the raters unknown (their offsets counted as independent noise);
 * the peak of the child's resident set (``ru_maxrss``) and tracemalloc's peak during the
   two-level bootstrap and during ``rater_estimate`` (numpy's arrays included).
 
@@ -29,6 +31,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +55,7 @@ from scoring.metrics import (
 from scoring.metrics.tokenizers import clear_token_cache
 
 MIB = 1024 * 1024
+RATERS = 60  # the crowd behind the ratings
 
 
 def make_corpus(n_items: int, n_refs: int = 16, n_ratings: int = 3, seed: int = 0):
@@ -64,7 +68,8 @@ def make_corpus(n_items: int, n_refs: int = 16, n_ratings: int = 3, seed: int = 
         ratings += rng.integers(1, 6, size=(n_refs - 1, n_ratings)).astype(float).tolist()
     # Each item's first reference (rated 4–5) is its original reply: a kind of its own.
     kinds = [0 if j == 0 else 1 for _ in range(n_items) for j in range(n_refs)]
-    pools = RatingPools.of(ratings, kinds=kinds)
+    raters = [rng.choice(RATERS, size=n_ratings, replace=False).tolist() for _ in ratings]
+    pools = RatingPools.of(ratings, kinds=kinds, raters=raters)
     weights = iter(pools.weights().tolist())
     items = [
         RefItem(it.id, tuple(WeightedRef(r.text, next(weights)) for r in it.refs)) for it in items
@@ -101,6 +106,8 @@ def child(n_items: int, metric_name: str, n_samples: int) -> dict:
     low, high = np.percentile(reps, [2.5, 97.5])
     t_fit, draws = timed(lambda: board_draws(pools, profile.ref_ptr))
     t_est, est = timed(lambda: rater_estimate(metric, profile, draws, n_samples))
+    blind = board_draws(replace(pools, raters=None), profile.ref_ptr)
+    t_blind, _ = timed(lambda: rater_estimate(metric, profile, blind, n_samples))
     tracemalloc.start()
     rater_estimate(metric, profile, draws, n_samples)
     est_peak = tracemalloc.get_traced_memory()[1]
@@ -108,6 +115,8 @@ def child(n_items: int, metric_name: str, n_samples: int) -> dict:
     return {
         "t_fit": t_fit,
         "t_est": t_est,
+        "t_blind": t_blind,
+        "rater_sd": draws.model.rater_sd,
         "est": [est.estimate, *est.bounds],
         "est_peak_mib": est_peak / MIB,
         "items": n_items,
@@ -164,7 +173,10 @@ def main() -> None:
         print(
             f"  board_draws         {r['t_fit']:7.2f} s  (the rater model, once per board)\n"
             f"  rater_estimate      {r['t_est']:7.2f} s  ({r['t_est'] / r['t_ci']:.1f}×"
-            f" bootstrap_ci); peak {r['est_peak_mib']:.0f} MiB traced during it"
+            f" bootstrap_ci); peak {r['est_peak_mib']:.0f} MiB traced during it; {RATERS} "
+            f"raters, offsets' spread τ = {r['rater_sd']:.2f}\n"
+            f"  … raters unknown    {r['t_blind']:7.2f} s  (the offsets' simulation costs "
+            f"{r['t_est'] / r['t_blind']:.2f}× that)"
         )
         print(
             f"  corrected {r['est'][0]:.2f}, items + raters [{r['est'][1]:.2f}, {r['est'][2]:.2f}]"

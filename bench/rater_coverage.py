@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import itertools
 
-from rater_world import HI, LO, METRIC, WorldSpec, draw_sample, rate
+from rater_world import HI, LO, METRIC, WorldSpec, draw_sample, population_scores, rate
 from svg import write_svg
 
 from scoring.metrics import (
@@ -96,12 +96,12 @@ def panel(spec: WorldSpec, cell: str, p: int, samples: int, truth_pop: np.ndarra
     sample = draw_sample(spec, rng)
     counts = np.full(len(sample.latent), k)
     counts[rng.random(len(counts)) < extra] += 1
-    ratings = rate(spec, rng, sample.latent, counts)
+    ratings, raters = rate(spec, rng, sample.latent, counts)
     released = np.array([weight_of(float(np.mean(r)), LO, HI) for r in ratings])
     # Each item's first reference is the original reply, the others candidates: the kinds a
     # release records (a reference's origin), each with its own distribution of quality.
     kinds = (np.arange(len(ratings)) % spec.n_refs > 0).astype(int)
-    pools = RatingPools.of(ratings, released, LO, HI, kinds=kinds)
+    pools = RatingPools.of(ratings, released, LO, HI, kinds=kinds, raters=raters)
     truth_items = sample.true_scores()
     old = [
         rater_replicates(METRIC, prof, pools, samples, seed=p, weights=released).scores
@@ -134,8 +134,7 @@ def panel(spec: WorldSpec, cell: str, p: int, samples: int, truth_pop: np.ndarra
 def simulate_world(job: tuple) -> dict:
     spec, args = job
     rng = np.random.default_rng([spec.seed, 99, len(spec.relation)])
-    population = draw_sample(spec, rng, spec.n_items * args.population)
-    truth_pop = population.true_scores()
+    truth_pop = population_scores(spec, rng, spec.n_items * args.population)
     cells = {}
     for cell in args.cells:
         cells[cell] = [panel(spec, cell, p, args.samples, truth_pop) for p in range(args.panels)]
@@ -314,7 +313,7 @@ def main() -> None:
     parser.add_argument("--systems", type=int, default=6)
     parser.add_argument("--panels", type=int, default=60, help="independent panels a cell")
     parser.add_argument("--samples", type=int, default=200, help="replicates per interval")
-    parser.add_argument("--population", type=int, default=15, help="population / panel items")
+    parser.add_argument("--population", type=int, default=500, help="population / panel items")
     parser.add_argument("--cells", nargs="+", default=list(CELLS), choices=list(CELLS))
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a small smoke run")

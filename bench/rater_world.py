@@ -6,8 +6,9 @@ raters who rate with noise.
   original reply, between 3.8 and 5; the others from the world's prior: uniform on 1–5, or
   bimodal, most candidates poor and some good).
 * A rater gives round(λ + noise) clipped to 1–5; ``noise`` is normal (SD ``noise``) or, in the
-  ``offsets`` rater model, each rating also carries its rater's own offset (SD 0.5; 40 raters
-  per panel, each rating by a random one), so the noise is not the estimator's model.
+  ``offsets`` rater model, each rating also carries its rater's own offset (SD 0.5), shared by
+  every rating she gives. A panel has 40 raters; each rating is by a random one of them (never
+  twice the same for one reference), and the pools say who.
 * The true weight is the weight of the expected rating E[r | λ] (what infinitely many raters'
   mean gives): the estimand of every interval here.
 * Systems ``follow-truth``: an output copies, with token noise, a reference chosen more often
@@ -33,6 +34,7 @@ VOCAB = 3000
 RATERS_PER_PANEL = 40
 RATER_OFFSET_SD = 0.5
 METRIC = get_metric("dbleu", tokenize="none")
+POPULATION_CHUNK = 5000  # items drawn at a time for a population's score
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,26 @@ class Sample:
     def true_scores(self) -> np.ndarray:
         rows = [p.rows(self.true_weights).sum(axis=0) for p in self.profiles]
         return np.array([float(METRIC.scores_from_stats(r)) for r in rows])
+
+
+def population_scores(spec: WorldSpec, rng: np.random.Generator, n_items: int) -> np.ndarray:
+    """Every system's score at the true weights on the population of items: the score of the
+    statistics a board of ``spec.n_items`` items has on average, estimated from ``n_items``
+    fresh items (summed a chunk at a time, so that a hundred thousand fit in memory).
+
+    At the board's size, not over the whole sample: BLEU's smoothing of an n-gram count that is
+    zero (ΔBLEU clamps a negative count to zero) adds 1/(2·total) to the precision, which
+    depends on the corpus' size, so a system at ΔBLEU's floor scores about a point on 200 items
+    and nearly 0 on a hundred thousand. Every other part of the score is a ratio of sums, for
+    which the size does not matter."""
+    total = None
+    for start in range(0, n_items, POPULATION_CHUNK):
+        sample = draw_sample(spec, rng, min(POPULATION_CHUNK, n_items - start))
+        sums = np.stack([p.rows(sample.true_weights).sum(axis=0) for p in sample.profiles])
+        total = sums if total is None else total + sums
+    assert total is not None
+    board = total * (spec.n_items / n_items)
+    return np.array([float(METRIC.scores_from_stats(row)) for row in board])
 
 
 def _tokens(rng: np.random.Generator, size: int) -> list[str]:
@@ -133,13 +155,16 @@ def draw_sample(spec: WorldSpec, rng: np.random.Generator, n_items: int | None =
 
 def rate(
     spec: WorldSpec, rng: np.random.Generator, latent: np.ndarray, counts: np.ndarray
-) -> list[list[float]]:
-    """``counts[j]`` ratings of reference j by the world's raters."""
+) -> tuple[list[list[float]], list[list[int]]]:
+    """``counts[j]`` ratings of reference j by the world's raters, and who gave each (one of
+    the panel's raters at random, never the same one twice for one reference)."""
     offsets = rng.normal(0, RATER_OFFSET_SD, RATERS_PER_PANEL) if spec.raters == "offsets" else None
-    out = []
+    out, who = [], []
     for lam, k in zip(latent, counts, strict=True):
+        raters = rng.choice(RATERS_PER_PANEL, size=int(k), replace=False)
         noise = rng.normal(0, spec.noise, int(k))
         if offsets is not None:
-            noise += offsets[rng.integers(RATERS_PER_PANEL, size=int(k))]
+            noise += offsets[raters]
         out.append(np.clip(np.rint(lam + noise), LO, HI).tolist())
-    return out
+        who.append(raters.tolist())
+    return out, who

@@ -58,8 +58,9 @@ DRAW_BLOCK = 64  # replicates whose weights are drawn and summed at once, at the
 # … and at most this many replicate × reference cells (each of a dozen arrays 8 MB at most).
 DRAW_CELLS = 1_000_000
 # Simulations of the raters a board's interval takes by default: the costly part (each draws and
-# scores every rated reference), and enough for a 95% interval's ends (the 2.5% quantile of 250
-# draws is off by about a percentage point of probability), cycled over the item draws.
+# scores every rated reference), cycled over the item draws. Enough for the SD the interval over
+# raters is built on (within 5% of the truth), not for its 2.5% and 97.5% quantiles, each off by
+# about a point of probability at 250 draws.
 RATER_SAMPLES = 250
 Z_95 = 1.959963984540054  # the standard normal's 97.5% quantile
 

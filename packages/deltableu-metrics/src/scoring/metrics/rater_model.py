@@ -45,7 +45,7 @@ LATENT_POINTS = 81  # the grid of G: λ from half a scale below the lowest level
 # σ's candidates, as shares of the scale's width (1–5: 0.12 to 4 rating points), then refined.
 SIGMA_SHARES = np.geomspace(0.03, 1.0, 25)
 EM_ITERATIONS = 150  # per candidate σ, warm-started from the last: G changes < 1e-6 by then
-MODEL_VERSION = "ordered-probit-npmle/1"
+MODEL_VERSION = "ordered-probit-npmle/2"  # /2: the raters' offsets
 # Distinct rating patterns up to which an item's posterior maximum is a matrix product over them.
 PATTERN_PRODUCT_MAX = 512
 # The raters' offsets take at most this share of σ (the rest is each rating's own noise).
