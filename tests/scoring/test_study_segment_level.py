@@ -186,9 +186,16 @@ def test_kendall_over_all_responses_past_its_budget_has_its_value_alone(monkeypa
     assert any("without an interval" in note for note in result["notes"])
 
 
-def test_rank_draws_are_capped_by_the_budget(monkeypatch):
-    monkeypatch.setattr(level_module, "RANK_BUDGET", 100 * 200)
+def test_segment_draws_are_capped_by_the_budget(monkeypatch):
+    monkeypatch.setattr(level_module, "SEGMENT_BUDGET", 100 * 200)
     data = _data()
     row = run_study(data, OPTIONS)["segments"]["rel"]["correlations"][0]
+    for grouping in ("none", "item"):
+        assert row[grouping]["pearson"]["draws"] == level_module.MIN_DRAWS
+    assert row["item"]["spearman"]["draws"] == row["item"]["kendall"]["draws"] == 100
+    assert row["none"]["kendall"]["draws"] == row["none"]["spearman"]["draws"] == 200  # theirs
+    monkeypatch.setattr(level_module, "RANK_BUDGET", 100 * 150)
+    row = run_study(data, OPTIONS)["segments"]["rel"]["correlations"][0]
     assert row["none"]["spearman"]["draws"] == level_module.MIN_DRAWS
-    assert row["none"]["pearson"]["draws"] == 200
+    assert level_module.segment_draws(50, 200) == 200
+    assert level_module.segment_draws(10**9, 200) == level_module.MIN_DRAWS

@@ -17,11 +17,13 @@ human scores: none of this exists for them (a note says so).
 
 Cost. At 100,000 responses one bootstrap draw of Spearman without grouping costs ~9 ms and
 one of Kendall ~30 ms (one scipy call), while Pearson and the item-grouped statistics are
-nearly free. To keep a 100,000-response study's segment level under 10 s, Spearman's draws
-without grouping are capped at `RANK_BUDGET` response-draws (at least `MIN_DRAWS`), and
-Kendall without grouping gets its interval only when `KENDALL_BUDGET` allows `MIN_DRAWS`
-draws (otherwise its value alone, a note saying so). PERM-BOTH draws are capped the same way
-(`PERM_BUDGET`). Every row states its draws.
+cheap, but drawing 1,000 bootstrap samples of 10,000 items is not free either. To keep a
+100,000-response study's segment level under 10 s, each metric's bootstrap draws are capped
+at `SEGMENT_BUDGET` response-draws (at least `MIN_DRAWS`), Spearman's without grouping at
+`RANK_BUDGET`, and Kendall without grouping gets
+its interval only when `KENDALL_BUDGET` allows `MIN_DRAWS` draws (otherwise its value alone,
+a note saying so: the item-grouped τ keeps its interval). PERM-BOTH draws are capped the
+same way (`PERM_BUDGET`). Every interval and cluster states its draws.
 """
 
 from __future__ import annotations
@@ -43,15 +45,18 @@ from .stats import Rows
 
 # Fewer draws than this make a 95% percentile interval too rough to print.
 MIN_DRAWS = 100
-# Response-draws (responses × draws) allowed for Spearman without grouping: 100 draws at
-# 100,000 responses (~0.9 s a metric), every draw asked for up to 10,000 responses.
+# Response-draws (responses × draws) of each metric's segment-level bootstrap (Pearson, and
+# every item-grouped statistic): every draw asked for up to 20,000 responses, 200 at 100,000.
+SEGMENT_BUDGET = 20_000_000
+# Response-draws for Spearman without grouping: a draw re-ranks the tie groups (~4 ms at
+# 100,000 responses with ties): 100 draws there, every draw asked for up to 10,000 responses.
 RANK_BUDGET = 10_000_000
 # Response-draws for Kendall without grouping: an interval up to 20,000 responses (~0.5 s a
 # metric); past that its value alone (one scipy call).
 KENDALL_BUDGET = 2_000_000
 # Response-draws for each PERM-BOTH test (system and segment level): 1,000 draws up to
-# 10,000 responses, 100 at 100,000 (p-values in steps of 0.01, enough to read α = 0.05).
-PERM_BUDGET = 10_000_000
+# 20,000 responses, 200 at 100,000 (p-values in steps of 0.005).
+PERM_BUDGET = 20_000_000
 PERM_DRAWS = 1000
 SPA_PERMUTATIONS = 1000  # WMT24's
 ALPHA = 0.05
@@ -94,27 +99,33 @@ def _kendall_point(metric: np.ndarray, human: np.ndarray) -> float:
 
 def correlations_of(metric: np.ndarray, human: np.ndarray, options: StudyOptions) -> dict:
     """Pearson/Spearman/Kendall without grouping and item-grouped, with intervals (the draws
-    per statistic as in the module docstring), and counts of responses and items."""
+    as in the module docstring), and counts of responses and items."""
     n = int((np.isfinite(metric) & np.isfinite(human)).sum())
-    seed, most = options.seed, options.bootstrap
+    draws = segment_draws(n, options.bootstrap)
 
-    def run(statistics: tuple[str, ...], grouping: str, draws: int) -> list[SegmentCorrelation]:
+    def run(statistics: tuple[str, ...], grouping: str, k: int) -> list[SegmentCorrelation]:
         return segment_correlations(
-            metric, human, statistics=statistics, groupings=(grouping,), draws=draws, seed=seed
+            metric, human, statistics=statistics, groupings=(grouping,), draws=k, seed=options.seed
         )
 
-    (pearson,) = run(("pearson",), "none", most)
-    (spearman,) = run(("spearman",), "none", _budget(n, RANK_BUDGET, most))
+    (pearson,) = run(("pearson",), "none", draws)
+    (spearman,) = run(("spearman",), "none", _budget(n, RANK_BUDGET, options.bootstrap))
     none = {"pearson": _interval(pearson), "spearman": _interval(spearman)}
-    kendall_draws = min(most, KENDALL_BUDGET // max(n, 1))
-    if kendall_draws >= min(MIN_DRAWS, most):
+    kendall_draws = min(options.bootstrap, KENDALL_BUDGET // max(n, 1))
+    if kendall_draws >= min(MIN_DRAWS, options.bootstrap):
         none["kendall"] = _interval(run(("kendall",), "none", kendall_draws)[0])
     else:
         point = _kendall_point(metric, human)
         none["kendall"] = _interval(pearson, False) | {"value": point}
-    grouped = run(("pearson", "spearman", "kendall"), "item", most)
+    grouped = run(("pearson", "spearman", "kendall"), "item", draws)
     item = {c.statistic: _interval(c) for c in grouped}
     return {"responses": n, "items": pearson.n_items, "none": none, "item": item}
+
+
+def segment_draws(responses: int, most: int) -> int:
+    """Bootstrap draws of the segment level: `most` (the study's) up to `SEGMENT_BUDGET`
+    response-draws, then fewer, at least `MIN_DRAWS`."""
+    return _budget(responses, SEGMENT_BUDGET, most)
 
 
 def _metric_row(cfg: Config) -> dict:
