@@ -199,3 +199,15 @@ def test_segment_draws_are_capped_by_the_budget(monkeypatch):
     assert row["none"]["spearman"]["draws"] == level_module.MIN_DRAWS
     assert level_module.segment_draws(50, 200) == 200
     assert level_module.segment_draws(10**9, 200) == level_module.MIN_DRAWS
+
+
+def test_the_run_reports_progress_per_criterion_of_the_segment_level():
+    heard = []
+    run_study(_data(), OPTIONS, lambda done, total, message: heard.append((done, message)))
+    steps = [(d, m) for d, m in heard if m.startswith("Segment level")]
+    assert [m for _, m in steps] == [
+        "Segment level and meta-evaluation — rel",
+        "Segment level and meta-evaluation — inf",
+    ]
+    assert steps[0][0] < steps[1][0] <= 100
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)  # never goes back

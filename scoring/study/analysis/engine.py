@@ -155,8 +155,11 @@ def run_study(data: StudyData, options: StudyOptions, progress: Progress | None 
     stats = _statistics(data, everything, options, clock, result)
     result["systems"] = system_level(data, stats, options, notes)
     clock.lap("systems")
-    clock.step("Segment level and meta-evaluation", 5)
-    result["segments"] = segment_level(data, stats, options, result["systems"], notes)
+    # Up to 10 points of progress for the segment level, shared by the criteria.
+    share = max(1, 10 // max(1, len(data.system_scores)))
+    result["segments"] = segment_level(
+        data, stats, options, result["systems"], notes, lambda m: clock.step(m, share)
+    )
     clock.lap("segments")
     if data.pairs:
         _pair_level(data, stats, options, (table, everything, orders), clock, result)

@@ -29,6 +29,7 @@ same way (`PERM_BUDGET`). Every interval and cluster states its draws.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 from scipy import stats as sps
@@ -216,9 +217,11 @@ def segment_level(
     options: StudyOptions,
     systems: dict[str, dict],
     notes: list[str],
+    step: Callable[[str], None] | None = None,
 ) -> dict[str, dict]:
     """Per criterion with per-response human scores: the segment level (see the module
-    docstring); adds SPA and the clusters to `systems` (the system level) in place."""
+    docstring); adds SPA and the clusters to `systems` (the system level) in place. `step`
+    hears of each criterion before its work starts (the run's progress)."""
     if not data.system_scores:
         notes.append(
             "pairwise human scores have no per-response scores: no segment level, no soft "
@@ -227,6 +230,8 @@ def segment_level(
         return {}
     out = {}
     for criterion in data.system_scores:
+        if step is not None:
+            step(f"Segment level and meta-evaluation — {criterion}")
         found = _criterion(data, stats, options, criterion)
         if found is None:
             notes.append(f"{criterion}: fewer than two systems with outputs, no segment level")
