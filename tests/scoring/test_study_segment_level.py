@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from core.strict_json import json_safe
 from scoring.metrics import get_metric
 from scoring.study.analysis import segment_level as level_module
 from scoring.study.analysis.configs import StudyOptions, system_configs
@@ -181,9 +182,11 @@ def test_kendall_over_all_responses_past_its_budget_has_its_value_alone(monkeypa
     result = run_study(data, OPTIONS)
     row = result["segments"]["rel"]["correlations"][0]
     kendall = row["none"]["kendall"]
-    assert kendall["draws"] == 0 and np.isnan(kendall["low"]) and np.isfinite(kendall["value"])
+    assert kendall["draws"] == 0 and kendall["low"] is None and np.isfinite(kendall["value"])
     assert row["item"]["kendall"]["draws"] == 200
     assert any("without an interval" in note for note in result["notes"])
+    # An interval left out by choice is not an undefined value (those warn the reader).
+    assert json_safe(result)[1] == 0
 
 
 def test_segment_draws_are_capped_by_the_budget(monkeypatch):
@@ -195,8 +198,15 @@ def test_segment_draws_are_capped_by_the_budget(monkeypatch):
     assert row["item"]["spearman"]["draws"] == row["item"]["kendall"]["draws"] == 100
     assert row["none"]["kendall"]["draws"] == row["none"]["spearman"]["draws"] == 200  # theirs
     monkeypatch.setattr(level_module, "RANK_BUDGET", 100 * 150)
-    row = run_study(data, OPTIONS)["segments"]["rel"]["correlations"][0]
+    result = run_study(data, OPTIONS)
+    row = result["segments"]["rel"]["correlations"][0]
     assert row["none"]["spearman"]["draws"] == level_module.MIN_DRAWS
+    assert any("use 100 bootstrap draws (not 200" in note for note in result["notes"])
+
+
+def test_no_note_on_draws_when_every_draw_asked_for_was_made(study):
+    _, result = study
+    assert not any("bootstrap draws (not" in note for note in result["notes"])
     assert level_module.segment_draws(50, 200) == 200
     assert level_module.segment_draws(10**9, 200) == level_module.MIN_DRAWS
 

@@ -86,7 +86,8 @@ def response_grid(
 
 
 def _interval(c: SegmentCorrelation, with_interval: bool = True) -> dict:
-    low, high = (c.low, c.high) if with_interval else (float("nan"), float("nan"))
+    # None, not NaN, for an interval left out by choice: NaN is counted as "undefined".
+    low, high = (c.low, c.high) if with_interval else (None, None)
     out = {"value": c.value, "low": low, "high": high, "draws": c.draws if with_interval else 0}
     return out | {"n_groups": c.n_groups, "n_constant": c.n_constant, "n_too_few": c.n_too_few}
 
@@ -240,6 +241,15 @@ def segment_level(
             _system_metaeval(systems[criterion], found, options)
         del found["grids"]
         out[criterion] = found
+        draws = {row["none"]["pearson"]["draws"] for row in found["correlations"]}
+        if draws and min(draws) < options.bootstrap:
+            notes.append(
+                f"{criterion}: the segment level's intervals use {min(draws):,} bootstrap draws "
+                f"(not {options.bootstrap:,}; Spearman over all responses "
+                f"{found['correlations'][0]['none']['spearman']['draws']:,}): each draw "
+                f"reweighs all {found['correlations'][0]['responses']:,} responses, and the "
+                "draws are capped to keep the study's run short"
+            )
         if any(row["none"]["kendall"]["draws"] == 0 for row in found["correlations"]):
             notes.append(
                 f"{criterion}: Kendall's τ over all responses is shown without an interval "
