@@ -64,7 +64,7 @@ ALPHA = 0.05
 # The correlation PERM-BOTH recomputes: Pearson, the one that costs a product per draw.
 CLUSTER_STATISTIC = "pearson"
 SCORE_NOTE = (
-    "per-response metric score: the metric of that one response's statistics row "
+    "the metric of that one response's statistics row "
     "(its sentence-level form, with the metric's own smoothing), all rated references; "
     "NIST's information weights are the whole test set's"
 )

@@ -230,15 +230,15 @@ class _Draws:
         return _pearson_from_sums(counts @ self.item_sums)
 
     def spearman(self, counts: np.ndarray) -> np.ndarray:
-        # Floats (einsum over mixed integer and float arrays is several times slower), and
-        # fancy indexing, not np.take(axis=1): the same C-ordered array, many times faster.
+        # Floats: einsum over mixed integer and float arrays is several times slower.
         counts = np.asarray(counts, dtype=np.float64)
-        weights = counts[:, self.r.item]  # (draws, responses)
+        weights = np.take(counts, self.r.item, axis=1)  # (draws, responses), C-ordered
         ranks, squares = [], []
         for (group, _), members in zip(self.groups, self.members, strict=True):
             size = weights if members is None else np.asarray((members.T @ counts.T).T)
             rank = self._ranks(size)
             squares.append(np.einsum("dg,dg,dg->d", size, rank, rank))
+            # Fancy indexing: np.take(axis=1) from a few groups' columns is many times slower.
             ranks.append(rank if group is None else rank[:, group])
         n = weights.sum(axis=1)
         sxy = np.einsum("dr,dr,dr->d", weights, ranks[0], ranks[1])
