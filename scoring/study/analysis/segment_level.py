@@ -7,7 +7,9 @@ if the corpus were that one response (BLEU's sentence BLEU, ΔBLEU's sentence Δ
 except that what a metric learns from the whole test set stays the test set's (NIST's and
 ΔNIST's n-gram information weights come from all the study's references).
 Configurations are the system level's (every metric with all rated references at the main
-order). Scores are multiplied by the metric's direction, so agreement is positive.
+order). The BLEU family's other reference sets (single, w ≥ θ) are left out: each would cost
+a whole metric's segment level again (~1 s at 100,000 responses), and Table 2 compares them.
+Scores are multiplied by the metric's direction, so agreement is positive.
 
 Per criterion: segment-level Pearson, Spearman and Kendall over all responses ("none") and
 item-grouped ("item"), with 95% bootstrap intervals over items (`segments`); item-grouped
