@@ -66,6 +66,16 @@ class StudyDetailSerializer(StudySummarySerializer):
     judgment_set = serializers.IntegerField(source="judgment_set_id", allow_null=True)
     output_campaign = serializers.IntegerField(source="output_campaign_id", allow_null=True)
     weight_campaign = serializers.IntegerField(source="weight_campaign_id", allow_null=True)
+    result = serializers.JSONField(
+        read_only=True,
+        help_text="Empty until the run succeeds; then `table` and `criteria` (Table 2 per "
+        "criterion), `systems` (per criterion: systems, correlations over systems with "
+        "pairwise accuracy, acc_eq and its ε, SPA, and `clusters` by PERM-BOTH), `segments` "
+        "(per criterion: per-response correlations over all responses and item-grouped with "
+        "intervals, item-grouped acc_eq, `clusters`; empty for pairwise human scores), "
+        "`sweeps`, `notes`, `warnings`, `inputs`. Undefined values are null; every metric "
+        "row names its `label` and `signature`.",
+    )
 
     class Meta(StudySummarySerializer.Meta):
         fields = [
@@ -224,7 +234,11 @@ class StudyDetailApi(APIView):
 class StudyExportApi(APIView):
     @extend_schema(
         responses={
-            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="Table 2, sweeps"),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="Table 2 per criterion; the system level with its meta-evaluation "
+                "(system_metaeval rows); the segment level (segments rows); the sweeps",
+            ),
             (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
         }
     )

@@ -157,11 +157,39 @@ def study_system_levels(*, study: CorrelationStudy) -> list[dict]:
                 "items": level.get("items"),
                 "columns": [display for _, display in columns],
                 "rows": rows,
-                "correlations": correlations,
+                "correlations": _with_ranks(correlations, level.get("clusters")),
+                "clusters": level.get("clusters"),
                 "plots": plots,
             }
         )
     return levels
+
+
+def _with_ranks(rows: list[dict], clusters: dict | None) -> list[dict]:
+    """Each metric's row with its significance cluster (`rank`, None when the study has no
+    clusters: results stored before them, or pairwise human scores)."""
+    labels = {row["key"]: row.get("label", row["key"]) for row in rows}
+    ranks = {
+        r["key"]: r | {"closest_label": labels.get(r["closest"], r["closest"])}
+        for r in (clusters or {}).get("ranks", [])
+    }
+    return [row | {"rank": ranks.get(row["key"])} for row in rows]
+
+
+def study_segment_levels(*, study: CorrelationStudy) -> list[dict]:
+    """Per criterion with per-response human scores: the segment-level correlations (no
+    grouping and item-grouped, with intervals), item-grouped acc_eq and each metric's
+    segment-level significance cluster; empty for pairwise human scores."""
+    return [
+        {
+            "criterion": criterion,
+            "systems": level.get("systems", []),
+            "score": level.get("score", ""),
+            "rows": _with_ranks(level.get("correlations", []), level.get("clusters")),
+            "clusters": level.get("clusters"),
+        }
+        for criterion, level in _in_study_order(study, study.result.get("segments") or {})
+    ]
 
 
 def study_source_of_dataset(*, model: type[Model], dataset: Dataset, pk: int) -> Model | None:

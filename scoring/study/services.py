@@ -211,9 +211,52 @@ TABLE_HEADER = [
 ]  # fmt: skip
 
 
+def _ranks(level: dict) -> dict[str, dict]:
+    return {r["key"]: r for r in (level.get("clusters") or {}).get("ranks", [])}
+
+
+def _system_metaeval_rows(criterion: str, level: dict) -> list[list[object]]:
+    """WMT's meta-evaluation over systems: pairwise accuracy and acc_eq with their intervals,
+    SPA, and the significance cluster (absent from results stored before them)."""
+    if not level.get("clusters"):
+        return []
+    ranks = _ranks(level)
+    rows: list[list[object]] = [[], ["system_metaeval", criterion, "pairwise_accuracy", "low",
+        "high", "acc_eq", "low", "high", "epsilon", "spa", "rank", "signature"]]  # fmt: skip
+    for c in level.get("correlations", []):
+        cells = [*_interval(c.get("pairwise_accuracy")), *_interval(c.get("acc_eq"))]
+        cells += [(c.get("acc_eq") or {}).get("epsilon"), (c.get("spa") or {}).get("value")]
+        cells += [ranks.get(c["key"], {}).get("rank"), c.get("signature", "")]
+        rows.append([_fmt(x) for x in ("", c["key"], *cells)])
+    return rows
+
+
+def _segment_rows(criterion: str, level: dict) -> list[list[object]]:
+    """The segment level: one row per metric and grouping (none: all responses; item:
+    WMT's item-grouped average), each statistic with its interval and draws."""
+    ranks = _ranks(level)
+    rows: list[list[object]] = [[], ["segments", criterion, "grouping", "pearson", "low",
+        "high", "spearman", "low", "high", "kendall", "low", "high", "draws", "responses",
+        "items_averaged", "items_constant", "acc_eq", "epsilon", "rank", "signature"]]  # fmt: skip
+    for c in level.get("correlations", []):
+        for grouping in ("none", "item"):
+            part = c[grouping]
+            cells: list[object] = [grouping]
+            for name in ("pearson", "spearman", "kendall"):
+                cells += _interval(part[name])
+            draws = (str(part[n]["draws"]) for n in ("pearson", "spearman", "kendall"))
+            cells.append("/".join(draws))
+            cells += [c["responses"], part["pearson"]["n_groups"], part["pearson"]["n_constant"]]
+            acc = c["acc_eq"] if grouping == "item" else {}
+            cells += [acc.get("value"), acc.get("epsilon"), ranks.get(c["key"], {}).get("rank")]
+            rows.append([_fmt(x) for x in ("", c["key"], *cells, c.get("signature", ""))])
+    return rows
+
+
 def study_export_csv(study: CorrelationStudy) -> str:
-    """Table 2 rows per criterion; then the system level (systems, then correlations); then
-    the sweeps as (sweep, metric, x, rho) rows."""
+    """Table 2 rows per criterion; then the system level (systems, correlations, and WMT's
+    meta-evaluation); then the segment level per criterion; then the sweeps as
+    (sweep, metric, x, rho) rows."""
     result = study.result
     criteria = result.get("criteria") or {"": {"table": result.get("table", [])}}
     rows: list[list[object]] = []
@@ -237,6 +280,9 @@ def study_export_csv(study: CorrelationStudy) -> str:
         for c in level.get("correlations", []):
             cells = [*_interval(c["pearson"]), *_interval(c["spearman"]), *_interval(c["kendall"])]
             rows.append([_fmt(x) for x in ("", c["key"], *cells, c.get("signature", ""))])
+        rows += _system_metaeval_rows(criterion, level)
+    for criterion, level in (result.get("segments") or {}).items():
+        rows += _segment_rows(criterion, level)
     rows += [[], ["sweep", "metric", "x", "rho"]]
     for sweep, series in result.get("sweeps", {}).items():
         for metric, points in series.items():

@@ -25,6 +25,7 @@ from scoring.study.selectors import (
     study_get_managed,
     study_names,
     study_plots,
+    study_segment_levels,
     study_system_levels,
     study_unit_size,
 )
@@ -120,6 +121,7 @@ def study_detail(request: AuthenticatedRequest, study_id: int) -> HttpResponse:
         "study": study,
         "criteria_tables": study_criteria_tables(study=study),
         "system_levels": study_system_levels(study=study),
+        "segment_levels": study_segment_levels(study=study),
         "plots": study_plots(study=study),
         "unit_size": study_unit_size(study=study),
     }

@@ -10,7 +10,7 @@ from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_create, campaign_join
 from annotate.rating.services.ratings import rating_submit
 from scoring.study.models import CorrelationStudy
-from scoring.study.services import study_data
+from scoring.study.services import study_create, study_data
 from tests.runs_kit import execute
 from tests.scoring.study_kit import STUDY_OPTIONS, WORDS, study_release_items
 
@@ -115,3 +115,30 @@ def test_a_pairwise_campaigns_preferences_are_the_studys_human_differences(syste
     assert data.pairs == [("good", "bad"), ("good", "mid"), ("mid", "bad")]
     for pair in data.pairs:
         assert np.array_equal(data.human[data.criteria[0]][pair], np.full(N, 2.0))
+
+
+def test_a_pairwise_campaign_study_has_no_segment_level_and_says_so(
+    systems,
+    owner,
+    rater,
+    client_for,
+):
+    release, made = systems
+    campaign = rated_campaign(owner, rater, release, made, "pairwise")
+    found = study_create(
+        owner=owner,
+        name="AB",
+        release=release,
+        split="test",
+        output_campaign=campaign,
+        options=STUDY_OPTIONS,
+        send=False,
+    )
+    assert execute(found.run).state == "succeeded"
+    found = CorrelationStudy.objects.get(pk=found.pk)
+    assert found.result["segments"] == {} and found.result["systems"] == {}
+    assert any("no segment level" in note for note in found.result["notes"])
+    page = client_for(owner).get(f"/studies/{found.pk}/").content.decode()
+    assert "Segments —" not in page and "no segment level" in page
+    text = client_for(owner).get(f"/studies/{found.pk}/export.csv").content.decode()
+    assert "segments" not in [line.split(",")[0] for line in text.splitlines()]

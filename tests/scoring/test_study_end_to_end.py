@@ -122,7 +122,9 @@ def test_from_raw_files_to_a_study_on_the_command_line(files, owner, tmp_path, c
     )
     printed = capsys.readouterr().out
     assert "every reference counts with weight +1" in printed and "Systems — Relevance" in printed
+    assert "Segments — Informativeness" in printed and "rank 1" in printed
     result = json.loads(out.read_text())
+    assert set(result["segments"]) == set(CRITERIA)
     assert result["inputs"]["excluded_systems"] == [HUMAN]
     for criterion in CRITERIA:
         _check(result["systems"][criterion], expected_system_level(files, criterion, {HUMAN}))

@@ -8,8 +8,8 @@ items to observation units and the item bootstrap, `observe` the unit-level obse
 `table` Table 2 per criterion, `systems` the system-level table, `engine` the whole study.
 
 The field's meta-evaluation statistics, on plain (systems, items) grids of scores (METHODS.md,
-"Meta-evaluation"; not yet part of a study's run): `segments` the segment-level correlations
-(no grouping and item-grouped, with item-bootstrap intervals), `metaeval` pairwise accuracy,
-tie-calibrated accuracy (acc_eq) and soft pairwise accuracy (SPA), `significance` PERM-BOTH
-between two metrics and the significance clusters of many.
+"Meta-evaluation"; `segment_level` puts them in a study's run): `segments` the segment-level
+correlations (no grouping and item-grouped, with item-bootstrap intervals), `metaeval` pairwise
+accuracy, tie-calibrated accuracy (acc_eq) and soft pairwise accuracy (SPA), `significance`
+PERM-BOTH between two metrics and the significance clusters of many.
 """

@@ -28,6 +28,7 @@ from .configs import (
 from .data import StudyData, StudyInputError
 from .loo import apply_leave_one_out
 from .observe import AssignmentScheme, BootstrapScheme, Observations, observations
+from .segment_level import segment_level
 from .stats import Rows, compute_stats
 from .systems import system_level
 from .table import Coefficients, coefficients, mean_rho, table_rows
@@ -136,8 +137,9 @@ def _statistics(
 
 
 def run_study(data: StudyData, options: StudyOptions, progress: Progress | None = None) -> dict:
-    """Table 2 per criterion, (if `options.sweeps`) Figure 2 for the primary criterion, and the
-    system-level table, as a JSON-able dict (NaN where a value is undefined)."""
+    """Table 2 per criterion, (if `options.sweeps`) Figure 2 for the primary criterion, the
+    system-level table with WMT's meta-evaluation, and the segment level (`segment_level`),
+    as a JSON-able dict (NaN where a value is undefined)."""
     _check(data)
     clock = _Clock(progress, total=100)
     result: dict = {"criterion": data.criteria[0], "leave_one_out": None, "fallbacks": {}}
@@ -153,6 +155,12 @@ def run_study(data: StudyData, options: StudyOptions, progress: Progress | None 
     stats = _statistics(data, everything, options, clock, result)
     result["systems"] = system_level(data, stats, options, notes)
     clock.lap("systems")
+    # Up to 10 points of progress for the segment level, shared by the criteria.
+    share = max(1, 10 // max(1, len(data.system_scores)))
+    result["segments"] = segment_level(
+        data, stats, options, result["systems"], notes, lambda m: clock.step(m, share)
+    )
+    clock.lap("segments")
     if data.pairs:
         _pair_level(data, stats, options, (table, everything, orders), clock, result)
     result["notes"] = notes

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 from scipy import stats as sps
 
 from .correlation import average_ranks, percentiles
@@ -200,6 +201,17 @@ class _Draws:
         self.item_sums = np.zeros((r.n_items, 6))
         np.add.at(self.item_sums, r.item, columns)
         self.groups = [self._tie_groups(v) for v in (r.x, r.y)]
+        # Responses per (item, tie group): a draw's weighted group sizes are its item counts
+        # times this sparse matrix, one product per chunk instead of a bincount over every
+        # (draw, response) cell (several times faster at 100,000 responses; the same sums).
+        self.members = [
+            None
+            if group is None
+            else sparse.csr_matrix(
+                (np.ones(group.size), (r.item, group)), shape=(r.n_items, n_groups)
+            )
+            for group, n_groups in self.groups
+        ]
         self.sizes = np.bincount(r.item, minlength=r.n_items).astype(np.float64)
         self.order = np.argsort(r.item, kind="stable")
         self.starts = np.searchsorted(r.item[self.order], np.arange(r.n_items))
@@ -218,12 +230,16 @@ class _Draws:
         return _pearson_from_sums(counts @ self.item_sums)
 
     def spearman(self, counts: np.ndarray) -> np.ndarray:
+        # Floats: einsum over mixed integer and float arrays is several times slower.
+        counts = np.asarray(counts, dtype=np.float64)
         weights = np.take(counts, self.r.item, axis=1)  # (draws, responses), C-ordered
         ranks, squares = [], []
-        for group, n_groups in self.groups:
-            rank, size = self._ranks(weights, group, n_groups)
+        for (group, _), members in zip(self.groups, self.members, strict=True):
+            size = weights if members is None else np.asarray((members.T @ counts.T).T)
+            rank = self._ranks(size)
             squares.append(np.einsum("dg,dg,dg->d", size, rank, rank))
-            ranks.append(rank if group is None else np.take(rank, group, axis=1))
+            # Fancy indexing: np.take(axis=1) from a few groups' columns is many times slower.
+            ranks.append(rank if group is None else rank[:, group])
         n = weights.sum(axis=1)
         sxy = np.einsum("dr,dr,dr->d", weights, ranks[0], ranks[1])
         mean = n * (n + 1) / 2  # Σ of weighted ranks, with ties or without
@@ -231,23 +247,14 @@ class _Draws:
         return _pearson_from_sums(sums)
 
     @staticmethod
-    def _ranks(
-        weights: np.ndarray, group: np.ndarray | None, n_groups: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Each tie group's weighted size and average rank in each draw: (draws, groups).
-        Without ties in the metric, its groups are the responses themselves (they are in the
-        metric's order), and the weights are the sizes."""
-        if group is None:
-            size = weights
-        else:
-            rows = np.arange(weights.shape[0])[:, None]
-            keys = (rows * n_groups + group).ravel()
-            size = np.bincount(keys, weights.ravel(), minlength=rows.size * n_groups)
-            size = size.reshape(-1, n_groups)
-        rank = _row_cumsum(size)
+    def _ranks(size: np.ndarray) -> np.ndarray:
+        """Each tie group's average rank in each draw (draws, groups), from the groups'
+        weighted sizes in increasing value. Without ties in the metric, its groups are the
+        responses themselves (they are in the metric's order), and the weights are the sizes."""
+        rank = _row_cumsum(np.ascontiguousarray(size))
         rank -= 0.5 * size
         rank += 0.5
-        return rank, size
+        return rank
 
     def kendall(self, counts: np.ndarray) -> np.ndarray:
         out = np.empty(counts.shape[0])

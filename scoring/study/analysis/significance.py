@@ -171,17 +171,85 @@ def perm_both(
     delta = corr_a - corr_b
     gap = b - a
     rng = np.random.default_rng([seed, 0x9E2])
+    sums = _shortcut(correlation_fn, a, b, layout)
     hits, total = 0, 0
     for start in range(0, draws, SWAP_CHUNK):
         n = min(SWAP_CHUNK, draws - start)
-        moved = _coin_flips(rng, n, a.size) * gap
-        diff = correlation_fn.of_responses(a + moved, layout) - correlation_fn.of_responses(
-            b - moved, layout
-        )
+        flips = _coin_flips(rng, n, a.size)
+        if sums is not None:
+            diff = sums.differences(flips)
+        else:
+            moved = flips * gap
+            diff = correlation_fn.of_responses(a + moved, layout) - correlation_fn.of_responses(
+                b - moved, layout
+            )
         hits += int((diff >= delta - 1e-12).sum())
         total += n
     p = hits / total if total and np.isfinite(delta) else float("nan")
     return PermBoth(corr_a, corr_b, delta, p, draws)
+
+
+def _shortcut(
+    correlation_fn: Correlation, a: np.ndarray, b: np.ndarray, layout: Responses
+) -> _PearsonSums | _SystemSums | None:
+    """A way to get a chunk's differences from one product with the swaps, when there is one
+    (Pearson over all responses; any statistic at system level)."""
+    if correlation_fn.level == "none" and correlation_fn.statistic == "pearson":
+        return _PearsonSums(a, b, layout.human)
+    if correlation_fn.level == "system":
+        return _SystemSums(a, b, layout, correlation_fn)
+    return None
+
+
+class _SystemSums:
+    """System level: each system's sum of a* = a + M∘g is its sum of a plus M @ (g per
+    system), and b*'s the same minus it: one product of the swaps with (responses, systems)
+    per chunk, then the correlation over systems of the two sets of means."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, layout: Responses, fn: Correlation):
+        member = np.zeros((layout.rows.size, layout.shape[0]))
+        member[np.arange(layout.rows.size), layout.rows] = 1.0
+        count = member.sum(axis=0)
+        self.has = count > 0
+        member, count = member[:, self.has], count[self.has]
+        self.count, self.rows = count, _rows(fn.statistic)
+        self.shifts = (b - a)[:, None] * member
+        self.a, self.b = a @ member, b @ member
+        self.human = layout.human @ member / count
+
+    def differences(self, flips: np.ndarray) -> np.ndarray:
+        d = flips.astype(np.float64) @ self.shifts
+        human = np.broadcast_to(self.human, d.shape)
+        ra = self.rows((self.a + d) / self.count, human)
+        return ra - self.rows((self.b - d) / self.count, human)
+
+
+class _PearsonSums:
+    """Pearson over all responses of both swapped metrics from a few sums: with swaps M (0/1)
+    and gap g = b − a, a* = a + M∘g and b* = b − M∘g, so Σa*, Σa*², Σa*h (and b*'s) are the
+    unswapped sums plus one product M @ [g, 2ag + g², gh, g² − 2bg] (M² = M). One product of
+    (draws, responses) by (responses, 4) instead of four passes over (draws, responses)
+    arrays: several times faster at 100,000 responses, the same draws (tests compare)."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, h: np.ndarray):
+        g = b - a
+        self.n, self.h = float(a.size), (float(h.sum()), float((h * h).sum()))
+        self.shifts = np.column_stack([g, 2 * a * g + g * g, g * h, g * g - 2 * b * g])
+        self.a = (float(a.sum()), float((a * a).sum()), float((a * h).sum()))
+        self.b = (float(b.sum()), float((b * b).sum()), float((b * h).sum()))
+
+    def _r(self, sx: np.ndarray, sxx: np.ndarray, sxh: np.ndarray) -> np.ndarray:
+        n, (sh, shh) = self.n, self.h
+        with np.errstate(invalid="ignore", divide="ignore"):
+            den = np.sqrt((n * sxx - sx * sx) * (n * shh - sh * sh))
+            return np.where(den > 0, (n * sxh - sx * sh) / np.where(den > 0, den, 1.0), np.nan)
+
+    def differences(self, flips: np.ndarray) -> np.ndarray:
+        """corr(a*) − corr(b*) for each row of `flips` (draws, responses)."""
+        d = flips.astype(np.float64) @ self.shifts
+        ra = self._r(self.a[0] + d[:, 0], self.a[1] + d[:, 1], self.a[2] + d[:, 2])
+        rb = self._r(self.b[0] - d[:, 0], self.b[1] + d[:, 3], self.b[2] - d[:, 2])
+        return ra - rb
 
 
 def _pair_seed(seed: int, a: int, b: int) -> int:

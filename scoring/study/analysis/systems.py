@@ -23,6 +23,7 @@ from scoring.metrics import get_entry, get_metric
 from .configs import Config, StudyOptions, system_configs
 from .correlation import kendall_rows, pearson_rows, percentiles, spearman_rows
 from .data import StudyData
+from .metaeval import pairwise_accuracy, tie_calibrated_accuracy
 from .observe import sign
 from .stats import Rows
 from .units import dedupe_columns, item_draw_counts
@@ -121,10 +122,33 @@ def _criterion(
             row |= {"label": cfg.label, "signature": cfg.signature}
             for name, values in at_point.items():
                 row[name] = _interval(values[0], replicated[name])
+            row |= _pairwise(s * point[cfg.key], human_mean, s * boot[cfg.key], human_boot)
             correlations.append(row)
     else:
         notes.append(f"{criterion}: fewer than {MIN_SYSTEMS} systems, no system-level correlation")
     return {"items": int(shared.size), "systems": table, "correlations": correlations}
+
+
+def _pairwise(
+    metric: np.ndarray, human: np.ndarray, metric_boot: np.ndarray, human_boot: np.ndarray
+) -> dict[str, dict]:
+    """Pairwise accuracy and acc_eq (with its ε) over the system pairs, each with the
+    interval of the same item replicates as the correlations (acc_eq's ε re-chosen in each
+    replicate, as a replicate is a study of its own)."""
+    i, j = np.triu_indices(metric.size, k=1)
+    agree = np.sign(metric_boot[:, i] - metric_boot[:, j]) == np.sign(
+        human_boot[:, i] - human_boot[:, j]
+    )
+    accuracy = pairwise_accuracy(metric, human)
+    calibrated = tie_calibrated_accuracy(metric, human)
+    pairs = zip(metric_boot, human_boot, strict=True)
+    replicated = [tie_calibrated_accuracy(m, h).value for m, h in pairs]
+    return {
+        "pairwise_accuracy": _interval(accuracy.value, agree.mean(axis=1))
+        | {"pairs": accuracy.counts.total},
+        "acc_eq": _interval(calibrated.value, np.asarray(replicated))
+        | {"epsilon": calibrated.epsilon},
+    }
 
 
 def system_level(

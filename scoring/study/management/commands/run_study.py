@@ -34,6 +34,8 @@ def _one(model, dataset: Dataset, pk: int | None, what: str):
 def _interval(part: dict | None) -> str:
     if not part or part.get("value") is None:
         return "undefined"
+    if part.get("low") is None:  # Kendall over many responses: its value alone
+        return f"{part['value']:.3f} (no interval)"
     return f"{part['value']:.3f} ({part['low']:.3f}, {part['high']:.3f})"
 
 
@@ -109,6 +111,16 @@ class Command(DatasetCommand):
                     f"{_interval(c[k]):<26}" for k in ("pearson", "spearman", "kendall")
                 )
                 out(f"  {c['key']:<24} {cells}")
+        for criterion, level in (result.get("segments") or {}).items():
+            out(f"\nSegments — {criterion} (per response; all responses | item-grouped)")
+            ranks = {r["key"]: r["rank"] for r in level["clusters"]["ranks"]}
+            for c in level["correlations"]:
+                cells = " | ".join(
+                    f"{name[0]} {_interval(c[grouping][name])}"
+                    for grouping in ("none", "item")
+                    for name in ("pearson", "kendall")
+                )
+                out(f"  {c['key']:<24} {cells}  rank {ranks.get(c['key'], '—')}")
         criteria = result.get("criteria") or {"": {"table": result.get("table", [])}}
         for criterion, part in criteria.items():
             out(f"\nSystem pairs — {criterion} ({result['n_units']} units per assignment)")
