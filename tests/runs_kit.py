@@ -72,3 +72,60 @@ def upload(board, user, hyps, **fields):
     # Lines end at "\n" only, as an upload's do (core.lines.file_lines).
     lines = io.BytesIO(data).readlines()
     return submission_create(leaderboard=board, user=user, lines=lines, size=len(data), **fields)
+
+
+def waited(run: Run | int, seconds: float = 60) -> Run:
+    """The queued run as if its message had been sent `seconds` ago (past the waiting warning's
+    threshold by default), refreshed."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    run_id = run if isinstance(run, int) else run.pk
+    ago = timezone.now() - timedelta(seconds=seconds)
+    Run.objects.filter(pk=run_id).update(created_at=ago, dispatched_at=ago)
+    return Run.objects.get(pk=run_id)
+
+
+class StubWorkers:
+    """Celery's control API answering as running workers consuming `queues` would (no worker
+    when empty): for unit tests; tests/integration asks real workers. Counts the questions."""
+
+    def __init__(self, monkeypatch, queues: list[str]):
+        from celery import current_app
+        from django.core.cache import cache
+
+        self.queues, self.asked = queues, 0
+        monkeypatch.setattr(current_app.control, "inspect", self._inspect)
+        cache.clear()  # an earlier answer must not hide this one
+
+    def _inspect(self, timeout: float, connection=None):
+        assert timeout <= 1, "a page view must never wait more than a second for the workers"
+        stub = self
+
+        class Answer:
+            def active_queues(self):
+                stub.asked += 1
+                if not stub.queues:
+                    return None  # what Celery returns when no worker answers
+                return {"stub@host": [{"name": name, "routing_key": name} for name in stub.queues]}
+
+        return Answer()
+
+
+def unreachable_broker(monkeypatch) -> str:
+    """Point the Celery app at a port where no broker listens (a real refusal, not a stub)."""
+    import socket
+
+    from celery import current_app
+    from django.core.cache import cache
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    url = f"redis://127.0.0.1:{port}/0"
+    # Celery reads the environment's CELERY_BROKER_URL before its own configuration.
+    monkeypatch.setenv("CELERY_BROKER_URL", url)
+    monkeypatch.setitem(current_app.conf, "broker_url", url)
+    cache.clear()
+    return url

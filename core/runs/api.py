@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
@@ -13,13 +15,37 @@ from rest_framework.views import APIView
 from core.runs.engine import run_cancel, run_retry
 from core.runs.kinds import kind_names
 from core.runs.models import Run, RunState
+from core.runs.queue_selectors import WAIT_WARNING_SECONDS, waiting_reason
 from core.runs.selectors import run_for_user, runs_visible_to
+
+WAITING_HELP = (
+    f"Why a queued run still waits, in plain words: no running worker takes its queue (with the "
+    "command that starts one), or the broker cannot tell whether a worker is running. Empty when "
+    f"it is not queued, has waited under {WAIT_WARNING_SECONDS} s, or a worker for its queue is "
+    "running (it waits behind other work)."
+)
+
+
+class WaitingReasonField(serializers.CharField):
+    """A run's `waiting_reason`, in the runs API and in every answer that shows a run: `run`
+    names the attribute holding it ("": the object is the run); no run, no reason."""
+
+    def __init__(self, run: str = "", **kwargs: Any) -> None:
+        self.run_attribute = run
+        super().__init__(source="*", read_only=True, help_text=WAITING_HELP, **kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        run = getattr(value, self.run_attribute) if self.run_attribute else value
+        return waiting_reason(run) if isinstance(run, Run) else ""
 
 
 class RunSerializer(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
-    status = serializers.CharField(source="state", read_only=True, help_text="Same as state.")
+    status = serializers.ChoiceField(
+        choices=RunState.choices, source="state", read_only=True, help_text="Same as state."
+    )
     status_text = serializers.CharField(read_only=True, help_text="The state in a page's words.")
+    waiting_reason = WaitingReasonField()
     stage_timings = serializers.DictField(
         child=serializers.FloatField(), read_only=True, help_text="Seconds per stage."
     )
@@ -34,6 +60,7 @@ class RunSerializer(serializers.ModelSerializer):
             "state",
             "status",
             "status_text",
+            "waiting_reason",
             "attempt",
             "max_attempts",
             "percent",

@@ -19,7 +19,7 @@ from core.dispatch import dispatch
 from core.runs.context import RunContext
 from core.runs.errors import RunCancelled, RunFenced, RunRefused
 from core.runs.heartbeat import Heartbeat
-from core.runs.kinds import DEFERRED, HEAVY_QUEUE, RunKind, get_kind
+from core.runs.kinds import DEFERRED, get_kind, queue_for
 from core.runs.models import Run, RunState
 from core.runs.steps import step_finished, step_started, steps_forget
 from core.runs.tempfiles import tmp_remove
@@ -28,12 +28,6 @@ log = logging.getLogger(__name__)
 
 # The one task that executes every run (core/runs/tasks.py registers it under this name).
 EXECUTE_TASK = "runs.execute"
-
-
-def queue_for(kind: RunKind) -> str:
-    if kind.weight == HEAVY_QUEUE:
-        return settings.CELERY_HEAVY_QUEUE
-    return settings.CELERY_TASK_DEFAULT_QUEUE
 
 
 def run_create(

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+
 if TYPE_CHECKING:
     from core.runs.context import RunContext
     from core.runs.models import Run
@@ -62,3 +64,10 @@ def get_kind(name: str) -> RunKind:
 
 def kind_names() -> list[str]:
     return sorted(_KINDS)
+
+
+def queue_for(kind: RunKind) -> str:
+    """The Celery queue a run of this kind is sent to (settings name both)."""
+    if kind.weight == HEAVY_QUEUE:
+        return settings.CELERY_HEAVY_QUEUE
+    return settings.CELERY_TASK_DEFAULT_QUEUE

@@ -10,6 +10,12 @@
     box.querySelector(".job-percent").textContent = job.percent + "%";
     box.querySelector(".job-status").textContent = job.status_text || job.status;
     box.querySelector(".job-message").textContent = job.message || "";
+    // Why a queued run still waits (no worker for its queue): shown, and hidden once it starts.
+    const waiting = box.querySelector(".job-waiting");
+    if (waiting) {
+      waiting.textContent = job.waiting_reason || "";
+      waiting.hidden = !job.waiting_reason;
+    }
     const cancel = box.querySelector(".job-cancel");
     if (cancel && !ACTIVE.includes(job.status)) cancel.remove();
   }

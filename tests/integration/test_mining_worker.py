@@ -8,8 +8,7 @@ from annotate.datasets.models import Reference
 from annotate.mining.models import Corpus
 from annotate.mining.services.corpora import CorpusInvalid, corpus_index_job
 from annotate.mining.services.mining import mining_run
-from core.runs.engine import queue_for
-from core.runs.kinds import get_kind
+from core.runs.kinds import get_kind, queue_for
 from core.runs.models import Run
 from tests.conftest import DATA
 from tests.workers import wait_for

@@ -1,0 +1,42 @@
+"""Real workers answer Celery's control API: a heavy run while only a light-queue worker runs
+(as Celery's plain command starts one) says it waits for a heavy worker; once a heavy worker
+runs, it does not. Nothing of Celery is stubbed here (tests/core/test_run_waiting.py does)."""
+
+import pytest
+from django.core.cache import cache
+
+from core.runs.engine import run_create
+from core.runs.queue_selectors import queue_consumers, waiting_reason
+from tests.runs_kit import waited
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+# Queues of this test's own: the session's shared worker (both default queues) must not count.
+LIGHT, HEAVY = "waiting-light", "waiting-heavy"
+
+
+def test_a_heavy_run_waits_for_a_heavy_worker_until_one_runs(
+    start_worker, owner, client_for, settings
+):
+    settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_HEAVY_QUEUE = LIGHT, HEAVY
+    own = {"CELERY_TASK_DEFAULT_QUEUE": LIGHT, "CELERY_HEAVY_QUEUE": HEAVY}
+    light = start_worker(**own, QUEUES=LIGHT)
+    # Never sent (its body would need a submission): it stays queued, as one that no worker
+    # takes does; what is asked is who consumes which queue.
+    run = waited(run_create(kind="scoring", owner=owner, send=False))
+    heavy = None
+    try:
+        cache.clear()
+        reason = client_for(owner).get(f"/api/v1/runs/{run.pk}/").json()["waiting_reason"]
+        assert reason.startswith(f"No running worker takes heavy work (queue {HEAVY})")
+        assert f"`celery -A deltableu worker -Q {LIGHT},{HEAVY}`" in reason
+
+        heavy = start_worker(**own, QUEUES=HEAVY)
+        cache.clear()  # the answer is cached for a while; a page shows the news after that
+        assert {LIGHT, HEAVY} <= queue_consumers()
+        assert waiting_reason(run) == ""
+        assert client_for(owner).get(f"/api/v1/runs/{run.pk}/").json()["waiting_reason"] == ""
+    finally:
+        for worker in (light, heavy):
+            if worker is not None:
+                worker.stop()
