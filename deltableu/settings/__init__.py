@@ -316,6 +316,10 @@ SPECTACULAR_SETTINGS = {
         "SubmissionFormatEnum": ["", "text", "jsonl"],
         # A campaign's status is in two components (a campaign, a rater's campaign).
         "CampaignStatusEnum": "annotate.rating.models.CampaignStatus",
+        # Every run's state (runs, studies, submissions' `state`) is one enum; a submission's
+        # deprecated `status` keeps its own, with "finished" for "succeeded".
+        "RunStateEnum": "core.runs.models.RunState",
+        "SubmissionStatusEnum": "scoring.leaderboards.models.SubmissionStatus",
     },
 }
 

@@ -24,6 +24,13 @@ POLL_SECONDS = 1.0
 ACTIVE = ("submitted", "queued", "running")
 
 
+def _state(answer: dict) -> str:
+    """The submission's state in the runs' words; a server older than `state` said it in the
+    deprecated `status`, where "finished" stood for "succeeded"."""
+    state = answer.get("state") or answer.get("status", "")
+    return "succeeded" if state == "finished" else state
+
+
 def _multipart(fields: dict[str, str], file_path: Path) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     parts = []
@@ -104,13 +111,18 @@ def submit(args: argparse.Namespace) -> int:
         return 0
     url = f"{base}/api/v1/submissions/{answer['id']}/"
     deadline = time.monotonic() + args.timeout
-    while answer["status"] in ACTIVE and time.monotonic() < deadline:
+    said = ""
+    while _state(answer) in ACTIVE and time.monotonic() < deadline:
         time.sleep(POLL_SECONDS)
         _, answer = _call(Request(url, headers=headers))
-        print(f"\r{answer['status']} {answer['progress']}%", end="", file=sys.stderr)
+        waiting = answer.get("waiting_reason", "")
+        if waiting and waiting != said:  # why it waits (no worker for its queue), once
+            print(f"\n{waiting}", file=sys.stderr)
+            said = waiting
+        print(f"\r{_state(answer)} {answer['progress']}%", end="", file=sys.stderr)
     print(file=sys.stderr)
-    if answer["status"] != "finished":
-        print(f"error: submission {answer['status']}: {answer.get('error', '')}", file=sys.stderr)
+    if _state(answer) != "succeeded":
+        print(f"error: submission {_state(answer)}: {answer.get('error', '')}", file=sys.stderr)
         return 1
     for score in answer["scores"]:
         interval = f"[95% CI {score['ci_low']:.2f}, {score['ci_high']:.2f}]"

@@ -8,7 +8,7 @@ from django.db import models
 
 from annotate.datasets.models import SplitName
 from annotate.releases.models import Release
-from core.runs.models import Run
+from core.runs.models import Run, RunState
 
 MIN_UPLOAD_BYTES = 1024
 # The column is a PositiveIntegerField: 2 GB fits every database's 32-bit signed integer.
@@ -91,7 +91,10 @@ class Team(models.Model):
 
 
 class SubmissionStatus(models.TextChoices):
-    # An upload is checked before it is stored, so a stored submission starts queued.
+    # An upload is checked before it is stored, so a stored submission starts queued. The stored
+    # "finished" is a run's "succeeded": pages and the API's `state` say it in the runs' words
+    # (Submission.state); the stored value stays, so that no rolling deploy has old workers
+    # writing a value new code no longer reads.
     QUEUED = "queued"
     RUNNING = "running"
     FINISHED = "finished"
@@ -158,6 +161,16 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team}: {self.method} ({self.status})"
+
+    @property
+    def state(self) -> str:
+        """The status in the words of every run (core.runs.RunState): the scoring run's state,
+        which the run's hooks copy into `status` in the same transaction."""
+        return RunState.SUCCEEDED.value if self.status == SubmissionStatus.FINISHED else self.status
+
+    def get_state_display(self) -> str:
+        state = self.state
+        return RunState(state).label if state in RunState.values else state.capitalize()
 
     @property
     def progress(self) -> int:

@@ -23,6 +23,8 @@ from annotate.judgments.models import JudgmentSet
 from annotate.rating.models import Campaign
 from annotate.releases.models import Release
 from core.api import name_list_field, page_response, paginated, validated_input
+from core.runs.api import WaitingReasonField
+from core.runs.models import RunState
 from scoring.study.analysis.configs import (
     ASSIGNMENTS,
     BOOTSTRAP,
@@ -41,7 +43,23 @@ from scoring.study.services import study_create, study_export_csv
 class StudySummarySerializer(serializers.ModelSerializer):
     dataset = dataset_slug_field()
     release: serializers.StringRelatedField = serializers.StringRelatedField()
-    status = serializers.CharField(source="run.state", default=None, read_only=True)
+    state = serializers.ChoiceField(
+        choices=RunState.choices,
+        source="run.state",
+        default=None,
+        allow_null=True,
+        read_only=True,
+        help_text="Its run's state: queued, running, succeeded, failed or cancelled (null: none).",
+    )
+    status = serializers.ChoiceField(
+        choices=RunState.choices,
+        source="run.state",
+        default=None,
+        allow_null=True,
+        read_only=True,
+        help_text="Same as state.",
+    )
+    waiting_reason = WaitingReasonField(run="run")
     percent = serializers.IntegerField(source="run.percent", default=None, read_only=True)
 
     class Meta:
@@ -53,7 +71,9 @@ class StudySummarySerializer(serializers.ModelSerializer):
             "weight_source",
             "release",
             "split",
+            "state",
             "status",
+            "waiting_reason",
             "percent",
             "created_at",
         ]

@@ -8,8 +8,11 @@
     const submission = await response.json();
     box.querySelector("progress").value = submission.progress;
     box.querySelector(".percent").textContent = submission.progress + "%";
-    box.querySelector(".status").textContent = submission.status_text || submission.status;
-    if (["submitted", "queued", "running"].includes(submission.status)) setTimeout(tick, 500);
+    box.querySelector(".status").textContent = submission.status_text || submission.state;
+    const waiting = box.querySelector(".waiting");
+    waiting.textContent = submission.waiting_reason || "";
+    waiting.hidden = !submission.waiting_reason;
+    if (["queued", "running"].includes(submission.state)) setTimeout(tick, 500);
     else window.location.reload();
   };
   tick();

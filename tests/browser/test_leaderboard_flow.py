@@ -48,7 +48,7 @@ def test_upload_watch_the_progress_and_see_the_row(
     status = page.locator("#submission-status")
     expect(status.locator("progress")).to_be_visible()
     expect(status.locator(".status")).to_have_text(
-        re.compile("finished", re.IGNORECASE), timeout=SCORING_SECONDS * 1000
+        re.compile("succeeded", re.IGNORECASE), timeout=SCORING_SECONDS * 1000
     )
     expect(status.locator("progress")).to_have_attribute("value", "100")
     expect(page.locator("#scores")).to_contain_text("dbleu")

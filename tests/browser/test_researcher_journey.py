@@ -151,7 +151,7 @@ def owner_baseline(page: Page, base: str, tmp_path: Path, board: Leaderboard) ->
     page.get_by_label("Method").fill("copy the seed reference")
     page.get_by_role("button", name="Submit").click()
     status = page.locator("#submission-status .status")
-    expect(status).to_have_text(re.compile("finished", re.I), timeout=WORKER_SECONDS * 1000)
+    expect(status).to_have_text(re.compile("succeeded", re.I), timeout=WORKER_SECONDS * 1000)
     page.reload()
     page.get_by_role("button", name="Mark as a baseline").click()
     expect(page.locator(".baseline-badge").first).to_be_visible()

@@ -72,5 +72,5 @@ def submit(page: Page, base: str, outputs: Path) -> None:
     page.get_by_label("Team").select_option("Night Owls")
     page.get_by_role("button", name="Submit").click()
     expect(page.locator("#submission-status .status")).to_have_text(
-        re.compile("finished", re.I), timeout=90_000
+        re.compile("succeeded", re.I), timeout=90_000
     )

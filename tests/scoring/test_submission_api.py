@@ -136,4 +136,4 @@ def test_the_submission_page_shows_status_and_scores(
     page = (
         client_for(other).get(reverse("submission-detail", args=[submission_id])).content.decode()
     )
-    assert "Finished" in page and "dbleu|def:paper" in page
+    assert "Succeeded" in page and "Finished" not in page and "dbleu|def:paper" in page

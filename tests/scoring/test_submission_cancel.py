@@ -72,7 +72,7 @@ def test_a_finished_submission_cannot_be_cancelled(make_leaderboard, upload, oth
     board = make_leaderboard()
     submission = upload(board, other)
     execute(submission.run_id)
-    with pytest.raises(Conflict, match="It is finished: only a queued or running"):
+    with pytest.raises(Conflict, match="It has succeeded: only a queued or running"):
         submission_cancel(submission=submission, user=other)
     # The API said 200 with the status unchanged, as if it had been done.
     url = f"/api/v1/submissions/{submission.pk}/"

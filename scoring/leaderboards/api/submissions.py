@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -15,7 +15,9 @@ from rest_framework.views import APIView
 from annotate.accounts.selectors import user_is_researcher
 from core.api import page_response, paginated, problems_response, validated_input
 from core.lines import file_lines
-from scoring.leaderboards.models import Listing, Score, Submission
+from core.runs.api import WaitingReasonField
+from core.runs.models import RunState
+from scoring.leaderboards.models import Listing, Score, Submission, SubmissionStatus
 from scoring.leaderboards.selectors.leaderboards import leaderboard_get_visible
 from scoring.leaderboards.selectors.submissions import submission_get_for_user, submissions_of_user
 from scoring.leaderboards.services.standing import REASON_MAX, submission_change
@@ -33,10 +35,26 @@ class ScoreSerializer(serializers.ModelSerializer):
         fields = ["metric", "score", "ci_low", "ci_high", "signature", "extras"]
 
 
+STATE_HELP = (
+    "Where its scoring is, in the words of every run (the scoring run's state): queued, "
+    "running, succeeded, failed or cancelled."
+)
+STATUS_HELP = (
+    "Deprecated: read `state`. The same but for one word kept for older clients: a scored "
+    "submission is `finished` here and `succeeded` in `state`."
+)
+
+
+@extend_schema_serializer(deprecate_fields=["status"])
 class SubmissionSerializer(serializers.ModelSerializer):
     team = serializers.CharField(source="team.name")
     leaderboard = serializers.CharField(source="leaderboard.slug")
     scores = ScoreSerializer(many=True)
+    state = serializers.ChoiceField(choices=RunState.choices, read_only=True, help_text=STATE_HELP)
+    status = serializers.ChoiceField(
+        choices=SubmissionStatus.choices, read_only=True, help_text=STATUS_HELP
+    )
+    waiting_reason = WaitingReasonField(run="run")
     progress = serializers.IntegerField(read_only=True)
     run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
     attempt = serializers.IntegerField(source="run.attempt", default=None, read_only=True)
@@ -59,8 +77,10 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "url",
             "format",
             "n_lines",
+            "state",
             "status",
             "status_text",
+            "waiting_reason",
             "progress",
             "run",
             "attempt",

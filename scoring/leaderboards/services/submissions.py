@@ -201,7 +201,7 @@ def submission_cancel(*, submission: Submission, user: User) -> bool:
             submission.refresh_from_db(fields=["status"])
             if submission.status == SubmissionStatus.CANCELLED:
                 return False
-            ended = "Its scoring has just ended" if locked else f"It is {submission.status}"
+            ended = "Its scoring has just ended" if locked else f"It has {submission.state}"
             raise Conflict(
                 f"{ended}: only a queued or running submission can be cancelled (withdraw it to"
                 " take it off the board)."

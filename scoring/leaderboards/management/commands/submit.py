@@ -78,13 +78,11 @@ class Command(BaseCommand):
                 break
             if time.monotonic() >= deadline:
                 raise CommandError(
-                    f"Submission {submission_id} still {submission.status} after {timeout:.0f} s."
+                    f"Submission {submission_id} still {submission.state} after {timeout:.0f} s."
                 )
             time.sleep(POLL_SECONDS)
-        if submission.status != "finished":
-            raise CommandError(
-                f"Submission {submission_id} {submission.status}: {submission.error}"
-            )
+        if submission.state != "succeeded":
+            raise CommandError(f"Submission {submission_id} {submission.state}: {submission.error}")
         for score in submission.scores.order_by("metric"):
             ci = (
                 f" [95% CI {score.ci_low:.2f}, {score.ci_high:.2f}]"
