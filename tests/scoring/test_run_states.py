@@ -118,3 +118,18 @@ def test_a_study_says_its_state_like_its_run_and_why_it_waits(
     assert detail["state"] == run["state"] == "succeeded"
     page = client.get(reverse("study-detail", args=[study.pk])).content.decode()
     assert "Succeeded" in page and "No running worker" not in page
+
+
+@pytest.mark.parametrize(
+    "answer, state",
+    [
+        ({"state": "succeeded", "status": "finished"}, "succeeded"),
+        ({"status": "finished"}, "succeeded"),  # a server older than `state`
+        ({"status": "queued"}, "queued"),
+        ({"state": "failed", "status": "failed"}, "failed"),
+    ],
+)
+def test_the_participant_client_reads_the_state_from_new_and_old_servers(answer, state):
+    from scoring.leaderboards.client import _state
+
+    assert _state(answer) == state
