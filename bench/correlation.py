@@ -6,9 +6,15 @@ Shapes:
   references per item, M = 100, 1,000 assignments and 1,000 bootstrap replicates;
 - ``wide``: a published human evaluation's shape — 10 systems, all 45 pairs × 1,000 items, two
   criteria (relevance, informativeness), per-system scores for the system-level table;
-  ``--leave-one-out`` adds an 11th system copied from the references and leaves the copies out.
+  ``--leave-one-out`` adds an 11th system copied from the references and leaves the copies out;
+- ``dstc7``: DSTC7 Task 2 as shipped — the wide shape with 10–15-word responses and heavy-tailed
+  references per item (lognormal counts: most items tens, 35,161 in all, 1,009 for the
+  largest item, all scaled with ``--items``), run with one worker's defaults (1 process,
+  2 threads). ``--per-metric`` first times each metric's statistics alone, from a cold token
+  cache (the full study shares that cache across metrics).
 
     .venv/bin/python bench/correlation.py [--shape wide] [--items N] [--processes 2]
+    .venv/bin/python bench/correlation.py --shape dstc7 --processes 1 --threads 2 --per-metric
 
 Prints the wall time of each stage, the process's peak resident memory and the machine's load,
 and, as a reference point, scipy's spearmanr + kendalltau on the Table 2 observations one
@@ -29,7 +35,13 @@ from scipy import stats as sps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.study.analysis.configs import StudyOptions, table_configs
+from scoring.metrics.tokenizers import clear_token_cache
+from scoring.study.analysis.configs import (
+    StudyOptions,
+    order_configs,
+    table_configs,
+    theta_configs,
+)
 from scoring.study.analysis.correlation import kendall_rows, spearman_rows
 from scoring.study.analysis.engine import run_study
 from scoring.study.analysis.observe import AssignmentScheme, observations
@@ -45,6 +57,21 @@ SHAPES = {
         "criteria": ("relevance", "informativeness"),
     },
 }
+SHAPES["dstc7"] = {**SHAPES["wide"], "output_words": (10, 16)}
+# DSTC7 Task 2's test set as shipped: 1,000 contexts, 35,161 references, 1,009 for one item.
+DSTC7_ITEMS, DSTC7_REFS, DSTC7_LARGEST = 1000, 35_161, 1009
+
+
+def heavy_tailed_counts(n_items: int, seed: int = 3) -> tuple[int, ...]:
+    """References per item besides the original: lognormal (most items tens), rescaled so that
+    the largest item and the total (originals included) are DSTC7's, scaled to `n_items`."""
+    scale = n_items / DSTC7_ITEMS
+    largest = max(1, round(DSTC7_LARGEST * scale))
+    rest_total = round(DSTC7_REFS * scale) - n_items - (largest - 1)
+    draws = np.random.default_rng(seed).lognormal(mean=0.0, sigma=1.0, size=n_items - 1)
+    rest = np.maximum(0, np.rint(draws / draws.sum() * rest_total).astype(int))
+    rest = np.minimum(rest, largest - 1)
+    return (largest - 1, *map(int, rest))
 
 
 def _peak_mb() -> float:
@@ -63,6 +90,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int)
     parser.add_argument("--no-reference", action="store_true", help="skip the scipy comparison")
     parser.add_argument(
+        "--per-metric", action="store_true", help="time each metric's statistics alone first"
+    )
+    parser.add_argument(
         "--leave-one-out",
         action="store_true",
         help="add a system copied from the references and leave its copies out",
@@ -71,17 +101,24 @@ def main() -> None:
     spec = dict(SHAPES[args.shape])
     if args.items:
         spec["n_items"] = args.items
+    if args.shape == "dstc7":
+        spec["ref_counts"] = heavy_tailed_counts(spec["n_items"])
     data = synthetic_study(SyntheticSpec(**spec, copy_system=args.leave_one_out))
     data.leave_one_out = args.leave_one_out
     threads = args.threads or args.processes
     options = StudyOptions(processes=args.processes, threads=threads)
+    counts = [len(r) for r in data.refs]
     print(
         f"{args.shape}: {len(data.systems)} systems, {len(data.pairs)} pairs × "
-        f"{spec['n_items']} items, criteria {', '.join(data.criteria)}; "
+        f"{spec['n_items']} items, {sum(counts):,} references (median {np.median(counts):g}, "
+        f"largest {max(counts):,}), criteria {', '.join(data.criteria)}; "
         f"{options.assignments} assignments, {options.bootstrap} bootstrap replicates, "
         f"M = {options.unit_size}; {args.processes} process(es), {threads} thread(s); "
         f"load before {_load()}"
     )
+    if args.per_metric:
+        _per_metric(data, options)
+    clear_token_cache()
     started = time.perf_counter()
     result = run_study(data, options)
     total = time.perf_counter() - started
@@ -97,6 +134,20 @@ def main() -> None:
     assert np.isfinite(rho["value"])
     if not args.no_reference:
         _reference(data, options)
+
+
+def _per_metric(data, options: StudyOptions) -> None:
+    """Each metric's statistics for every configuration a default study computes for it."""
+    everything = table_configs(options) + theta_configs(options) + order_configs(options)
+    unique = list({c.key: c for c in everything}.values())
+    times = []
+    for metric in options.metric_names:
+        configs = [c for c in unique if c.metric == metric]
+        clear_token_cache()
+        started = time.perf_counter()
+        compute_stats(data, configs, options.processes)
+        times.append(f"{metric} {time.perf_counter() - started:.2f}")
+    print(f"statistics per metric, s (each alone, cold token cache): {', '.join(times)}")
 
 
 def _reference(data, options: StudyOptions) -> None:

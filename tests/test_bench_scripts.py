@@ -25,7 +25,7 @@ TINY = {
     "adaptive_rating.py": ["--items", "20", "--panels", "2", "--systems", "4"],
     "amber.py": ["--pairs", "300"],
     "companion.py": ["--items", "100"],
-    "correlation.py": ["--items", "200", "--processes", "1"],
+    "correlation.py": ["--shape", "dstc7", "--items", "100", "--processes", "1", "--per-metric"],
     "demo_load.py": ["--runs", "1"],
     "hostile.py": ["--only", "NaN / NUL JSON body"],
     "metaeval.py": ["--systems", "4", "--items", "200", "--draws", "50", "--kendall-draws", "5"],

@@ -160,6 +160,36 @@ def tie_calibrated_accuracy(metric: np.ndarray, human: np.ndarray) -> TieCalibra
     return TieCalibratedAccuracy(correct / dm.size, epsilon, pair_counts(dm, dh, epsilon), 1, 0)
 
 
+def tie_calibrated_values(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
+    """`tie_calibrated_accuracy(m, h).value` for each row of (replicates, systems) arrays, the
+    rows without NaN at once (a study's bootstrap asks for 1,000 per metric and criterion).
+    With unit weights every prefix sum of `_best_epsilon` is an exact integer, so the best
+    score is the largest one at a candidate ε, in any summation order: the same values."""
+    m, h = np.asarray(metric, dtype=np.float64), np.asarray(human, dtype=np.float64)
+    out = np.full(m.shape[0], np.nan)
+    whole = np.all(np.isfinite(m) & np.isfinite(h), axis=1)
+    i, j = np.triu_indices(m.shape[1], k=1)
+    if whole.any() and i.size:
+        dm, dh = m[whole][:, i] - m[whole][:, j], h[whole][:, i] - h[whole][:, j]
+        gap = np.abs(dm)
+        order = np.argsort(gap, axis=1, kind="stable")
+        gap, dm, dh = (np.take_along_axis(v, order, axis=1) for v in (gap, dm, dh))
+        apart = np.cumsum((np.sign(dm) == np.sign(dh)) & (dh != 0) & (dm != 0), axis=1)
+        tied = np.cumsum(dh == 0, axis=1)
+        # ε = |Δm| at the last pair of each run of equal gaps (the pairs up to it are tied),
+        # or ε = 0 with only the pairs at |Δm| = 0 tied.
+        last = np.ones_like(gap, dtype=bool)
+        last[:, :-1] = gap[:, 1:] != gap[:, :-1]
+        score = np.where(last, apart[:, -1:] - apart + tied, -1)
+        zeros = (gap == 0).sum(axis=1)
+        at_zero = np.where(zeros > 0, score[np.arange(len(gap)), np.maximum(zeros - 1, 0)], -1)
+        at_zero = np.where(zeros > 0, at_zero, apart[:, -1])
+        out[whole] = np.maximum(score.max(axis=1), at_zero) / i.size
+    for row in np.flatnonzero(~whole):
+        out[row] = tie_calibrated_accuracy(m[row], h[row]).value
+    return out
+
+
 def _grids(metric: np.ndarray, human: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     m, h = np.asarray(metric, dtype=np.float64), np.asarray(human, dtype=np.float64)
     if m.ndim != 2 or m.shape != h.shape:

@@ -35,6 +35,7 @@ from scipy import sparse
 from scipy import stats as sps
 
 from .correlation import average_ranks, percentiles
+from .kendall_draws import WeightedKendall
 from .units import item_draw_counts
 
 STATISTICS = ("pearson", "spearman", "kendall")
@@ -215,6 +216,7 @@ class _Draws:
         self.sizes = np.bincount(r.item, minlength=r.n_items).astype(np.float64)
         self.order = np.argsort(r.item, kind="stable")
         self.starts = np.searchsorted(r.item[self.order], np.arange(r.n_items))
+        self.weighted_kendall: WeightedKendall | None = None  # built on first use
 
     def _tie_groups(self, v: np.ndarray) -> tuple[np.ndarray | None, int]:
         """Each response's tie group (groups in increasing value) and the number of groups;
@@ -257,6 +259,15 @@ class _Draws:
         return rank
 
     def kendall(self, counts: np.ndarray) -> np.ndarray:
+        if self.weighted_kendall is None:
+            r = self.r
+            self.weighted_kendall = WeightedKendall(r.x, r.y, r.item, r.n_items)
+        if self.weighted_kendall.usable:
+            return self.weighted_kendall(counts)
+        return self.expanded_kendall(counts)
+
+    def expanded_kendall(self, counts: np.ndarray) -> np.ndarray:
+        """scipy's τ of each draw's responses, repeated as often as their items were drawn."""
         out = np.empty(counts.shape[0])
         for d, row in enumerate(counts.astype(np.int64)):
             picked = np.repeat(self.starts, row)

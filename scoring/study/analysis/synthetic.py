@@ -37,14 +37,22 @@ class SyntheticSpec:
     seed: int = 7
     criteria: tuple[str, ...] = ("quality",)
     copy_system: bool = False
+    # Per item, how many references besides the original (half good, half bad, the odd one
+    # good); None keeps `good_refs` + `bad_refs` everywhere. A real corpus's counts are
+    # heavy-tailed (DSTC7 Task 2: tens for most items, ~1,000 for one), which is what makes
+    # per-item statistics slow.
+    ref_counts: tuple[int, ...] | None = None
+    output_words: tuple[int, int] = (4, 12)  # [low, high) words per output
 
 
 def _sentence(rng: np.random.Generator, pool: np.ndarray, length: int) -> str:
     return " ".join(f"w{w}" for w in rng.choice(pool, size=length))
 
 
-def _output(rng: np.random.Generator, good: np.ndarray, bad: np.ndarray, q: float) -> tuple:
-    length = int(rng.integers(4, 12))
+def _output(
+    rng: np.random.Generator, good: np.ndarray, bad: np.ndarray, q: float, span: tuple[int, int]
+) -> tuple:
+    length = int(rng.integers(*span))
     on_topic = rng.random(length) < q
     words = np.where(on_topic, rng.choice(good, size=length), rng.choice(bad, size=length))
     return " ".join(f"w{w}" for w in words), float(on_topic.mean())
@@ -80,18 +88,23 @@ def synthetic_study(spec: SyntheticSpec = SyntheticSpec()) -> StudyData:
         topic = rng.choice(VOCAB, size=40, replace=False)
         good, bad = topic[:20], topic[20:]
         item_refs = [StudyRef(_sentence(rng, good, int(rng.integers(5, 12))), 0.8, True)]
-        for _ in range(spec.good_refs):
+        n_good, n_bad = spec.good_refs, spec.bad_refs
+        if spec.ref_counts is not None:
+            n_bad = spec.ref_counts[i] // 2
+            n_good = spec.ref_counts[i] - n_bad
+        for _ in range(n_good):
             weight = round(float(rng.uniform(0.2, 1.0)), 2)
             item_refs.append(StudyRef(_sentence(rng, good, int(rng.integers(5, 12))), weight))
-        for _ in range(spec.bad_refs):
+        for _ in range(n_bad):
             weight = round(float(rng.uniform(-1.0, -0.2)), 2)
             item_refs.append(StudyRef(_sentence(rng, bad, int(rng.integers(5, 12))), weight))
         refs.append(item_refs)
         for s, (name, q) in enumerate(zip(names, spec.qualities, strict=True)):
-            text, share = _output(rng, good, bad, q)
+            text, share = _output(rng, good, bad, q, spec.output_words)
             outputs[name].append(text)
             quality[s, i] = share
-            length[s, i] = (len(text.split()) - 4) / 7
+            low, high = spec.output_words
+            length[s, i] = (len(text.split()) - low) / (high - 1 - low)
     if spec.copy_system:
         names.append("human")
         outputs["human"] = [_copy(item_refs[0].text) for item_refs in refs]

@@ -23,7 +23,7 @@ from scoring.metrics import get_entry, get_metric
 from .configs import Config, StudyOptions, system_configs
 from .correlation import kendall_rows, pearson_rows, percentiles, spearman_rows
 from .data import StudyData
-from .metaeval import pairwise_accuracy, tie_calibrated_accuracy
+from .metaeval import pairwise_accuracy, tie_calibrated_accuracy, tie_calibrated_values
 from .observe import sign
 from .stats import Rows
 from .units import dedupe_columns, item_draw_counts
@@ -141,8 +141,7 @@ def _pairwise(
     )
     accuracy = pairwise_accuracy(metric, human)
     calibrated = tie_calibrated_accuracy(metric, human)
-    pairs = zip(metric_boot, human_boot, strict=True)
-    replicated = [tie_calibrated_accuracy(m, h).value for m, h in pairs]
+    replicated = tie_calibrated_values(metric_boot, human_boot)
     return {
         "pairwise_accuracy": _interval(accuracy.value, agree.mean(axis=1))
         | {"pairs": accuracy.counts.total},
