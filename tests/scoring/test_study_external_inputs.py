@@ -86,3 +86,25 @@ def test_run_study_takes_the_external_metrics_to_include(owner, inputs, tmp_path
     call_command(*args, "--no-external")
     keys = {r["key"] for r in json.loads(out.read_text())["segments"]["relevance"]["correlations"]}
     assert not any(k.startswith("external:") for k in keys)
+
+
+def test_the_study_form_chooses_them_and_the_page_shows_them(
+    owner, inputs, client_for, django_capture_on_commit_callbacks
+):
+    release, judgments = inputs
+    form = {"name": "Mine", "release": release.pk, "split": "test", "judgment_set": judgments.pk,
+            "unit_size": 3, "assignments": 10, "theta": 0.6, "external": ["oracle"]}  # fmt: skip
+    client = client_for(owner)
+    assert 'value="oracle"' in client.get("/studies/").content.decode()
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post("/studies/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    study = _study(owner, inputs, external=["oracle"])
+    page = client.get(f"/studies/{study.pk}/").content.decode()
+    assert "external: oracle|higher is better" in page
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post("/studies/", {**form, "name": "None", "no_external": "on"})
+    from scoring.study.models import CorrelationStudy
+
+    options = {s.name: s.options.get("external") for s in CorrelationStudy.objects.all()}
+    assert options["Mine"] == ["oracle"] and options["None"] == []

@@ -32,6 +32,7 @@ class MetricScoresRejected(ValidationError):
 
 
 def _refuse(problems: list[LineProblem]) -> None:
+    problems = problems[:MAX_LISTED]  # a file of 100,000 unknown items: the first lines say it
     listed = "; ".join(str(p) for p in problems[:10])
     raise MetricScoresRejected(f"No metric scores were imported: {listed}", problems)
 
