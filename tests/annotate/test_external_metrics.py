@@ -202,6 +202,15 @@ def test_the_api_refusal_lists_line_and_column_and_bad_ids_are_404(judged, owner
     assert client.post(url, {}, format="multipart").status_code == 400
 
 
+def test_a_file_over_the_import_limit_is_refused_unread(judged, owner, client_for, settings):
+    settings.IMPORT_MAX_BYTES = 100
+    client = client_for(owner)
+    response = client.post(f"/api/v1/judgments/{judged.pk}/metrics/", _upload(), format="multipart")
+    assert response.status_code == 400 and "larger than" in response.json()["detail"]
+    page = client.post(f"/judgments/{judged.pk}/metrics/", _upload())
+    assert page.status_code == 400 and not ExternalMetric.objects.exists()
+
+
 # --- the page and the command ----------------------------------------------------------------
 
 

@@ -48,9 +48,10 @@ def _judged(judgment_set: JudgmentSet) -> tuple[dict[str, EvalSystem], set[str]]
     return {s.name: s for s in systems}, items
 
 
-def _usable(parsed: MetricFile, judgment_set: JudgmentSet) -> tuple[list[MetricRow], list]:
+def _usable(
+    parsed: MetricFile, systems: dict[str, EvalSystem], items: set[str]
+) -> tuple[list[MetricRow], list]:
     """The rows of judged responses, and a warning per unjudged system or item (first line)."""
-    systems, items = _judged(judgment_set)
     first: dict[tuple[str, str], int] = {}
     kept = []
     for row in parsed.rows:
@@ -108,7 +109,8 @@ def external_metrics_import(
     if unknown:
         _refuse([LineProblem(1, "lower_is_better names no metric column", n) for n in unknown])
     _refuse_taken_names(parsed, judgment_set)
-    rows, warnings = _usable(parsed, judgment_set)
+    systems, items = _judged(judgment_set)
+    rows, warnings = _usable(parsed, systems, items)
     if not rows:
         _refuse([*warnings, LineProblem(0, "no row scores a response judged in the set")])
     report = _report(parsed, rows, warnings)
@@ -122,7 +124,6 @@ def external_metrics_import(
         )
         for metric in parsed.metrics
     ]
-    systems, _ = _judged(judgment_set)
     ExternalScore.objects.bulk_create(
         (
             ExternalScore(
