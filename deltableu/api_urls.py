@@ -7,6 +7,7 @@ import core.converters  # noqa: F401  (registers <id:…>)
 from annotate.accounts import api as accounts
 from annotate.datasets import api as datasets
 from annotate.judgments import api as judgments
+from annotate.judgments import metrics_api as judgment_metrics
 from annotate.mining import api as mining
 from annotate.rating.api import campaign_lifecycle, campaign_quality, campaigns, rater
 from annotate.rating.api.completion_codes import CampaignCompletionCodesApi
@@ -127,6 +128,11 @@ urlpatterns = [
         "judgments/<id:judgment_set_id>/",
         judgments.JudgmentSetDetailApi.as_view(),
         name="api-judgment-set",
+    ),
+    path(
+        "judgments/<id:judgment_set_id>/metrics/",
+        judgment_metrics.JudgmentSetMetricsApi.as_view(),
+        name="api-judgment-set-metrics",
     ),
     path(
         "judgments/<id:judgment_set_id>/summary/",

@@ -181,6 +181,11 @@ urlpatterns = [
         "judgments/<id:judgment_set_id>/", judgments.judgment_set_detail, name="judgment-set-detail"
     ),
     path(
+        "judgments/<id:judgment_set_id>/metrics/",
+        judgments.judgment_set_metrics_upload,
+        name="judgment-set-metrics",
+    ),
+    path(
         "judgments/<id:judgment_set_id>/summary/",
         judgments.judgment_set_summary_page,
         name="judgment-set-summary",

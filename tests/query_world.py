@@ -20,9 +20,10 @@ from annotate.accounts.models import Role
 from annotate.accounts.services import invitation_create, user_create
 from annotate.datasets.models import Dataset, Reference, Visibility
 from annotate.datasets.services.datasets import dataset_create, dataset_import_file
-from annotate.judgments.models import EvalSystem
+from annotate.judgments.models import EvalSystem, JudgmentSet
 from annotate.judgments.services.importing import bundle_parse, judgments_import
 from annotate.judgments.services.mappings import column_mapping_remember
+from annotate.judgments.services.metrics import external_metrics_import
 from annotate.judgments.services.systems import eval_system_set_outputs
 from annotate.mining.models import DismissedCandidate
 from annotate.mining.services.corpora import corpus_create
@@ -84,6 +85,7 @@ class World:
     board: Leaderboard
     participant: User  # submits to the board, joins a team and a campaign at every step
     outputs: Campaign | None = None  # the latest campaign on outputs: every system, all rated
+    judgment_set: JudgmentSet | None = None  # the first: one more uploaded metric each step
 
 
 def _rate(campaign: Campaign, rater: User, references) -> None:
@@ -195,6 +197,13 @@ def _human_evaluation(world: World, k: int, rater: User) -> None:
     bundle = bundle_parse(judgments=("j.jsonl", "\n".join(lines).encode()))
     judgments = judgments_import(
         dataset=world.dataset, owner=world.owner, name=f"human {k}", split="dev", bundle=bundle
+    )
+    world.judgment_set = world.judgment_set or judgments
+    # One more metric of the first set at each step: its list and the admin's rows grow.
+    scored = [(name, item) for name in world.judgment_set.report["systems"] for item in DEV_IDS]
+    metric = "\n".join([f"id\tsystem\tm{k}"] + [f"{i}\t{s}\t0.{k}" for s, i in scored])
+    external_metrics_import(
+        judgment_set=world.judgment_set, user=world.owner, name="m.tsv", data=metric.encode()
     )
     header = f"judge\tid\tsystem\tscore{k}\n".encode()  # a header of its own: one more row
     column_mapping_remember(owner=world.owner, bundle=bundle_parse(judgments=("m.tsv", header)))

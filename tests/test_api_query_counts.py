@@ -32,6 +32,7 @@ LISTS = [
     ("api-submissions", lambda w: {"slug": w.board.slug}, PARTICIPANT),
     ("api-teams", lambda w: {}, PARTICIPANT),
     ("api-studies", lambda w: {}, OWNER),
+    ("api-judgment-set-metrics", lambda w: {"judgment_set_id": w.judgment_set.pk}, OWNER),
     ("api-runs", lambda w: {}, OWNER),
 ]
 

@@ -6,6 +6,8 @@ from django.contrib import admin
 from annotate.judgments.models import (
     ColumnMapping,
     EvalSystem,
+    ExternalMetric,
+    ExternalScore,
     Judgment,
     JudgmentSet,
     SystemOutput,
@@ -47,3 +49,17 @@ class ColumnMappingAdmin(admin.ModelAdmin):
     list_filter = ["file"]
     search_fields = ["owner__username"]
     raw_id_fields = ["owner"]
+
+
+@admin.register(ExternalMetric)
+class ExternalMetricAdmin(admin.ModelAdmin):
+    list_display = ["name", "judgment_set", "higher_is_better", "created_at"]
+    search_fields = ["name", "judgment_set__name"]
+    raw_id_fields = ["judgment_set"]
+
+
+@admin.register(ExternalScore)
+class ExternalScoreAdmin(admin.ModelAdmin):
+    list_display = ["metric", "system", "external_id", "score"]
+    search_fields = ["external_id", "system__name", "metric__name"]
+    raw_id_fields = ["metric", "system"]

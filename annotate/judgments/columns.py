@@ -74,6 +74,8 @@ LAYOUTS = {
                         (JUDGE, "response", REFERENCES, "original", "context", "message",
                          "n_judges"),
                         CRITERION, (JUDGE, "item", "system", CRITERION)),
+    # Scores of metrics computed elsewhere: one row per system × item, a column per metric.
+    "metrics": Layout(("item", "system", CRITERION), (), CRITERION, ("item", "system", CRITERION)),
 }  # fmt: skip
 FILES = tuple(LAYOUTS)
 SAMPLE_ROWS = 20  # rows looked at to judge a headerless file's layout

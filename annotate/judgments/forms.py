@@ -125,3 +125,28 @@ def _cell(value: object) -> dict[str, object]:
     if isinstance(value, list):
         return {"split": True, "parts": value}
     return {"split": False, "text": value}
+
+
+def names_list(text: str) -> list[str]:
+    """Metric names given as one comma-separated field (a form's, an API's, a command's)."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+class MetricScoresForm(forms.Form):
+    """A file of per-response scores of metrics computed elsewhere, for a judgment set."""
+
+    file = _file("item id, system, then one column of scores per metric (TSV, CSV or JSONL)", True)
+    metrics = forms.CharField(
+        required=False,
+        max_length=2000,
+        help_text="The metric columns, comma-separated (empty: every column of numbers).",
+    )
+    lower_is_better = forms.CharField(
+        required=False, max_length=2000, help_text="Metrics where lower is better, comma-separated."
+    )
+    description = forms.CharField(
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="How the scores were computed (model, version, prompt): their signature.",
+    )

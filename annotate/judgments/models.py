@@ -129,3 +129,50 @@ class ColumnMapping(models.Model):
 
     def __str__(self) -> str:
         return f"{self.owner}: {self.file} ({', '.join(self.header[:5])})"
+
+
+class ExternalMetric(models.Model):
+    """A metric computed outside the app (an LLM judge, COMET, BERTScore …) whose per-response
+    scores were uploaded to a judgment set, so a study meta-evaluates it beside the built-in
+    metrics. Scores are rows (`ExternalScore`) like the judgments they stand beside: a study
+    reads them by set and name in one query, and the admin and the database check each one."""
+
+    judgment_set = models.ForeignKey(
+        JudgmentSet, on_delete=models.CASCADE, related_name="external_metrics"
+    )
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True, help_text="How it was computed: its signature.")
+    higher_is_better = models.BooleanField(default=True)
+    report = models.JSONField(default=dict, blank=True, help_text="What the upload found.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["judgment_set", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["judgment_set", "name"], name="external_metric_unique_name"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"external: {self.name}"
+
+
+class ExternalScore(models.Model):
+    """One external metric's score of one system's response to one item."""
+
+    metric = models.ForeignKey(ExternalMetric, on_delete=models.CASCADE, related_name="scores")
+    system = models.ForeignKey(EvalSystem, on_delete=models.CASCADE, related_name="external_scores")
+    external_id = models.CharField(max_length=200)
+    score = models.FloatField()
+
+    class Meta:
+        ordering = ["metric", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["metric", "system", "external_id"], name="external_score_unique_response"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.metric} {self.system} {self.external_id}: {self.score}"

@@ -13,6 +13,8 @@ from annotate.judgments.columns import header_key
 from annotate.judgments.models import (
     ColumnMapping,
     EvalSystem,
+    ExternalMetric,
+    ExternalScore,
     Judgment,
     JudgmentSet,
     SystemOutput,
@@ -74,3 +76,30 @@ def column_mapping_recall(*, owner: User) -> Recall:
         return Remembered(list(found.roles), dict(found.options)) if found else None
 
     return recall
+
+
+def external_metrics_of(*, judgment_set: JudgmentSet) -> QuerySet[ExternalMetric]:
+    """The metrics whose scores were uploaded to the set, by name."""
+    return judgment_set.external_metrics.order_by("name")
+
+
+def external_scores(
+    *, judgment_set: JudgmentSet, names: list[str] | None = None
+) -> list[tuple[ExternalMetric, dict[tuple[str, str], float]]]:
+    """Each of the set's external metrics (those `names`, or all) with its scores by
+    (system name, item id)."""
+    metrics = list(external_metrics_of(judgment_set=judgment_set))
+    if names is not None:
+        metrics = [m for m in metrics if m.name in set(names)]
+    by_metric: dict[int, dict[tuple[str, str], float]] = {m.pk: {} for m in metrics}
+    rows = ExternalScore.objects.filter(metric__in=metrics).values_list(
+        "metric_id", "system__name", "external_id", "score"
+    )
+    for metric_id, system, item_id, score in rows.iterator():
+        by_metric[metric_id][(system, item_id)] = score
+    return [(m, by_metric[m.pk]) for m in metrics]
+
+
+def judgment_set_by_id(*, pk: int) -> JudgmentSet | None:
+    """A set of judgments with its dataset's owner, for commands (which act as that owner)."""
+    return JudgmentSet.objects.select_related("dataset__owner").filter(pk=pk).first()

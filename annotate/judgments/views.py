@@ -14,10 +14,11 @@ from annotate.datasets.models import Dataset
 from annotate.datasets.selectors import dataset_get_editable
 from annotate.judgments.bundles import BUNDLE_FILES, ColumnsUnsure, judgments_preview
 from annotate.judgments.columns import MappedColumn
-from annotate.judgments.forms import ColumnsForm, JudgmentUploadForm
+from annotate.judgments.forms import ColumnsForm, JudgmentUploadForm, MetricScoresForm, names_list
 from annotate.judgments.models import JudgmentSet
-from annotate.judgments.selectors import judgment_set_get_managed
+from annotate.judgments.selectors import external_metrics_of, judgment_set_get_managed
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
+from annotate.judgments.services.metrics import MetricScoresRejected, external_metrics_import
 from annotate.judgments.services.staging import upload_stage, upload_staged, upload_unstage
 from annotate.judgments.summary_exports import NO_INDIVIDUAL, summary_charts, summary_csv
 from annotate.judgments.summary_selectors import judgment_set_summary
@@ -113,10 +114,51 @@ def judgments_upload_columns(request: AuthenticatedRequest, slug: str) -> HttpRe
     return _done(imported)
 
 
+def _detail(request, judgment_set, form=None, problems=None, status=200) -> HttpResponse:
+    context = {
+        "judgment_set": judgment_set,
+        "metrics": external_metrics_of(judgment_set=judgment_set),
+        "metric_form": form or MetricScoresForm(),
+        "metric_problems": problems,
+    }
+    return render(request, "annotate/judgments/detail.html", context, status=status)
+
+
 @login_required
 def judgment_set_detail(request: AuthenticatedRequest, judgment_set_id: int) -> HttpResponse:
     judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
-    return render(request, "annotate/judgments/detail.html", {"judgment_set": judgment_set})
+    return _detail(request, judgment_set)
+
+
+@login_required
+@require_POST
+def judgment_set_metrics_upload(
+    request: AuthenticatedRequest, judgment_set_id: int
+) -> HttpResponse:
+    """Scores of metrics computed elsewhere, added to the set (the form on its page)."""
+    judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
+    form = MetricScoresForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _detail(request, judgment_set, form, status=400)
+    data = form.cleaned_data
+    try:
+        created = external_metrics_import(
+            judgment_set=judgment_set,
+            user=request.user,
+            name=data["file"].name[-100:],
+            data=data["file"].read(),
+            metrics=names_list(data["metrics"]) or None,
+            lower_is_better=names_list(data["lower_is_better"]),
+            description=data["description"],
+        )
+    except MetricScoresRejected as exc:
+        return _detail(request, judgment_set, form, [str(p) for p in exc.problems], status=400)
+    except ValidationError as exc:
+        form.add_error(None, " ".join(exc.messages))
+        return _detail(request, judgment_set, form, status=400)
+    names = ", ".join(m.name for m in created)
+    messages.success(request, f"Added the scores of {names}.")
+    return _done(judgment_set)
 
 
 @login_required

@@ -148,6 +148,15 @@ class StudyOptionsInputSerializer(serializers.Serializer):
         help_text="Registered metric names, as `dbleu list` prints them (none: every one); "
         "an unknown name is refused with the valid ones listed.",
     )
+    external = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=SWEEP_POINTS,
+        help_text="Names of the judgment set's uploaded metrics to meta-evaluate beside the "
+        "built-ins (absent or null: all of them; []: none).",
+    )
     sweeps = serializers.BooleanField(default=True)
     thetas = serializers.ListField(
         child=_bounded(serializers.FloatField, THETAS),

@@ -22,11 +22,16 @@ from django.core.exceptions import ValidationError
 
 from annotate.datasets.models import Item
 from annotate.judgments.models import Judgment, JudgmentSet
-from annotate.judgments.selectors import eval_outputs, judgment_means
+from annotate.judgments.selectors import (
+    eval_outputs,
+    external_metrics_of,
+    external_scores,
+    judgment_means,
+)
 from annotate.rating.models import Campaign, Weight
 from annotate.rating.selectors.results import campaign_means
 from annotate.releases.models import Release, ReleaseItem
-from scoring.study.analysis.data import StudyData, StudyInputError, StudyRef
+from scoring.study.analysis.data import ExternalScores, StudyData, StudyInputError, StudyRef
 from scoring.study.analysis.loo import coinciding_systems
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut, WeightSource
 
@@ -220,8 +225,31 @@ def study_data(study: CorrelationStudy) -> StudyData:
         notes=notes,
         system_scores=system_scores,
     )
+    data.external = study_external(study, ids, in_pairs)
     _settle_leave_one_out(study, data)
     return data
+
+
+def external_metric_names(judgment_set: JudgmentSet) -> list[str]:
+    return list(external_metrics_of(judgment_set=judgment_set).values_list("name", flat=True))
+
+
+def study_external(study: CorrelationStudy, ids: list[str], systems: list[str]) -> list:
+    """The judgment set's uploaded metrics the study's options choose (default: all), each
+    aligned on the study's items (NaN where it gave no score)."""
+    if study.judgment_set is None:
+        return []
+    chosen = study.options.get("external")
+    found = external_scores(judgment_set=study.judgment_set, names=chosen)
+    return [
+        ExternalScores(
+            metric.name,
+            {s: np.array([scores.get((s, i), np.nan) for i in ids]) for s in systems},
+            metric.higher_is_better,
+            metric.description,
+        )
+        for metric, scores in found
+    ]
 
 
 def _check_judged(study: CorrelationStudy, ids: list[str], pairs: list, human: Human) -> None:

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Model, QuerySet
 
 from annotate.datasets.models import Dataset
-from annotate.judgments.models import EvalSystem, JudgmentSet
+from annotate.judgments.models import EvalSystem, ExternalMetric, JudgmentSet
 from annotate.rating.models import Campaign, Subject
 from annotate.releases.models import Release
 from core.errors import NotFound
@@ -50,11 +50,14 @@ def study_choices(*, user: User) -> dict[str, QuerySet]:
 
 
 def study_names(*, user: User) -> dict[str, list[str]]:
-    """Criteria of the user's judgments and names of their evaluated systems, for the form."""
+    """Criteria of the user's judgments, names of their evaluated systems and of the metrics
+    uploaded to their judgments, for the form."""
     mine = {} if user.is_staff else {"dataset__owner": user}
     criteria = {c for s in JudgmentSet.objects.filter(**mine) for c in s.criteria}
     systems = EvalSystem.objects.filter(**mine).values_list("name", flat=True).distinct()
-    return {"criteria": sorted(criteria), "excluded_systems": sorted(systems)}
+    metrics = ExternalMetric.objects.filter(**{f"judgment_set__{k}": v for k, v in mine.items()})
+    external = sorted(set(metrics.values_list("name", flat=True)))
+    return {"criteria": sorted(criteria), "excluded_systems": sorted(systems), "external": external}
 
 
 SWEEP_TITLES = {

@@ -24,6 +24,7 @@ from scoring.study.analysis.configs import StudyOptions
 from scoring.study.inputs import (
     CAMPAIGN_CRITERION,
     campaign_system_names,
+    external_metric_names,
     judged_system_names,
     judgment_criteria,
     study_data,
@@ -79,6 +80,23 @@ def _checked_options(options: dict) -> None:
         raise ValidationError({"options": [f"{name}: {why}" for name, why in problems.items()]})
 
 
+def _checked_external(judgment_set: JudgmentSet | None, options: dict) -> None:
+    """The uploaded metrics an option names must be the judgment set's."""
+    chosen = options.get("external")
+    if chosen is None:
+        return
+    if not isinstance(chosen, list | tuple) or not all(isinstance(n, str) for n in chosen):
+        raise ValidationError({"options": ["external: a list of metric names."]})
+    known = set() if judgment_set is None else set(external_metric_names(judgment_set))
+    unknown = sorted(set(chosen) - known)
+    if unknown:
+        have = ", ".join(sorted(known)) or "none"
+        raise ValidationError(
+            {"options": [f"external: no uploaded metric {', '.join(map(repr, unknown))} "
+                         f"(the judgments have: {have})."]}
+        )  # fmt: skip
+
+
 @transaction.atomic
 def study_create(
     *,
@@ -121,6 +139,7 @@ def study_create(
     )
     _checked_systems(known, excluded, pairs)
     _checked_options(options or {})
+    _checked_external(judgment_set, options or {})
     source = (
         WeightSource.RELEASE
         if release

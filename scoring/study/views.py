@@ -61,6 +61,12 @@ class StudyForm(forms.Form):
     leave_one_out = forms.ChoiceField(
         choices=LeaveOneOut.choices, required=False, label="Leave one out"
     )
+    external = forms.MultipleChoiceField(
+        required=False,
+        label="Metrics computed elsewhere",
+        help_text="Uploaded to the judgments; none chosen: every one of them.",
+    )
+    no_external = forms.BooleanField(required=False, label="Leave them all out")
     unit_size = forms.IntegerField(
         min_value=UNIT_SIZES[0], max_value=UNIT_SIZES[1], initial=100, label="Unit size M"
     )
@@ -106,6 +112,9 @@ def study_list(request: AuthenticatedRequest) -> HttpResponse:
         data["leave_one_out"] = data["leave_one_out"] or LeaveOneOut.AUTO
         options = {k: data.pop(k) for k in ("unit_size", "assignments", "theta", "order")}
         options = {k: v for k, v in options.items() if v is not None}  # none: the default
+        external, no_external = data.pop("external"), data.pop("no_external")
+        if external or no_external:
+            options["external"] = [] if no_external else external
         study = form_call(form, study_create, owner=request.user, options=options, **data)
         if study is not None:
             messages.success(request, "Study started.")

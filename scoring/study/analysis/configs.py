@@ -48,12 +48,14 @@ class StudyOptions:
     processes: int = 1  # forked processes for the per-item statistics (pure-Python parts)
     threads: int = 1  # threads for unit sums and correlations (numpy lets go of the GIL)
     extra: dict = field(default_factory=dict)
+    # Names of the judgment set's uploaded metrics to include; None: all of them.
+    external: tuple[str, ...] | None = None
 
     @classmethod
     def from_dict(cls, given: dict) -> StudyOptions:
         known = {k: v for k, v in given.items() if k in cls.__dataclass_fields__}
-        for name in ("metrics", "thetas", "unit_sizes", "orders", "sweep_metrics"):
-            if name in known:
+        for name in ("metrics", "thetas", "unit_sizes", "orders", "sweep_metrics", "external"):
+            if known.get(name) is not None:
                 known[name] = tuple(known[name])
         return cls(**known)
 
@@ -131,6 +133,13 @@ class Config:
         """The name a table shows: the metric's, with its n-gram order (BLEU-2, ΔBLEU-4)."""
         display = get_entry(self.metric).display_name
         return f"{display}-{self.order}" if self.order else display
+
+    @property
+    def head(self) -> dict:
+        """What a row of a meta-evaluation table says of this configuration."""
+        display = get_entry(self.metric).display_name
+        return {"key": self.key, "metric": self.metric, "display": display, "label": self.label,
+                "signature": self.signature, "refs": self.refs}  # fmt: skip
 
     @property
     def signature(self) -> str:

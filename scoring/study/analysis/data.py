@@ -24,6 +24,49 @@ class StudyRef:
     original: bool = False
 
 
+EXTERNAL_PREFIX = "external: "
+
+
+@dataclass(frozen=True)
+class ExternalScores:
+    """A metric computed outside the app: its per-response scores as uploaded,
+    `scores[system][i]` on item i (NaN where it gave none). It joins the segment level as one
+    more per-response score grid, and the system level with a system's score the mean of its
+    scores over the items the system table shares — nothing recomputes it, so it has no
+    statistics rows and no pair level (Table 2)."""
+
+    name: str
+    scores: dict[str, np.ndarray]
+    higher_is_better: bool = True
+    description: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"external:{self.name}"
+
+    @property
+    def sign(self) -> int:
+        return 1 if self.higher_is_better else -1
+
+    @property
+    def head(self) -> dict:
+        """What a row of a table says of it: "external: <name>" everywhere a built-in
+        metric's name would be, so nobody mistakes it for one."""
+        label = f"{EXTERNAL_PREFIX}{self.name}"
+        direction = "higher" if self.higher_is_better else "lower"
+        signature = f"{label}|{direction} is better|uploaded per-response scores"
+        if self.description.strip():
+            signature += f"|{' '.join(self.description.split())[:300]}"
+        return {"key": self.key, "metric": "external", "display": label, "label": label,
+                "signature": signature, "refs": ""}  # fmt: skip
+
+    def raw(self, systems: list[str], has_output: np.ndarray) -> np.ndarray:
+        """(systems, items) of the scores as uploaded; NaN where none or no output."""
+        missing = np.full(has_output.shape[1], np.nan)
+        grid = np.vstack([np.asarray(self.scores.get(s, missing), dtype=float) for s in systems])
+        return np.where(has_output, grid, np.nan)
+
+
 @dataclass
 class StudyData:
     """Everything a study needs, aligned on `item_ids`.
@@ -34,6 +77,7 @@ class StudyData:
     −2…+2 pairwise scale. The first criterion is the primary one (Figure 2's sweeps use it).
     `system_scores[criterion][system][i]` is the system's mean human score on item i (NaN when
     not judged), for the system-level table; empty for pairwise campaigns.
+    `external`: metrics computed elsewhere, by system and item (`ExternalScores`).
     `leave_one_out`: a reference equal (after `loo.normalise`) to a system's output is left out
     of that output's references (see `loo`).
     """
@@ -46,6 +90,7 @@ class StudyData:
     notes: list[str] = field(default_factory=list)
     system_scores: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     leave_one_out: bool = False
+    external: list[ExternalScores] = field(default_factory=list)
 
     @property
     def criteria(self) -> list[str]:

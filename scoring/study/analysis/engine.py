@@ -163,6 +163,12 @@ def run_study(data: StudyData, options: StudyOptions, progress: Progress | None 
     clock.lap("segments")
     if data.pairs:
         _pair_level(data, stats, options, (table, everything, orders), clock, result)
+        if data.external:
+            names = ", ".join(e.head["label"] for e in data.external)
+            notes.append(
+                f"{names}: left out of the pair level (Table 2) and the sweeps, which sum each "
+                "unit's corpus statistics; uploaded per-response scores have none"
+            )
     result["notes"] = notes
     result["warnings"] = design_warnings(data, options.unit_size if data.pairs else None)
     result["timings"] = clock.timings

@@ -10,6 +10,9 @@ Configurations are the system level's (every metric with all rated references at
 order). The BLEU family's other reference sets (single, w ≥ θ) are left out: each would cost
 a whole metric's segment level again (~1 s at 100,000 responses), and Table 2 compares them.
 Scores are multiplied by the metric's direction, so agreement is positive.
+Metrics computed elsewhere (`data.external`: uploaded per-response scores, labelled
+"external: <name>") are more rows of the same (systems, items) grids, taken as uploaded, and
+go through every statistic below beside the built-ins.
 
 Per criterion: segment-level Pearson, Spearman and Kendall over all responses ("none") and
 item-grouped ("item"), with 95% bootstrap intervals over items (`segments`); item-grouped
@@ -36,7 +39,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats as sps
 
-from scoring.metrics import get_entry, get_metric
+from scoring.metrics import get_metric
 
 from .configs import Config, StudyOptions, system_configs
 from .data import StudyData
@@ -132,17 +135,6 @@ def segment_draws(responses: int, most: int) -> int:
     return _budget(responses, SEGMENT_BUDGET, most)
 
 
-def _metric_row(cfg: Config) -> dict:
-    return {
-        "key": cfg.key,
-        "metric": cfg.metric,
-        "display": get_entry(cfg.metric).display_name,
-        "label": cfg.label,
-        "signature": cfg.signature,
-        "refs": cfg.refs,
-    }
-
-
 def _clusters(human: np.ndarray, grids: dict[str, np.ndarray], level: str, seed: int) -> dict:
     n = int(np.isfinite(human).sum())
     draws = _budget(n, PERM_BUDGET, PERM_DRAWS)
@@ -176,12 +168,16 @@ def _criterion(
     if len(systems) < 2:
         return None
     human = np.vstack([np.asarray(scores[s], dtype=np.float64) for s in systems])
-    configs = system_configs(options)
-    grids = {c.key: response_grid(stats, c, systems, data) for c in configs}
+    has = np.vstack([data.has_output(s) for s in systems])
+    # Uploaded metrics are more columns of the same grids: every statistic below, the
+    # clusters and the system level's SPA treat them as they treat the built-ins.
+    columns = [(c.head, response_grid(stats, c, systems, data)) for c in system_configs(options)]
+    columns += [(e.head, e.sign * e.raw(systems, has)) for e in data.external]
+    grids = {head["key"]: g for head, g in columns}
     rows = []
-    for cfg in configs:
-        grid = np.where(np.isfinite(human), grids[cfg.key], np.nan)
-        row = _metric_row(cfg) | correlations_of(grid, human, options)
+    for head, g in columns:
+        grid = np.where(np.isfinite(human), g, np.nan)
+        row = head | correlations_of(grid, human, options)
         acc = item_grouped_tie_calibrated_accuracy(grid, human)
         row["acc_eq"] = {"value": acc.value, "epsilon": acc.epsilon}
         row["acc_eq"] |= {"n_groups": acc.n_groups, "n_dropped": acc.n_dropped}
@@ -198,6 +194,9 @@ def _criterion(
 def _system_metaeval(level: dict, segment: dict, options: StudyOptions) -> None:
     """SPA per metric and the system-level clusters, on the items of the system table."""
     human, grids = segment["grids"]
+    # Only the metrics of the system table: an uploaded metric missing some of its items is
+    # left out there, and must not shrink the items the others' SPA is computed on.
+    grids = {row["key"]: grids[row["key"]] for row in level["correlations"]}
     systems = [row["system"] for row in level["systems"]]
     rows = [segment["systems"].index(s) for s in systems]
     has_all = np.all(np.isfinite(human[rows]), axis=0)

@@ -7,6 +7,11 @@ systems are scored on the same items; its human mean is over the same items. Con
 every metric with all rated references at the main n-gram order. Correlations use the metric
 score times its direction (lower-is-better metrics are negated), so agreement is positive.
 
+Metrics computed elsewhere (`data.external`, uploaded per-response scores) join the table
+with a system's score the mean of its per-response scores over the same shared items (no
+statistics rows to sum), resampled with the same draws; they go through the same
+correlations, pairwise accuracy and acc_eq.
+
 Intervals resample the shared items (WMT's metrics task does the same): each of the
 `options.bootstrap` replicates draws the items with replacement, recomputes every system's
 human mean and every metric's corpus score on that draw (the same draw for every metric and
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.metrics import get_entry, get_metric
+from scoring.metrics import get_metric
 
 from .configs import Config, StudyOptions, system_configs
 from .correlation import kendall_rows, pearson_rows, percentiles, spearman_rows
@@ -103,30 +108,60 @@ def _criterion(
     human_mean, human_boot = human.mean(axis=1), counts @ human.T / shared.size
     configs = system_configs(options)
     point, boot = _metric_scores(stats, configs, systems, shared, counts)
+    heads = [(c.head, sign(c.metric)) for c in configs]
+    heads += _external_scores(data, systems, (shared, counts), (point, boot), notes, criterion)
     table = [
         {
             "system": system,
             "human": _interval(human_mean[k], human_boot[:, k]),
-            "metrics": {c.key: float(point[c.key][k]) for c in configs},
+            "metrics": {head["key"]: float(point[head["key"]][k]) for head, _ in heads},
         }
         for k, system in enumerate(systems)
     ]
     correlations = []
     if len(systems) >= MIN_SYSTEMS:
-        for cfg in configs:
-            s = sign(cfg.metric)
-            at_point = _correlations(s * point[cfg.key][None, :], human_mean[None, :])
-            replicated = _correlations(s * boot[cfg.key], human_boot)
-            row: dict = {"key": cfg.key, "metric": cfg.metric}
-            row["display"] = get_entry(cfg.metric).display_name
-            row |= {"label": cfg.label, "signature": cfg.signature}
+        for head, s in heads:
+            key = head["key"]
+            at_point = _correlations(s * point[key][None, :], human_mean[None, :])
+            replicated = _correlations(s * boot[key], human_boot)
+            row: dict = {k: v for k, v in head.items() if k != "refs"}
             for name, values in at_point.items():
                 row[name] = _interval(values[0], replicated[name])
-            row |= _pairwise(s * point[cfg.key], human_mean, s * boot[cfg.key], human_boot)
+            row |= _pairwise(s * point[key], human_mean, s * boot[key], human_boot)
             correlations.append(row)
     else:
         notes.append(f"{criterion}: fewer than {MIN_SYSTEMS} systems, no system-level correlation")
     return {"items": int(shared.size), "systems": table, "correlations": correlations}
+
+
+def _external_scores(
+    data: StudyData,
+    systems: list[str],
+    draws: tuple[np.ndarray, np.ndarray],
+    scores: tuple[dict[str, np.ndarray], dict[str, np.ndarray]],
+    notes: list[str],
+    criterion: str,
+) -> list[tuple[dict, int]]:
+    """Uploaded metrics' system scores, added to `scores` (point, replicates): a system's
+    score is the mean of its per-response scores over the shared items, resampled with the
+    same draws as the human means. A metric without a score for every shared response is
+    left out (a mean over other items than the humans' would not be comparable)."""
+    shared, counts = draws
+    point, boot = scores
+    has = np.vstack([data.has_output(s) for s in systems])
+    heads = []
+    for ext in data.external:
+        raw = ext.raw(systems, has)[:, shared]
+        if not np.all(np.isfinite(raw)):
+            missing = int((~np.isfinite(raw)).sum())
+            notes.append(
+                f"{criterion}: {ext.head['label']} lacks {missing} of the system table's "
+                f"{raw.size} responses: left out of the system level"
+            )
+            continue
+        point[ext.key], boot[ext.key] = raw.mean(axis=1), counts @ raw.T / shared.size
+        heads.append((ext.head, ext.sign))
+    return heads
 
 
 def _pairwise(

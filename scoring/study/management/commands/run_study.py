@@ -61,6 +61,13 @@ class Command(DatasetCommand):
         parser.add_argument("--unit-size", type=int, default=100)
         parser.add_argument("--assignments", type=int, default=1000)
         parser.add_argument("--metric", action="append", default=[], help="Default: every one.")
+        parser.add_argument(
+            "--external",
+            action="append",
+            default=None,
+            help="An uploaded metric of the judgments to include (default: every one).",
+        )
+        parser.add_argument("--no-external", action="store_true", help="Include none of them.")
         parser.add_argument("--no-sweeps", action="store_true", help="Skip Figure 2's sweeps.")
         parser.add_argument("--json", type=Path, help="Also write the whole result here.")
 
@@ -71,6 +78,8 @@ class Command(DatasetCommand):
         options = {"unit_size": opts["unit_size"], "assignments": opts["assignments"]}
         options |= {"metrics": opts["metric"]} if opts["metric"] else {}
         options |= {"sweeps": False} if opts["no_sweeps"] else {}
+        if opts["no_external"] or opts["external"] is not None:
+            options["external"] = [] if opts["no_external"] else opts["external"]
         with refusal_as_command_error():
             study = study_create(
                 owner=dataset.owner,
