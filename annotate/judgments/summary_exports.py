@@ -43,7 +43,8 @@ def summary_charts(summary: Summary) -> list[Spec]:
         cells = [(s.system, s.cells[criterion]) for s in summary.systems if criterion in s.cells]
         cells.sort(key=lambda pair: -pair[1].mean)
         points = [IntervalPoint(name, c.mean, c.low, c.high) for name, c in cells]
-        charts.append(intervals(points, title=criterion, x_title=f"mean {criterion}"))
+        x_title = f"{criterion}: mean of item means"
+        charts.append(intervals(points, title=criterion, x_title=x_title, point_title="system"))
     return charts
 
 

@@ -38,17 +38,19 @@ def intervals(
     x_title: str,
     highlight_title: str = "baseline",
     wide_title: str = "",
+    point_title: str = "submission",
 ) -> Spec:
     """Scores as dots with their 95% intervals as bars, one row per point in the given order
     (best first); highlighted points (e.g. baselines) in their own colour, named in a legend.
-    With ``wide_title``, each point's wide interval is drawn behind as a pale thick bar."""
+    With ``wide_title``, each point's wide interval is drawn behind as a pale thick bar;
+    ``point_title`` names the other points in the legend (a board's submissions by default)."""
     rows = [
         {
             "label": label,
             "score": finite(p.score),
             "low": finite(p.low),
             "high": finite(p.high),
-            "kind": highlight_title if p.highlight else "submission",
+            "kind": highlight_title if p.highlight else point_title,
             "wide_low": finite(p.wide_low),
             "wide_high": finite(p.wide_high),
         }
@@ -57,7 +59,7 @@ def intervals(
     y = nominal("label", "") | {"sort": None, "title": None, "axis": {"labelLimit": 220}}
     # The legend names only the kinds drawn (a board of baselines alone has no "submission").
     drawn = {row["kind"] for row in rows}
-    kinds = [(k, c) for k, c in (("submission", ACCENT), (highlight_title, BASELINE)) if k in drawn]
+    kinds = [(k, c) for k, c in ((point_title, ACCENT), (highlight_title, BASELINE)) if k in drawn]
     color = {
         "field": "kind",
         "type": "nominal",
