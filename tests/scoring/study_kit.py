@@ -66,3 +66,16 @@ STUDY_OPTIONS = {
     "unit_sizes": [1, 2, 3],
     "thetas": [0.6, -1.0],
 }
+
+
+def finished_study(owner, *, name):
+    """A study of ``STUDY_OPTIONS`` on a small release's test split, run here to its end (the
+    rows a test module's shared world holds: ``{"study": …}``)."""
+    from tests.conftest import release_of
+    from tests.runs_kit import execute
+
+    release = release_of(owner, items=study_release_items(), public_splits=("test",))
+    judgments = study_inputs(owner, release)
+    made = study_on_test_split(owner, release, judgments, name=name)
+    assert execute(made.run).state == "succeeded"
+    return {"study": made}

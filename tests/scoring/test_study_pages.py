@@ -3,24 +3,14 @@
 import pytest
 
 from scoring.study.models import CorrelationStudy
-from tests.conftest import release_of
-from tests.runs_kit import execute
-from tests.scoring.study_kit import (
-    study_inputs,
-    study_on_test_split,
-    study_release_items,
-)
+from tests.scoring.study_kit import finished_study, study_inputs, study_release_items
 from tests.scoring.world_kit import shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
 
 def _finished_study(owner):
-    release = release_of(owner, items=study_release_items(), public_splits=("test",))
-    judgments = study_inputs(owner, release)
-    made = study_on_test_split(owner, release, judgments, name="Table 2")
-    assert execute(made.run).state == "succeeded"
-    return {"study": made}
+    return finished_study(owner, name="Table 2")
 
 
 # Built once for the module: each test reads the rows again in a transaction of its own.

@@ -6,24 +6,14 @@ import io
 
 import pytest
 
-from tests.conftest import release_of
-from tests.runs_kit import execute
-from tests.scoring.study_kit import (
-    study_inputs,
-    study_on_test_split,
-    study_release_items,
-)
+from tests.scoring.study_kit import finished_study
 from tests.scoring.world_kit import shared_scoring_world
 
 pytestmark = pytest.mark.django_db
 
 
 def _finished_study(owner):
-    release = release_of(owner, items=study_release_items(), public_splits=("test",))
-    judgments = study_inputs(owner, release)
-    made = study_on_test_split(owner, release, judgments, name="Segments")
-    assert execute(made.run).state == "succeeded"
-    return {"study": made}
+    return finished_study(owner, name="Segments")
 
 
 shared, world, study = shared_scoring_world(_finished_study, "study")
