@@ -68,7 +68,7 @@ PERSONAS = (("mia", 0.0, (4.0, 11.0)), ("leo", -0.35, (3.0, 8.0)), ("noor", 0.3,
 # A reference's true quality on the 1–5 scale, from the dataset's provenance.
 QUALITY = {"good": 4.6, "fair": 3.0, "poor": 1.4}
 STUDY_OPTIONS = {
-    "unit_size": 2,
+    "unit_size": 1,  # 10 test items: M = 1 gives every pair its 10 units
     "assignments": 200,
     "bootstrap": 200,
     "metrics": ["bleu", "dbleu", "sbleu"],
