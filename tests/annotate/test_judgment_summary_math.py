@@ -160,11 +160,11 @@ class _FakeSet:
 @pytest.mark.slow
 def test_the_interval_covers_the_true_mean_in_about_95_percent_of_evaluations():
     """Against a known truth, not another implementation (187 of 200 cover at this seed): 200
-    simulated evaluations of one system on 60 items drawn from a world whose mean item score is 3.4 (items differ, each
-    judged by 3 judges on a 1–5 scale). With a true coverage of 95%, 178 or fewer covering
-    intervals of 200 happen with probability about 0.002 (and 198 or more about 0.04), the
-    false-failure rate of this seeded test; a percentile bootstrap of 60 items covers a little
-    less than 95%, so the band is [0.89, 0.99]."""
+    simulated evaluations of one system on 60 items drawn from a world whose mean item score
+    is 3.4 (items differ, each judged by 3 judges on a 1–5 scale). With a true coverage of
+    95%, 178 or fewer covering intervals of 200 happen with probability about 0.002 (and 198
+    or more about 0.04), the false-failure rate of this seeded test; a percentile bootstrap
+    of 60 items covers a little less than 95%, so the band is [0.89, 0.99]."""
     rng = np.random.default_rng(2026)
     truth, covered = 3.4, 0
     world_mean = _rounded_world_mean(truth)
