@@ -59,10 +59,11 @@ BINS = np.array([0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001])  # P(ahead of next) cal
 
 
 def worlds(seeds: list[int], shape: dict) -> list[WorldSpec]:
+    # A seed's kind of world depends on the seed alone, so `--seeds 3` reruns seed 3's world.
     kinds = [("uniform", "normal"), ("bimodal", "normal"), ("uniform", "offsets")]
     out = []
-    for n, seed in enumerate(seeds):
-        prior, raters = kinds[n % len(kinds)]
+    for seed in seeds:
+        prior, raters = kinds[(seed - 1) % len(kinds)]
         for relation in ("follow-truth", "blind"):
             out.append(WorldSpec(seed, relation, raters, prior, **shape))
     return out

@@ -73,9 +73,11 @@ def test_a_weighted_score_keeps_its_profile_corrected_estimate_and_rater_interva
     assert dbleu.ratings_per_reference == draws.model.summary()["ratings_per_reference"]
     assert pools.raters is None and dbleu.raters == 0  # the release does not say who rated
     assert dbleu.score == pytest.approx(expected.released, abs=1e-9)  # the paper's, unchanged
-    # The interval surrounds the corrected score and is wider than the items' alone.
+    # The interval surrounds the corrected score and is wider than the raters' alone (the
+    # items' spread at the simulated true weights adds to theirs).
     assert dbleu.rater_ci_low <= dbleu.corrected_score <= dbleu.rater_ci_high
-    assert dbleu.rater_ci_high - dbleu.rater_ci_low > dbleu.ci_high - dbleu.ci_low
+    raters_low, raters_high = dbleu.rater["raters_only"]
+    assert dbleu.rater_ci_high - dbleu.rater_ci_low > raters_high - raters_low
     # ΔNIST is weighted too; BLEU is not: its replicates are the item bootstrap's.
     assert scores["dnist"].rater_ci_low is not None and scores["dnist"].corrected_score
     bleu = scores["bleu"]
