@@ -19,9 +19,12 @@ measured by simulation: draw plausible true weights from the posterior, simulate
 such a truth would get (as many per reference as it has), apply the same estimator to them, and
 record e = score(truth) − estimate(simulated). The corrected score is the estimate plus the mean
 of e; the interval over raters alone (the same items) is the corrected score ± 1.96 SD(e); the
-interval over items and raters adds the item bootstrap's replicates of the
-estimate (Koehn 2004, the draws of :func:`.significance.item_count_blocks`) to e, replicate by
-replicate. ``bench/rater_coverage.py`` measures the coverage of both against known truths.
+interval over items and raters moves the corrected score, replicate by replicate, by a
+simulation's error about the mean error and by how far an item draw (Koehn 2004, the draws of
+:func:`.significance.item_count_blocks`) moves the score at that simulation's true weights.
+Items are resampled at the simulated true weights, not at the released ones, which carry each
+item's rating noise a second time. ``bench/rater_coverage.py`` measures the coverage of both
+against known truths.
 
 **Random streams**: items as :func:`.significance.bootstrap_replicates` for ``seed``; the
 posterior draws and simulated ratings from ``default_rng([seed, MODEL_STREAM])``, a replicate at
