@@ -17,12 +17,12 @@ from annotate.accounts.selectors import (
     invitation_destination,
     invitation_get_by_token,
     invitations_sent,
+    profile_of,
     user_is_researcher,
 )
 from annotate.accounts.services import (
     invitation_accept,
     invitation_create,
-    profile_ensure,
     token_regenerate,
 )
 from core.auth_request import AuthenticatedRequest
@@ -58,7 +58,7 @@ def signup(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 def account(request: AuthenticatedRequest) -> HttpResponse:
-    profile = profile_ensure(user=request.user)
+    profile = profile_of(user=request.user)
     token = api_token_of(user=request.user)
     context = {
         "profile": profile,

@@ -40,7 +40,10 @@ def test_a_new_person_signs_up_and_lands_in_the_campaign(campaign_invitation, cl
     assert "Create account" in page and "Email" in page
     response = signup(client, invitation, email="new@example.org")
     assert response["Location"] == invitation.next_path
-    response = client.get(response["Location"])  # the campaign's link joins them
+    assert (
+        client.get(response["Location"]).status_code == 200
+    )  # the link's form, sent by its script
+    response = client.post(response["Location"])  # which joins them
     assert response["Location"] == reverse("campaign-rate", args=[campaign.pk])
     user = get_user_model().objects.get(username="newbie")
     assert user.email == "new@example.org"
@@ -58,7 +61,7 @@ def test_someone_with_an_account_logs_in_instead(campaign_invitation, rater, cli
         {"username": "rater", "password": PASSWORD, "next": invitation.next_path},
     )
     assert response["Location"] == invitation.next_path
-    client.get(invitation.next_path)
+    client.post(invitation.next_path)  # the link's form, sent by its script
     assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
     invitation.refresh_from_db()
     assert invitation.uses == 0

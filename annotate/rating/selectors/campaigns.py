@@ -94,6 +94,10 @@ def campaign_membership(*, campaign: Campaign, rater: User) -> CampaignRater:
     return CampaignRater.objects.get(campaign=campaign, rater=rater)
 
 
+def campaign_is_joined(*, campaign: Campaign, rater: User) -> bool:
+    return CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
+
+
 def rater_owns_rating(*, rater: User, rating_id: int) -> bool:
     return Rating.objects.filter(pk=rating_id, rater=rater).exists()
 
