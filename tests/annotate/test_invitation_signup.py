@@ -174,3 +174,14 @@ def test_the_command_makes_an_invitation_with_a_destination(owner, capsys):
     invitation = Invitation.objects.get()
     assert invitation.next_path == "/r/abc/"
     assert reverse("signup", args=[invitation.token]) in capsys.readouterr().out
+
+
+def test_the_log_in_form_says_who_is_signed_in_and_whom_the_page_is_for(client_for, rater):
+    client = client_for(rater)
+    page = client.get("/accounts/login/?next=/runs/&login_as=ada").content.decode()
+    assert "You are signed in as <strong>rater</strong>" in page
+    assert "belongs to <strong>ada</strong>, not to rater" in page
+    # Only names a username could be are repeated; nobody signed in is told nothing of the kind.
+    page = client.get("/accounts/login/?login_as=<b>x</b>").content.decode()
+    assert "<b>x</b>" not in page and "needs another account" in page
+    assert "signed-in-as" not in client_for(None).get("/accounts/login/").content.decode()

@@ -6,6 +6,7 @@ from playwright.sync_api import Page, expect
 
 from annotate.rating.models import Rating, Weight
 from tests.browser.test_import_flow import log_in
+from tests.browser.test_rater_journey import press
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,9 +55,9 @@ def test_a_pairwise_campaign_on_outputs_is_rated_with_the_keyboard_and_shows_res
     expect(page.locator("#output-a")).to_be_visible()
     expect(page.locator("#output-b")).to_be_visible()
     expect(page.get_by_text("A much better")).to_be_visible()
-    page.keyboard.press("1")  # the left one much better
+    press(page, "1")  # the left one much better
     expect(page.locator("#done-count")).to_have_text("1")
-    page.keyboard.press("s")  # skip the second pair
+    press(page, "s")  # skip the second pair
     expect(page.get_by_text("Thank you")).to_be_visible()
 
     # The sides were drawn at random: the left one is system A's or system B's.

@@ -119,7 +119,10 @@ def rater_progress(*, campaign: Campaign, rater: User) -> RaterProgress:
     membership = CampaignRater.objects.filter(campaign=campaign, rater=rater).first()
     quota = campaign.ratings_per_rater if membership and membership.crowd_id else None
     overall = campaign_progress(campaign=campaign)
-    return RaterProgress(done, quota or None, overall.done, overall.total)
+    # A budget ends the campaign before every unit has its ratings (an adaptive one spends it
+    # where it matters): the rater's counter counts towards what will be collected.
+    total = min(overall.total, campaign.rating_budget) if campaign.rating_budget else overall.total
+    return RaterProgress(done, quota or None, overall.done, total)
 
 
 @dataclass(frozen=True)
