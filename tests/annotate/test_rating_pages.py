@@ -241,3 +241,13 @@ def test_the_post_that_finishes_settles_quality_control_and_the_done_page_only_r
     CampaignRater.objects.update(qc_status="pending", qc_checked_at=None)
     assert "Thank you" in client.get(reverse("campaign-done", args=[campaign.pk])).content.decode()
     assert CampaignRater.objects.get().qc_checked_at is None  # the GET left it to the worker
+
+
+def test_the_counter_counts_towards_the_budget(make_campaign, make_rater, client_for):
+    # Six references wanting three ratings each: 18, but the owner collects 4 at most.
+    campaign = make_campaign(rating_budget=4)
+    page = rate_page(client_for(make_rater(campaign)), campaign).content.decode()
+    assert "campaign 0 / 4 ratings" in page and 'max="4"' in page
+    unbudgeted = make_campaign(name="Second round", dataset=campaign.dataset)
+    page = rate_page(client_for(make_rater(unbudgeted)), unbudgeted).content.decode()
+    assert "campaign 0 / 18 ratings" in page
