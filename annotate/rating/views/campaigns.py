@@ -71,16 +71,18 @@ def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
     user = cast(User, request.user)
-    if request.method == "GET" and not campaign_is_joined(campaign=campaign, rater=user):
+    if request.method == "POST":
+        campaign_join(campaign=campaign, rater=user)
+    elif not campaign_is_joined(campaign=campaign, rater=user):
         # Sent on by the page's script for a person; a preview or a prefetch runs none.
         return render(request, "annotate/campaigns/join.html", {"campaign": campaign})
-    campaign_join(campaign=campaign, rater=user)
     return redirect("campaign-rate", campaign_id=campaign.pk)
 
 
 def _crowd_arrival(request: HttpRequest, campaign: Campaign, crowd_id: str) -> HttpResponse:
-    """A crowd link opened while someone else is logged in never swaps the session silently:
-    the person chooses between going on as themselves and joining as the crowd participant."""
+    """A GET shows a button; the participant's account is made (and logged in) by its POST. A
+    crowd link opened while someone else is logged in never swaps the session silently: the
+    person chooses between going on as themselves and joining as the crowd participant."""
     current = request.user
     username = crowd_username(campaign=campaign, participant_id=crowd_id)
     if current.is_authenticated and current.get_username() == username:
@@ -94,7 +96,6 @@ def _crowd_arrival(request: HttpRequest, campaign: Campaign, crowd_id: str) -> H
             context = {"campaign": campaign, "crowd_id": crowd_id, "current": current}
             return render(request, "annotate/campaigns/switch.html", context)
     elif choice != "crowd":
-        # An account is made for the participant on the POST of this page's button.
         context = {"campaign": campaign, "crowd_id": crowd_id}
         return render(request, "annotate/campaigns/join.html", context)
     try:
