@@ -57,7 +57,7 @@ def _docs(view_class, schema_url_name: str):
 
 # The user's account, and the invitations that make one.
 account = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", accounts.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", accounts.account, name="account"),
     path("token/", accounts.account_token, name="account-token"),

@@ -102,7 +102,7 @@ def _candidates(world, kind: str) -> list[tuple[object, bool]]:
     if kind == "format":
         return [(fmt, False) for fmt in ("csv", "json", "jsonl")]
     values = objects[kind]
-    return [(v, key != "public" and not key.startswith("hidden-")) for key, v in values.items()]
+    return [(v, not key.startswith(("public", "hidden-"))) for key, v in values.items()]
 
 
 def _missing(kind: str) -> object:

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotate.accounts.services import profile_ensure
+from annotate.accounts.selectors import profile_of
 
 
 class MeOutputSerializer(serializers.Serializer):
@@ -24,7 +24,7 @@ class MeApi(APIView):
     @extend_schema(responses=MeOutputSerializer)
     def get(self, request: Request) -> Response:
         """Who the API sees you as"""
-        profile = profile_ensure(user=cast(User, request.user))
+        profile = profile_of(user=cast(User, request.user))
         body = {
             "username": request.user.username,
             "role": profile.role,

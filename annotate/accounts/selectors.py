@@ -1,4 +1,4 @@
-"""Reads of accounts: invitations and API tokens."""
+"""Reads of accounts: profiles, invitations and API tokens."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.models import Token
 
-from annotate.accounts.models import Invitation, Role
+from annotate.accounts.models import Invitation, Profile, Role
 
 INVITATIONS_SHOWN = 50  # the account page lists the latest ones; older links still work
 
@@ -33,6 +33,18 @@ def invitations_sent(*, user: User) -> QuerySet[Invitation]:
 
 def api_token_of(*, user: User) -> Token | None:
     return Token.objects.filter(user=user).first()
+
+
+def default_role(user: User) -> str:
+    """The role of a user made outside the accounts services (createsuperuser): staff research."""
+    return Role.RESEARCHER if user.is_staff else Role.RATER
+
+
+def profile_of(*, user: User) -> Profile:
+    """The user's profile, or the one they would be given (unsaved): a page that shows it is a
+    GET, and a GET makes no rows."""
+    profile = Profile.objects.filter(user=user).first()
+    return profile if profile is not None else Profile(user=user, role=default_role(user))
 
 
 def user_is_researcher(user: User | AnonymousUser) -> bool:

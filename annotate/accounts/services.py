@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.authtoken.models import Token
 
 from annotate.accounts.models import Invitation, Profile, Role
+from annotate.accounts.selectors import default_role
 from core.inserts import insert_checked
 
 INVITATION_LIFETIME = timedelta(days=14)
@@ -36,7 +37,7 @@ def user_create(
 def profile_ensure(*, user: User, role: str = "", crowd_id: str = "") -> Profile:
     """The user's profile, made on first use for users made outside these services
     (createsuperuser) or by another app (a crowd participant's, with its `crowd_id`)."""
-    role = role or (Role.RESEARCHER if user.is_staff else Role.RATER)
+    role = role or default_role(user)
     defaults = {"role": role, "crowd_id": crowd_id}
     return Profile.objects.get_or_create(user=user, defaults=defaults)[0]
 

@@ -3,8 +3,11 @@ invitations."""
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -17,12 +20,12 @@ from annotate.accounts.selectors import (
     invitation_destination,
     invitation_get_by_token,
     invitations_sent,
+    profile_of,
     user_is_researcher,
 )
 from annotate.accounts.services import (
     invitation_accept,
     invitation_create,
-    profile_ensure,
     token_regenerate,
 )
 from core.auth_request import AuthenticatedRequest
@@ -56,9 +59,25 @@ def signup(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "registration/signup.html", context)
 
 
+# A username as Django's validator allows it: the names a link asks for are shown, never looked up
+# (a lookup would tell anyone which accounts exist).
+USERNAME = re.compile(r"^[\w.@+-]{1,150}$")
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in form, which also says who is signed in already and, for a link to a page
+    that belongs to other logins (the demo tour's `login_as`), whom to sign in as."""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        names = self.request.GET.get("login_as", "").split(",")
+        context["wanted_logins"] = [name for name in names if USERNAME.match(name)][:5]
+        return context
+
+
 @login_required
 def account(request: AuthenticatedRequest) -> HttpResponse:
-    profile = profile_ensure(user=request.user)
+    profile = profile_of(user=request.user)
     token = api_token_of(user=request.user)
     context = {
         "profile": profile,

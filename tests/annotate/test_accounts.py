@@ -121,7 +121,12 @@ def test_anonymous_cannot_make_a_token(client_for):
     assert not Token.objects.exists()
 
 
-def test_a_superuser_made_by_createsuperuser_gets_a_profile(client_for):
+def test_a_superuser_made_by_createsuperuser_is_shown_a_researchers_profile(client_for):
+    from annotate.accounts.models import Profile
+
     admin = get_user_model().objects.create_superuser("root", "r@example.org", PASSWORD)
-    assert client_for(admin).get(reverse("account")).status_code == 200
-    assert admin.profile.role == Role.RESEARCHER
+    page = client_for(admin).get(reverse("account"))
+    assert page.status_code == 200 and "Role: Researcher" in page.content.decode()
+    assert client_for(admin).get("/api/v1/me/").json()["role"] == Role.RESEARCHER
+    # Shown, not made: a GET writes no row (a service that needs the profile makes it).
+    assert not Profile.objects.filter(user=admin).exists()

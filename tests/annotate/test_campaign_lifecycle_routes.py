@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from annotate.rating.models import Campaign, CampaignStatus
+from tests.annotate.rater_pages_kit import join, rate_page
 from tests.conftest import campaign_form
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +88,7 @@ def test_a_draft_is_created_opened_and_joinable_only_once_open(
     assert joined.status_code == 400
     client_for(owner).post(reverse("campaign-transition", args=[campaign.pk]), {"action": "open"})
     assert Campaign.objects.get(pk=campaign.pk).status == CampaignStatus.OPEN
-    assert client_for(rater).get(reverse("campaign-join", args=[campaign.token])).status_code == 302
+    assert join(client_for(rater), campaign).status_code == 302
 
 
 def test_the_dashboard_shows_the_status_and_the_allowed_moves(campaign, client_for, owner):
@@ -176,7 +177,7 @@ def test_the_done_page_says_why_and_where_next(campaign, client_for, rater):
     from annotate.rating.services.lifecycle import campaign_transition
 
     campaign_transition(campaign=campaign, action="close")
-    page = client_for(rater).get(reverse("campaign-rate", args=[campaign.pk]), follow=True)
+    page = rate_page(client_for(rater), campaign)
     html = page.content.decode()
     assert 'data-reason="closed"' in html and "closed it" in html
     assert 'href="/accounts/"' in html

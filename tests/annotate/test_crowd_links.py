@@ -45,7 +45,9 @@ def test_choosing_the_crowd_participant_switches_the_session(make_campaign, rate
 
 def test_anonymous_and_the_same_participant_go_straight_in(make_campaign, client):
     campaign = make_campaign()
-    assert client.get(_link(campaign)).status_code == 302  # anonymous: straight in
+    assert client.get(_link(campaign)).status_code == 200  # anonymous: a button to start
+    assert not CampaignRater.objects.exists()  # a link preview makes no account
+    assert client.post(_link(campaign), {"join_as": "crowd"}).status_code == 302
     crowd = _logged_in_as(client)
     assert crowd.startswith("crowd-")
     assert client.get(_link(campaign)).status_code == 302  # the same participant again

@@ -314,7 +314,8 @@ def test_the_home_page_offers_the_tour_and_the_studies(loaded, client):
     # Ada's own stops link straight to their pages; a rater's page, through the log-in form.
     assert f'href="{tour["A correlation study"]}"' in page
     rate = tour["Rate references yourself"]
-    assert f'href="/accounts/login/?next={rate.replace("/", "%2F")}"' in page
+    login = f"/accounts/login/?next={rate.replace('/', '%2F')}&amp;login_as=rita%2Craj"
+    assert f'href="{login}"' in page
 
 
 def test_a_tour_stop_of_other_logins_links_through_the_log_in_form():
@@ -324,7 +325,9 @@ def test_a_tour_stop_of_other_logins_links_through_the_log_in_form():
     rate = Stop("Rate", "/campaigns/3/rate/", "keys 1-5", ("rita", "raj"))
     board = Stop("Board", "/leaderboards/demo-test/?a=1&b=2", "anyone")
     assert [tour_link(rate, who) for who in (None, "rita", "raj")] == [rate.url] * 3
-    assert tour_link(rate, "ada") == "/accounts/login/?next=%2Fcampaigns%2F3%2Frate%2F"
+    assert tour_link(rate, "ada") == (
+        "/accounts/login/?next=%2Fcampaigns%2F3%2Frate%2F&login_as=rita%2Craj"
+    )
     assert tour_link(rate, "rit") == tour_link(rate, "ada")  # whole names only
     assert {tour_link(board, who) for who in (None, "ada", "pat")} == {board.url}
 

@@ -40,7 +40,10 @@ def test_a_new_person_signs_up_and_lands_in_the_campaign(campaign_invitation, cl
     assert "Create account" in page and "Email" in page
     response = signup(client, invitation, email="new@example.org")
     assert response["Location"] == invitation.next_path
-    response = client.get(response["Location"])  # the campaign's link joins them
+    assert (
+        client.get(response["Location"]).status_code == 200
+    )  # the link's form, sent by its script
+    response = client.post(response["Location"])  # which joins them
     assert response["Location"] == reverse("campaign-rate", args=[campaign.pk])
     user = get_user_model().objects.get(username="newbie")
     assert user.email == "new@example.org"
@@ -58,7 +61,7 @@ def test_someone_with_an_account_logs_in_instead(campaign_invitation, rater, cli
         {"username": "rater", "password": PASSWORD, "next": invitation.next_path},
     )
     assert response["Location"] == invitation.next_path
-    client.get(invitation.next_path)
+    client.post(invitation.next_path)  # the link's form, sent by its script
     assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
     invitation.refresh_from_db()
     assert invitation.uses == 0
@@ -171,3 +174,14 @@ def test_the_command_makes_an_invitation_with_a_destination(owner, capsys):
     invitation = Invitation.objects.get()
     assert invitation.next_path == "/r/abc/"
     assert reverse("signup", args=[invitation.token]) in capsys.readouterr().out
+
+
+def test_the_log_in_form_says_who_is_signed_in_and_whom_the_page_is_for(client_for, rater):
+    client = client_for(rater)
+    page = client.get("/accounts/login/?next=/runs/&login_as=ada").content.decode()
+    assert "You are signed in as <strong>rater</strong>" in page
+    assert "belongs to <strong>ada</strong>, not to rater" in page
+    # Only names a username could be are repeated; nobody signed in is told nothing of the kind.
+    page = client.get("/accounts/login/?login_as=<b>x</b>").content.decode()
+    assert "<b>x</b>" not in page and "needs another account" in page
+    assert "signed-in-as" not in client_for(None).get("/accounts/login/").content.decode()

@@ -9,6 +9,7 @@ from annotate.rating.selectors.completion import completion_code_shown
 from annotate.rating.selectors.rater import campaigns_of_rater
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.ratings import rating_submit
+from tests.annotate.rater_pages_kit import join
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def test_an_account_rater_who_passed_and_is_done_gets_a_code(make_campaign, make
 def test_a_crowd_participants_share_ends_their_work(make_campaign, client_for):
     campaign = make_campaign(ratings_per_rater=2)
     client = client_for(None)
-    client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=p-1")
+    join(client, campaign, "p-1")
     membership = CampaignRater.objects.get(campaign=campaign)
     rater = membership.rater
     row = campaigns_of_rater(rater=rater)[0]

@@ -5,6 +5,7 @@ import pytest
 
 from annotate.rating.models import Campaign, CampaignRater, CampaignStatus, Rating
 from tests.annotate.output_campaign_kit import output_campaign, output_eval_dataset
+from tests.annotate.rater_pages_kit import join, rate_page
 from tests.conftest import campaign_form
 
 pytestmark = pytest.mark.django_db
@@ -74,8 +75,8 @@ def test_a_rater_joins_by_link_and_rates_pairs_on_the_a_b_scale(
 ):
     rater = make_rater()
     client = client_for(rater)
-    assert client.get(f"/r/{pairwise.token}/").url == f"/campaigns/{pairwise.pk}/rate/"
-    page = client.get(f"/campaigns/{pairwise.pk}/rate/").content.decode()
+    assert join(client, pairwise).url == f"/campaigns/{pairwise.pk}/rate/"
+    page = rate_page(client, pairwise).content.decode()
     assert "A much better" in page and "B much better" in page
     assert 'id="output-a"' in page and 'id="output-b"' in page
     assert 'data-key="5"' in page and 'data-key="s"' in page
@@ -92,10 +93,8 @@ def test_a_rater_joins_by_link_and_rates_pairs_on_the_a_b_scale(
     rating.refresh_from_db()
     assert rating.status == "done" and rating.preference == (2 if rating.a_on_left else -2)
     assert len(callbacks) == 1  # the QC check is queued after the commit
-    client.get(f"/campaigns/{pairwise.pk}/rate/")
-    second = Rating.objects.exclude(pk=rating.pk).get(rater=rater)
-    client.post(f"/campaigns/{pairwise.pk}/rate/{second.pk}/", {"flag": ""})  # skip
-    done = client.get(f"/campaigns/{pairwise.pk}/rate/")
+    second = Rating.objects.exclude(pk=rating.pk).get(rater=rater)  # leased by that answer
+    done = client.post(f"/campaigns/{pairwise.pk}/rate/{second.pk}/", {"flag": ""})  # skip
     assert done.url == f"/campaigns/{pairwise.pk}/done/"
     assert "answered 2 items" in client.get(done.url).content.decode()
 
@@ -103,8 +102,8 @@ def test_a_rater_joins_by_link_and_rates_pairs_on_the_a_b_scale(
 def test_a_likert_page_shows_one_output_and_the_scale(likert, make_rater, client_for):
     rater = make_rater()
     client = client_for(rater)
-    client.get(f"/r/{likert.token}/")
-    page = client.get(f"/campaigns/{likert.pk}/rate/").content.decode()
+    join(client, likert)
+    page = rate_page(client, likert).content.decode()
     assert 'id="candidate"' in page and 'id="output-b"' not in page
     assert "How good is this response" in page and "System response" in page
     rating = Rating.objects.get(rater=rater)
@@ -119,9 +118,9 @@ def test_the_dashboard_shows_raters_verdicts_and_results(likert, owner, make_rat
 
     rater = make_rater()
     client = client_for(rater)
-    client.get(f"/r/{likert.token}/")
+    join(client, likert)
     for score in ("4", "2"):
-        client.get(f"/campaigns/{likert.pk}/rate/")
+        rate_page(client, likert)
         rating = Rating.objects.get(rater=rater, status="leased")
         client.post(f"/campaigns/{likert.pk}/rate/{rating.pk}/", {"score": score})
     assert rater_qc_task(likert.pk, rater.pk) == "passed"
@@ -140,7 +139,7 @@ def test_a_closed_campaign_refuses_new_raters(likert, make_rater, client_for):
 
 def test_who_sees_which_page(likert, owner, other, staff, make_rater, client_for):
     rater = make_rater()
-    client_for(rater).get(f"/r/{likert.token}/")
+    join(client_for(rater), likert)
     new, dash = "/datasets/he/campaigns/new/", f"/campaigns/{likert.pk}/"
     rate = f"/campaigns/{likert.pk}/rate/"
     assert client_for(owner).get(new).status_code == 200
@@ -149,14 +148,14 @@ def test_who_sees_which_page(likert, owner, other, staff, make_rater, client_for
     for outsider in (other, rater):  # the dataset is private
         assert client_for(outsider).get(new).status_code == 404
         assert client_for(outsider).get(dash).status_code == 404
-    assert client_for(rater).get(rate).status_code == 200
+    assert rate_page(client_for(rater), likert).status_code == 200
     assert client_for(other).get(rate).status_code == 404  # not a member
     unjoined = client_for(owner).get(rate)  # owners do not rate unjoined: shown the way in
     assert (unjoined.status_code, unjoined["Location"]) == (302, dash)
     rating = Rating.objects.get(rater=rater)
     stolen = client_for(other).post(f"{rate}{rating.pk}/", {"score": "3"})
     assert stolen.status_code == 404
-    client_for(other).get(f"/r/{likert.token}/")  # joined now, but the lease is not theirs
+    join(client_for(other), likert)  # joined now, but the lease is not theirs
     client_for(other).post(f"{rate}{rating.pk}/", {"score": "3"})
     rating.refresh_from_db()
     assert rating.status == "leased"

@@ -4,28 +4,25 @@ import pytest
 from django.urls import reverse
 
 from annotate.rating.models import CampaignRater, Rating, RatingStatus
+from tests.annotate.rater_pages_kit import answer, join, lease, rate_page
 from tests.conftest import campaign_form
 
 pytestmark = pytest.mark.django_db
 
 
-def lease(client, campaign) -> Rating:
-    """Open the rate page as the client's rater: the rating it leased them."""
-    client.get(reverse("campaign-rate", args=[campaign.pk]))
-    return Rating.objects.get(status=RatingStatus.LEASED)
-
-
-def answer(client, rating, data, **options):
-    """Post the rate page's form for `rating`."""
-    url = reverse("campaign-answer", args=[rating.campaign_id, rating.pk])
-    return client.post(url, data, **options)
-
-
 def test_a_logged_in_rater_joins_by_the_campaign_link(make_campaign, client_for, rater):
     campaign = make_campaign()
-    response = client_for(rater).get(reverse("campaign-join", args=[campaign.token]))
+    client = client_for(rater)
+    # Opening the link shows a form (its script sends it): a preview of the link joins no one.
+    page = client.get(reverse("campaign-join", args=[campaign.token]))
+    assert page.status_code == 200 and b"data-auto-submit" in page.content
+    assert not CampaignRater.objects.exists()
+    response = join(client, campaign)
     assert response["Location"] == reverse("campaign-rate", args=[campaign.pk])
     assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
+    # Once joined, the link leads straight to the rate page.
+    again = client.get(reverse("campaign-join", args=[campaign.token]))
+    assert again["Location"] == reverse("campaign-rate", args=[campaign.pk])
 
 
 def test_an_anonymous_visitor_is_asked_to_log_in_first(make_campaign, client_for):
@@ -39,22 +36,26 @@ def test_a_crowd_participant_arrives_and_resumes(make_campaign, client_for):
     campaign = make_campaign()
     url = reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=5f3a9c"
     client = client_for(None)
-    assert client.get(url)["Location"] == reverse("campaign-rate", args=[campaign.pk])
-    page = client.get(reverse("campaign-rate", args=[campaign.pk]))
+    # The link shows a button; pressing it (a POST) makes the participant's account.
+    assert b'value="crowd"' in client.get(url).content
+    assert not CampaignRater.objects.exists()
+    assert join(client, campaign, "5f3a9c")["Location"] == reverse(
+        "campaign-rate", args=[campaign.pk]
+    )
+    page = rate_page(client, campaign)
     assert page.status_code == 200
     first = Rating.objects.get()
     # Arriving again (another browser) resumes the same account and the same item.
     other_browser = client_for(None)
-    other_browser.get(url)
-    other_browser.get(reverse("campaign-rate", args=[campaign.pk]))
+    join(other_browser, campaign, "5f3a9c")
+    rate_page(other_browser, campaign)
     assert Rating.objects.get() == first
     assert CampaignRater.objects.get().crowd_id == "5f3a9c"
 
 
 def test_an_overlong_participant_id_is_refused(make_campaign, client_for):
     campaign = make_campaign()
-    url = reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=" + "x" * 101
-    response = client_for(None).get(url)
+    response = join(client_for(None), campaign, "x" * 101)
     assert response.status_code == 400 and b"participant id" in response.content
 
 
@@ -66,7 +67,7 @@ def test_a_closed_campaign_says_so(make_campaign, client_for):
 def test_the_rate_page_shows_the_conversation_and_the_scale(make_campaign, make_rater, client_for):
     campaign = make_campaign(instructions="Be kind.")
     rater = make_rater(campaign)
-    page = client_for(rater).get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
+    page = rate_page(client_for(rater), campaign).content.decode()
     rating = Rating.objects.get()
     assert rating.slot.reference.text in page and rating.slot.reference.item.message in page
     for label in ("Very poor", "Acceptable", "Very good", "Be kind."):
@@ -119,8 +120,8 @@ def test_the_owner_who_has_not_joined_is_shown_the_way_in(make_campaign, client_
     page = response.content.decode()
     assert "You have not joined this campaign as a rater" in page
     assert f"/r/{campaign.token}/" in page  # the link it points to
-    client.get(f"/r/{campaign.token}/")  # joining makes the owner a rater like any other
-    assert client.get(reverse("campaign-rate", args=[campaign.pk])).status_code == 200
+    join(client, campaign)  # joining makes the owner a rater like any other
+    assert rate_page(client, campaign).status_code == 200
 
 
 def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, client_for):
@@ -129,20 +130,20 @@ def test_when_all_is_rated_the_rater_is_thanked(make_campaign, make_rater, clien
     client = client_for(rater)
     for _ in range(6):
         answer(client, lease(client, campaign), {"score": "3"})
-    response = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True)
+    response = rate_page(client, campaign)
     assert "Thank you" in response.content.decode()
 
 
 def test_a_crowd_participant_sees_no_code_before_quality_control(make_campaign, client_for):
     campaign = make_campaign(ratings_per_rater=1, control_rate=0.1)
     client = client_for(None)
-    client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=abc")
+    join(client, campaign, "abc")
     answer(client, lease(client, campaign), {"score": "3"})
     # Past the share of one, degraded texts built on it (one unit: one can be built).
     control = lease(client, campaign)
     assert control.kind == "bad_reference"
     answer(client, control, {"score": "1"})
-    page = client.get(reverse("campaign-rate", args=[campaign.pk]), follow=True).content.decode()
+    page = rate_page(client, campaign).content.decode()
     assert "completion-pending" in page and "completion-code" not in page
 
 
@@ -159,7 +160,7 @@ def test_a_crowd_participant_who_passed_gets_a_valid_code(make_campaign, client_
 
     campaign = make_campaign(ratings_per_rater=1)
     client = client_for(None)
-    client.get(reverse("campaign-join", args=[campaign.token]) + "?PROLIFIC_PID=good-one")
+    join(client, campaign, "good-one")
     answer(client, lease(client, campaign), {"score": "4"})
     CampaignRater.objects.filter(campaign=campaign).update(qc_status="passed")
     page = client.get(reverse("campaign-done", args=[campaign.pk])).content.decode()
@@ -213,3 +214,40 @@ def test_starting_a_campaign_leads_to_its_dashboard(make_dataset, client_for, ow
     campaign = Campaign.objects.get(name="Round two")
     assert response["Location"] == reverse("campaign-dashboard", args=[campaign.pk])
     assert campaign.slots.count() == 6
+
+
+def test_opening_the_rate_page_leases_nothing_its_form_does(make_campaign, make_rater, client_for):
+    campaign = make_campaign()
+    client = client_for(make_rater(campaign))
+    page = client.get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
+    assert 'id="next-item"' in page and "data-auto-submit" in page and "Start rating" in page
+    assert not Rating.objects.exists()  # a prefetch or a link preview leases nothing
+    rating = lease(client, campaign)
+    page = client.get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
+    assert rating.slot.reference.text in page  # the same lease, shown again
+
+
+def test_the_post_that_finishes_settles_quality_control_and_the_done_page_only_reads(
+    make_campaign, client_for
+):
+    campaign = make_campaign(ratings_per_rater=1, control_rate=0)
+    client = client_for(None)
+    join(client, campaign, "p-1")
+    membership = CampaignRater.objects.get()
+    assert membership.qc_checked_at is None
+    answer(client, lease(client, campaign), {"score": "3"}, follow=True)
+    membership.refresh_from_db()
+    assert membership.qc_checked_at is not None  # judged when the last answer came in
+    CampaignRater.objects.update(qc_status="pending", qc_checked_at=None)
+    assert "Thank you" in client.get(reverse("campaign-done", args=[campaign.pk])).content.decode()
+    assert CampaignRater.objects.get().qc_checked_at is None  # the GET left it to the worker
+
+
+def test_the_counter_counts_towards_the_budget(make_campaign, make_rater, client_for):
+    # Six references wanting three ratings each: 18, but the owner collects 4 at most.
+    campaign = make_campaign(rating_budget=4)
+    page = rate_page(client_for(make_rater(campaign)), campaign).content.decode()
+    assert "campaign 0 / 4 ratings" in page and 'max="4"' in page
+    unbudgeted = make_campaign(name="Second round", dataset=campaign.dataset)
+    page = rate_page(client_for(make_rater(unbudgeted)), unbudgeted).content.decode()
+    assert "campaign 0 / 18 ratings" in page

@@ -13,6 +13,7 @@ from annotate.rating.selectors.rater import rating_undoable
 from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.ratings import rating_pass, rating_submit
 from annotate.rating.services.undo import rating_undo
+from tests.annotate.rater_pages_kit import answer, rate_page
 
 pytestmark = pytest.mark.django_db
 
@@ -118,17 +119,25 @@ def test_the_rate_page_offers_undo_and_the_key(make_campaign, make_rater, client
     campaign = make_campaign()
     rater = make_rater(campaign)
     client = client_for(rater)
-    page = client.get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
+    page = rate_page(client, campaign).content.decode()
     assert 'id="undo"' not in page  # nothing answered yet
-    answered = rate(campaign, rater, 4)
-    page = client.get(reverse("campaign-rate", args=[campaign.pk])).content.decode()
-    assert reverse("campaign-undo", args=[campaign.pk, answered.pk]) in page
-    assert 'data-key="u"' in page
+    first = Rating.objects.get(status=RatingStatus.LEASED)
+    page = answer(client, first, {"score": "4"}, follow=True).content.decode()
+    assert reverse("campaign-undo", args=[campaign.pk, first.pk]) in page
+    assert 'data-key="u"' in page and "you gave 4" in page
+    second = Rating.objects.get(status=RatingStatus.LEASED)
+    answer(client, second, {"score": "2"})
 
-    response = client.post(reverse("campaign-undo", args=[campaign.pk, answered.pk]), follow=True)
-    assert "answer it again" in response.content.decode()
-    assert Rating.objects.get(pk=answered.pk).status == RatingStatus.LEASED
-    assert response.context["rating"].pk == answered.pk  # shown as the current item
+    response = client.post(reverse("campaign-undo", args=[campaign.pk, second.pk]), follow=True)
+    page = response.content.decode()
+    assert "answer it again" in page
+    assert Rating.objects.get(pk=second.pk).status == RatingStatus.LEASED
+    assert response.context["rating"].pk == second.pk  # shown as the current item
+    # The answer before (on the first item) is not offered from the undone one's page.
+    assert 'id="undo"' not in page and "you gave 4" not in page
+    page = answer(client, second, {"score": "5"}, follow=True).content.decode()
+    assert reverse("campaign-undo", args=[campaign.pk, second.pk]) in page
+    assert "you gave 5" in page
 
 
 @pytest.mark.parametrize(

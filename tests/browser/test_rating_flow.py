@@ -6,6 +6,7 @@ from playwright.sync_api import Page, expect
 
 from annotate.rating.models import Rating, Weight
 from tests.browser.test_import_flow import log_in
+from tests.browser.test_rater_journey import press
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,9 +55,9 @@ def test_a_pairwise_campaign_on_outputs_is_rated_with_the_keyboard_and_shows_res
     expect(page.locator("#output-a")).to_be_visible()
     expect(page.locator("#output-b")).to_be_visible()
     expect(page.get_by_text("A much better")).to_be_visible()
-    page.keyboard.press("1")  # the left one much better
+    press(page, "1")  # the left one much better
     expect(page.locator("#done-count")).to_have_text("1")
-    page.keyboard.press("s")  # skip the second pair
+    press(page, "s")  # skip the second pair
     expect(page.get_by_text("Thank you")).to_be_visible()
 
     # The sides were drawn at random: the left one is system A's or system B's.
@@ -67,3 +68,20 @@ def test_a_pairwise_campaign_on_outputs_is_rated_with_the_keyboard_and_shows_res
     owner_page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
     expect(owner_page.locator("#results")).to_contain_text(won)
     expect(owner_page.locator("#results")).to_contain_text(mean)
+
+
+def test_without_javascript_the_rater_presses_start_then_answers(
+    live_server, browser, make_campaign, make_rater
+):
+    """Items are leased by a POST the page's script sends; without scripts, its button does."""
+    campaign = make_campaign()
+    rater = make_rater()
+    page = browser.new_context(java_script_enabled=False).new_page()
+    log_in(page, live_server.url, rater.username)
+    page.goto(f"{live_server.url}/r/{campaign.token}/")
+    page.get_by_role("button", name="Join and start rating").click()
+    page.get_by_role("button", name="Start rating").click()
+    candidate = page.locator("#candidate").inner_text()
+    page.get_by_role("button", name="4").click()
+    expect(page.locator("#done-count")).to_have_text("1")
+    assert page.locator("#candidate").inner_text() != candidate  # the next item, at once

@@ -55,7 +55,7 @@ def test_pages_answer_405_to_methods_they_do_not_take(client, method):
     assert getattr(client, method)("/api/v1/datasets/").status_code != 500  # the API's own
 
 
-def test_only_a_get_or_post_of_a_campaign_link_joins(make_campaign, client_for, rater):
+def test_only_a_post_of_a_campaign_link_joins(make_campaign, client_for, rater):
     from annotate.rating.models import CampaignRater
 
     campaign = make_campaign()
@@ -63,7 +63,9 @@ def test_only_a_get_or_post_of_a_campaign_link_joins(make_campaign, client_for, 
     for method in ("head", "options", "delete"):
         assert getattr(client, method)(f"/r/{campaign.token}/").status_code == 405
     assert not CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
-    assert client.get(f"/r/{campaign.token}/").status_code == 302
+    assert client.get(f"/r/{campaign.token}/").status_code == 200  # its form, for a POST
+    assert not CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
+    assert client.post(f"/r/{campaign.token}/").status_code == 302
     assert CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
 
 

@@ -16,6 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotate.rating.models import Campaign
+from annotate.rating.services.assignment import rating_next
 from annotate.rating.services.campaigns import campaign_join
 from tests.routes_kit import all_routes, calls
 from tests.writes_kit import PostForms, status_undone
@@ -76,9 +77,10 @@ def forms_of(client, world) -> dict[tuple[str, tuple[str, ...]], tuple[str, dict
 @pytest.mark.parametrize("who", ["owner", "rater", "participant"])
 def test_no_form_answers_500_to_a_hostile_value(world, client, who):
     user = world.owner if who == "owner" else world.personas[who]
-    if who == "rater":  # with an item leased to answer: the rating form
+    if who == "rater":  # with an item leased to answer (a POST's work): the rating form
         campaign = Campaign.objects.get(pk=world.objects["campaign"]["hidden"])
         campaign_join(campaign=campaign, rater=user)
+        rating_next(campaign=campaign, rater=user)
     client.force_login(user)
     client.raise_request_exception = False  # a crash is a 500 to report, not a test error
     forms = forms_of(client, world)

@@ -1,6 +1,7 @@
 """The route walker: every URL pattern and every OpenAPI operation, called by everyone who is not
 the owner, never shows a canary planted in a hidden test reference, a private dataset or a private
-submission, and answers for a private object exactly as for one that does not exist (404).
+submission, and answers for a private object exactly as for one that does not exist (404). And a
+GET of every route, by anyone, changes no row: a link preview or a browser's prefetch is a GET.
 
 Routes are enumerated from the URL resolver (tests/routes_kit.py), so a new route is
 walked without touching this file; a route with a path parameter the kit cannot fill fails the
@@ -13,16 +14,24 @@ import logging
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import connection, reset_queries
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.routes_kit import all_routes, calls
 from tests.schema_kit import api_schema
-from tests.security.walker_world import CANARIES, HIDDEN_CANARY
+from tests.security.walker_world import CANARIES, HIDDEN_CANARY, PASSWORD
 
 pytestmark = pytest.mark.slow
 
 PAGE_METHODS = ("get", "post")
+# A statement that changes rows. Left out: the session table (a GET may remember things in the
+# visitor's own session: a flash message, the last answer to offer for undo) and the brute-force
+# guard's records (a guessed invitation token counts as a failed login, whatever the method).
+WRITE_STATEMENT = re.compile(r"^\s*(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY)\b", re.IGNORECASE)
+BOOKKEEPING_TABLES = ('"django_session"', '"axes_accessattempt"', '"axes_accesslog"')
 
 
 def _schema_methods() -> dict[str, list[str]]:
@@ -113,8 +122,15 @@ def test_no_one_but_the_owner_sees_hidden_or_private_things(world, caplog):
                 if found:
                     leaks.append(f"{persona} {method.upper()} {path} -> {found}")
                 if private:
-                    baseline = _call(client, method, missing_path).status_code
-                    if response.status_code != baseline or not _uniform(persona, baseline):
+                    made_up = _call(client, method, missing_path)
+                    baseline = made_up.status_code
+                    # A rater's own campaign sends a refused answer back to its page, with one
+                    # message for someone else's item and a made-up one: the same redirect.
+                    same_redirect = baseline == 302 and response.get("Location") == made_up.get(
+                        "Location"
+                    )
+                    uniform = _uniform(persona, baseline) or same_redirect
+                    if response.status_code != baseline or not uniform:
                         not_uniform.append(
                             f"{persona} {method.upper()} {path}: {response.status_code}, "
                             f"made-up object: {baseline}"
@@ -158,3 +174,45 @@ def test_every_route_answers_head_and_options_without_a_server_error(world, capl
                 if status >= 500:
                     failed.append(f"{persona} {method.upper()} {path}: {status}")
     assert failed == [], "\n".join(failed)
+
+
+def _row_writes(queries) -> list[str]:
+    return [
+        q["sql"][:120]
+        for q in queries
+        if WRITE_STATEMENT.match(q["sql"]) and not any(t in q["sql"] for t in BOOKKEEPING_TABLES)
+    ]
+
+
+def _get_paths(world, route) -> list[str]:
+    paths = [path for _m, path, _p, _missing in calls(world, route, ["get"])]
+    if route.name == "campaign-join":  # the walk's made-up token, then a real link as sent out
+        real = route.fill({"token": world.join_token})
+        paths += [real, real + "?PROLIFIC_PID=walker_1"]
+    return [*paths, *(path + _queries(world) for path in paths)]
+
+
+def test_no_get_changes_a_row(world, caplog, django_capture_on_commit_callbacks):
+    # Every write statement is counted, not rows compared before and after: a snapshot of every
+    # table would be slow, and would miss a write that puts back what was there (a lease taken
+    # and dropped, a timestamp set to itself). Work queued for after the commit (a Celery task)
+    # is a write by proxy and counts too. The test's transaction never commits, so those
+    # callbacks are captured, not run.
+    caplog.set_level(logging.CRITICAL, logger="django.request")
+    # A user made outside the accounts services (createsuperuser) has no profile yet.
+    bare = User.objects.create_user(username="bare", password=PASSWORD, is_staff=True)
+    writes = []
+    for persona, user in {"owner": world.owner, "bare": bare, **world.personas}.items():
+        for route in all_routes():
+            cache.clear()
+            client = _client(user)
+            for path in _get_paths(world, route):
+                reset_queries()  # the log keeps 9,000 queries: a full one would capture none
+                with (
+                    CaptureQueriesContext(connection) as queries,
+                    django_capture_on_commit_callbacks() as queued,
+                ):
+                    client.get(path)
+                found = _row_writes(queries) + [f"queued {c!r}" for c in queued]
+                writes += [f"{persona} GET {path}: {sql}" for sql in found]
+    assert writes == [], "\n".join(["", *writes])

@@ -74,6 +74,7 @@ class World:
     owner: object
     personas: dict  # name → user or None (anonymous)
     objects: dict = field(default_factory=dict)  # parameter kind → {"private": v, ...}
+    join_token: str = ""  # the link of the campaign the rater joined
 
 
 def _dataset(owner, slug, visibility, lines):
@@ -192,7 +193,7 @@ def build_world() -> World:
     hidden_rating = Rating.objects.filter(
         campaign=public_campaign, slot__reference=hidden_reference
     )
-    world = World(owner=owner, personas=personas)
+    world = World(owner=owner, personas=personas, join_token=dev_campaign.token)
     world.objects = {
         "dataset": {"public": "pub", "private": "priv"},
         "leaderboard": {
@@ -202,7 +203,12 @@ def build_world() -> World:
             "private-board": "pub-quiet",
         },
         "version": {"public": "1.0.0", "draft": "2.0.0"},
-        "campaign": {"private": private_campaign.pk, "hidden": public_campaign.pk},
+        # The dev round is the rater's own: its rater pages answer them (and no one else).
+        "campaign": {
+            "private": private_campaign.pk,
+            "hidden": public_campaign.pk,
+            "public-joined": dev_campaign.pk,
+        },
         "rating": {"private": private_rating.pk, "hidden": hidden_rating.first().pk},
         "submission": {"private": secret.pk, "private-dataset": private_submission.pk},
         "team": {"private": secret_team.pk},

@@ -94,6 +94,10 @@ def campaign_membership(*, campaign: Campaign, rater: User) -> CampaignRater:
     return CampaignRater.objects.get(campaign=campaign, rater=rater)
 
 
+def campaign_is_joined(*, campaign: Campaign, rater: User) -> bool:
+    return CampaignRater.objects.filter(campaign=campaign, rater=rater).exists()
+
+
 def rater_owns_rating(*, rater: User, rating_id: int) -> bool:
     return Rating.objects.filter(pk=rating_id, rater=rater).exists()
 
@@ -115,7 +119,10 @@ def rater_progress(*, campaign: Campaign, rater: User) -> RaterProgress:
     membership = CampaignRater.objects.filter(campaign=campaign, rater=rater).first()
     quota = campaign.ratings_per_rater if membership and membership.crowd_id else None
     overall = campaign_progress(campaign=campaign)
-    return RaterProgress(done, quota or None, overall.done, overall.total)
+    # A budget ends the campaign before every unit has its ratings (an adaptive one spends it
+    # where it matters): the rater's counter counts towards what will be collected.
+    total = min(overall.total, campaign.rating_budget) if campaign.rating_budget else overall.total
+    return RaterProgress(done, quota or None, overall.done, total)
 
 
 @dataclass(frozen=True)

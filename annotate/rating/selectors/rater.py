@@ -30,6 +30,22 @@ def campaign_takes_answers(campaign: Campaign) -> bool:
     return campaign.takes_ratings
 
 
+def rating_current(*, campaign: Campaign, rater: User) -> Rating | None:
+    """The rater's live lease: what their rating page shows. Only a POST hands out a new one
+    (services.assignment.rating_next), so that a preview or a prefetch of the page leases
+    nothing."""
+    return (
+        Rating.objects.filter(
+            campaign=campaign,
+            rater=rater,
+            status=RatingStatus.LEASED,
+            lease_expires_at__gt=timezone.now(),
+        )
+        .select_related("slot__item", "slot__reference")
+        .first()
+    )
+
+
 def last_answer(*, campaign: Campaign, rater: User) -> Rating | None:
     """The rater's most recent answer in the campaign: a score, a skip or a flag."""
     return (

@@ -21,6 +21,7 @@ from annotate.rating.models import Campaign, CampaignRater, QCStatus, Rating, Ra
 from annotate.rating.selectors.assignment import slot_value_expression, slots_open_to
 from annotate.rating.selectors.campaigns import rater_finished_count
 from annotate.rating.selectors.lifecycle import budget_left
+from annotate.rating.selectors.rater import rating_current
 from annotate.rating.services.controls import (
     closing_control_create,
     control_create,
@@ -119,13 +120,7 @@ def rating_next(*, campaign: Campaign, rater: User) -> Rating | None:
         for held in leases.select_for_update(of=("self",)).order_by("pk"):
             lease_drop(rating=held)
         return None
-    current = (
-        Rating.objects.filter(
-            campaign=campaign, rater=rater, status=RatingStatus.LEASED, lease_expires_at__gt=now
-        )
-        .select_related("slot__item", "slot__reference")
-        .first()
-    )
+    current = rating_current(campaign=campaign, rater=rater)
     if current is not None:
         return current
     if not campaign.takes_ratings:

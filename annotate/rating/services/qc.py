@@ -107,6 +107,17 @@ def rater_qc_evaluate(*, campaign: Campaign, rater: User) -> CampaignRater:
     return membership
 
 
+def rater_qc_settle(*, campaign: Campaign, rater: User) -> None:
+    """Judge a rater whose work just ended, unless a verdict is in: their completion code waits
+    on it, and the check queued after their last answer may not have run yet. Called by the POST
+    that finds nothing left for them, never by the page that shows the code (a GET)."""
+    pending = CampaignRater.objects.filter(
+        campaign=campaign, rater=rater, qc_status=QCStatus.PENDING
+    ).exists()
+    if pending:
+        rater_qc_evaluate(campaign=campaign, rater=rater)
+
+
 def campaign_qc_evaluate(*, campaign_id: int) -> int:
     """Judge every rater of the campaign again, e.g. after its thresholds changed."""
     campaign = Campaign.objects.filter(pk=campaign_id).first()

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from annotate.datasets.selectors import dataset_can_edit, dataset_get_visible
 from annotate.rating.forms import CampaignForm
 from annotate.rating.models import Campaign, CampaignStatus
-from annotate.rating.selectors.campaigns import campaign_get_by_token
+from annotate.rating.selectors.campaigns import campaign_get_by_token, campaign_is_joined
 from annotate.rating.services.campaigns import (
     campaign_create,
     campaign_join,
@@ -56,7 +56,9 @@ def _crowd_id(request: HttpRequest) -> str:
 
 @require_http_methods(["GET", "POST"])  # a HEAD (a link checker) must not join anyone
 def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
-    """A campaign's link: crowd participants arrive with an id, raters with their login."""
+    """A campaign's link: crowd participants arrive with an id, raters with their login. A GET
+    shows a form; joining (and a crowd participant's account) is its POST, so that a link
+    preview or a prefetch of the link joins no one and makes no account."""
     campaign = campaign_get_by_token(token=token)
     if campaign.status == CampaignStatus.CLOSED:
         return render(request, "annotate/campaigns/closed.html", {"campaign": campaign}, status=410)
@@ -68,23 +70,34 @@ def campaign_join_view(request: HttpRequest, token: str) -> HttpResponse:
         return _crowd_arrival(request, campaign, crowd_id)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
-    campaign_join(campaign=campaign, rater=cast(User, request.user))
+    user = cast(User, request.user)
+    if request.method == "POST":
+        campaign_join(campaign=campaign, rater=user)
+    elif not campaign_is_joined(campaign=campaign, rater=user):
+        # Sent on by the page's script for a person; a preview or a prefetch runs none.
+        return render(request, "annotate/campaigns/join.html", {"campaign": campaign})
     return redirect("campaign-rate", campaign_id=campaign.pk)
 
 
 def _crowd_arrival(request: HttpRequest, campaign: Campaign, crowd_id: str) -> HttpResponse:
-    """A crowd link opened while someone else is logged in never swaps the session silently:
-    the person chooses between going on as themselves and joining as the crowd participant."""
+    """A GET shows a button; the participant's account is made (and logged in) by its POST. A
+    crowd link opened while someone else is logged in never swaps the session silently: the
+    person chooses between going on as themselves and joining as the crowd participant."""
     current = request.user
     username = crowd_username(campaign=campaign, participant_id=crowd_id)
-    if current.is_authenticated and current.get_username() != username:
-        choice = request.POST.get("join_as") if request.method == "POST" else None
+    if current.is_authenticated and current.get_username() == username:
+        return redirect("campaign-rate", campaign_id=campaign.pk)  # back again, already in
+    choice = request.POST.get("join_as") if request.method == "POST" else None
+    if current.is_authenticated:
         if choice == "current":
             campaign_join(campaign=campaign, rater=cast(User, current))
             return redirect("campaign-rate", campaign_id=campaign.pk)
         if choice != "crowd":
             context = {"campaign": campaign, "crowd_id": crowd_id, "current": current}
             return render(request, "annotate/campaigns/switch.html", context)
+    elif choice != "crowd":
+        context = {"campaign": campaign, "crowd_id": crowd_id}
+        return render(request, "annotate/campaigns/join.html", context)
     try:
         user = crowd_rater_get_or_create(campaign=campaign, participant_id=crowd_id)
     except ValidationError as exc:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from annotate.rating.selectors.campaigns import campaign_get_for_rater
 from annotate.rating.selectors.rater import campaigns_of_rater
 from annotate.rating.services.undo import rating_undo
+from annotate.rating.views.rating import remember_answer
 from core.auth_request import AuthenticatedRequest
 
 
@@ -30,5 +31,7 @@ def campaign_undo(request: AuthenticatedRequest, campaign_id: int, rating_id: in
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
+        # The item shown next is the undone one: no older answer is offered for undo from it.
+        remember_answer(request, campaign_id, None)
         messages.success(request, "Your last answer was taken back: answer it again.")
     return redirect("campaign-rate", campaign_id=campaign_id)

@@ -16,10 +16,10 @@ register = template.Library()
 def tour_link(stop: Stop, username: str | None) -> str:
     """Where a stop's link goes for the user: its page, or — for a page that belongs to other
     demo logins (the owner's dashboards, a rater's page), which would answer this user a 404 —
-    the log-in form, to switch to one of them and land on it."""
+    the log-in form, which names them, to switch to one of them and land on it."""
     if username is None or not stop.logins or username in stop.logins:
         return stop.url
-    return f"{reverse('login')}?{urlencode({'next': stop.url})}"
+    return f"{reverse('login')}?{urlencode({'next': stop.url, 'login_as': ','.join(stop.logins)})}"
 
 
 @register.inclusion_tag("demo/tour.html", takes_context=True)
