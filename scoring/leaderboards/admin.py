@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.db import models
 
-from scoring.leaderboards.models import Leaderboard, Score, Submission, Team
+from scoring.leaderboards.models import Leaderboard, LeaderboardMetric, Score, Submission, Team
 
 
 @admin.register(Leaderboard)
@@ -55,3 +55,14 @@ class ScoreAdmin(admin.ModelAdmin):
     list_filter = ["metric"]
     search_fields = ["signature", "submission__method"]
     raw_id_fields = ["submission"]
+
+
+@admin.register(LeaderboardMetric)
+class LeaderboardMetricAdmin(admin.ModelAdmin):
+    """Which board holds an uploaded metric; the metric and its scores are the judgments'
+    (ExternalMetric, ExternalScore), and deleting the metric there removes this link too."""
+
+    list_display = ["metric", "leaderboard", "uploaded_by", "created_at"]
+    list_select_related = ["metric", "leaderboard", "uploaded_by"]
+    search_fields = ["metric__name", "leaderboard__slug"]
+    raw_id_fields = ["leaderboard", "metric", "uploaded_by"]
