@@ -279,3 +279,17 @@ def test_the_command_uploads_and_refuses_by_line(board, three, tmp_path):
     with pytest.raises(CommandError, match="No leaderboard"):
         call_command("import_leaderboard_metrics", "nope", str(path))
     assert json.dumps(list(ExternalMetric.objects.values_list("name", flat=True))) == '["comet"]'
+
+
+def test_the_board_shows_each_submissions_mean_labelled_as_the_owners(
+    board, three, owner, client_for
+):
+    _import(board, owner, _tsv(three), metrics=["comet"])
+    page = client_for(None).get("/leaderboards/board/").content.decode()
+    assert "external: comet" in page and "(uploaded by the owner)" in page
+    assert page.count('<td class="uploaded-metric"') == 2  # a dev board: each team's latest
+    assert ">0.915<" in page and ">0.315<" in page  # exact's mean and noise's
+
+
+def test_a_board_without_uploads_has_no_such_column(board, three, client_for):
+    assert "uploaded-metric" not in client_for(None).get("/leaderboards/board/").content.decode()

@@ -13,6 +13,7 @@ from annotate.judgments.models import ExternalMetric, ExternalScore
 from annotate.rating.models import Campaign
 from core.errors import NotFound
 from scoring.leaderboards.models import Leaderboard, LeaderboardMetric
+from scoring.leaderboards.selectors.leaderboard_table import LeaderboardTable
 from scoring.leaderboards.selectors.leaderboards import leaderboard_get_managed
 
 SOURCE_PREFIX = "submission:"  # an evaluated system copied from a submission (eval_systems.py)
@@ -61,3 +62,16 @@ def leaderboard_metric_means(*, leaderboard: Leaderboard) -> dict[int, dict[str,
         if source_ref.startswith(SOURCE_PREFIX):
             means[int(source_ref.removeprefix(SOURCE_PREFIX))][name] = mean
     return dict(means)
+
+
+def leaderboard_table_with_uploaded(*, table: LeaderboardTable) -> LeaderboardTable:
+    """The table with a column per uploaded metric: each row's mean (the rows are those the
+    viewer may see already, so no other submission's number is read into the page)."""
+    links = leaderboard_metric_links(leaderboard=table.leaderboard)
+    table.uploaded_metrics = [link.metric.name for link in links]
+    if table.uploaded_metrics:
+        means = leaderboard_metric_means(leaderboard=table.leaderboard)
+        for row in table.rows:
+            mine = means.get(row.submission.pk, {})
+            row.uploaded = [mine.get(name) for name in table.uploaded_metrics]
+    return table
