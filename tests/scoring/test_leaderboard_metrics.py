@@ -293,3 +293,28 @@ def test_the_board_shows_each_submissions_mean_labelled_as_the_owners(
 
 def test_a_board_without_uploads_has_no_such_column(board, three, client_for):
     assert "uploaded-metric" not in client_for(None).get("/leaderboards/board/").content.decode()
+
+
+def test_a_file_over_the_import_limit_is_refused_unread(board, three, owner, client_for, settings):
+    settings.IMPORT_MAX_BYTES = 100
+    client = client_for(owner)
+    response = _upload(client, "board", _tsv(three))
+    assert response.status_code == 400 and "larger than" in response.json()["detail"]
+    file = SimpleUploadedFile("s.tsv", _tsv(three).encode())
+    page = client.post(PAGE + "metrics/", {"file": file})
+    assert page.status_code == 400 and not ExternalMetric.objects.exists()
+
+
+def test_a_path_in_the_files_name_is_only_a_label(board, three, owner, client_for):
+    file = SimpleUploadedFile("../../etc/scores.tsv", _tsv(three, extra="d1\tx\t1\t1\n").encode())
+    response = client_for(owner).post(API.format("board"), {"file": file}, format="multipart")
+    assert response.status_code == 400
+    assert {p["file"] for p in response.json()["problems"]} == {"scores.tsv"}
+
+
+def test_the_study_form_offers_the_boards_metrics_to_its_owner_only(board, three, owner, other):
+    from scoring.study.selectors import study_names
+
+    _import(board, owner, _tsv(three), metrics=["comet"])
+    assert "comet" in study_names(user=owner)["external"]
+    assert "comet" not in study_names(user=other)["external"]
