@@ -108,3 +108,29 @@ def test_the_external_option_chooses_among_the_boards_metrics(rated, owner):
         _study(owner, board, campaign, external=["comet"])
     message = str(refused.value)
     assert "no uploaded metric 'comet'" in message and "loss, oracle" in message
+
+
+def test_a_pairwise_evaluation_of_the_board_runs_and_says_what_it_left_out(owner):
+    board = leaderboard_of(owner, release=release_of(owner))
+    live_items(board.release)
+    two = [scored_now(board, owner, PERFECT, method="exact"),
+           scored_now(board, owner, NONSENSE, method="noise")]  # fmt: skip
+    campaign = human_evaluation_create(
+        leaderboard=board, user=owner, submissions=two, mode="pairwise", ratings_per_unit=1,
+        control_rate=0,
+    )  # fmt: skip
+    person = user_of("person", "rater")
+    campaign_join(campaign=campaign, rater=person)
+    while (rating := rating_next(campaign=campaign, rater=person)) is not None:
+        rating_submit(rating_id=rating.pk, rater=person, score=1 if rating.a_on_left else 5)
+    rows = [f"{item}\t{s.pk}\t{1.0 if s.method == 'exact' else 0.0}" for s in two for item in ITEMS]
+    text = "\n".join(["item\tsystem\toracle", *rows])
+    leaderboard_metrics_import(leaderboard=board, user=owner, name="m.tsv", data=text.encode())
+    study = _study(owner, board, campaign)
+    assert [e.name for e in study_data(study).external] == ["oracle"]
+    assert execute(study.run).state == "succeeded"
+    study.refresh_from_db()
+    assert study.result["n_units"] > 0
+    # No per-response human scores, so no segment or system level; the pair level says why
+    # the uploaded metric is not in it.
+    assert any("external: oracle" in n and "left out" in n for n in study.result["notes"])

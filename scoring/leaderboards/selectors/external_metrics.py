@@ -19,6 +19,13 @@ from scoring.leaderboards.selectors.leaderboards import leaderboard_get_managed
 SOURCE_PREFIX = "submission:"  # an evaluated system copied from a submission (eval_systems.py)
 
 
+def _submission_id(source_ref: str) -> int | None:
+    """The submission an evaluated system was copied from ("submission:12"), if any (the
+    admin can edit the field, so anything else is no submission rather than an error)."""
+    digits = source_ref.removeprefix(SOURCE_PREFIX)
+    return int(digits) if source_ref.startswith(SOURCE_PREFIX) and digits.isdigit() else None
+
+
 def leaderboard_metric_links(*, leaderboard: Leaderboard) -> QuerySet[LeaderboardMetric]:
     return LeaderboardMetric.objects.filter(leaderboard=leaderboard).select_related("metric")
 
@@ -39,7 +46,7 @@ def campaign_board_metrics(*, campaign: Campaign) -> list[ExternalMetric]:
     """The uploaded metrics of the boards whose submissions the campaign rates, by name (the
     first board's when two boards have one of the same name)."""
     refs = campaign.systems.filter(source_ref__startswith=SOURCE_PREFIX)
-    ids = [int(r.removeprefix(SOURCE_PREFIX)) for r in refs.values_list("source_ref", flat=True)]
+    ids = [_submission_id(ref) for ref in refs.values_list("source_ref", flat=True)]
     links = LeaderboardMetric.objects.filter(leaderboard__submissions__pk__in=ids).distinct()
     metrics = ExternalMetric.objects.filter(leaderboard_link__in=links)
     by_name: dict[str, ExternalMetric] = {}
@@ -59,8 +66,8 @@ def leaderboard_metric_means(*, leaderboard: Leaderboard) -> dict[int, dict[str,
     )
     means: dict[int, dict[str, float]] = defaultdict(dict)
     for name, source_ref, mean in rows:
-        if source_ref.startswith(SOURCE_PREFIX):
-            means[int(source_ref.removeprefix(SOURCE_PREFIX))][name] = mean
+        if (submission_id := _submission_id(source_ref)) is not None:
+            means[submission_id][name] = mean
     return dict(means)
 
 
