@@ -318,3 +318,16 @@ def test_the_study_form_offers_the_boards_metrics_to_its_owner_only(board, three
     _import(board, owner, _tsv(three), metrics=["comet"])
     assert "comet" in study_names(user=owner)["external"]
     assert "comet" not in study_names(user=other)["external"]
+
+
+def test_deleting_a_board_in_the_admin_removes_its_uploaded_metrics(owner, staff, client_for):
+    release = release_of(owner, slug="gone")
+    doomed = leaderboard_of(owner, release=release, slug="doomed")
+    entry = scored_now(doomed, owner, PERFECT, method="exact")
+    text = "item\tsystem\tm\n" + "".join(f"{i}\t{entry.pk}\t1\n" for i in ITEMS)
+    _import(doomed, owner, text)
+    assert ExternalMetric.objects.count() == 1
+    admin = client_for(staff)
+    url = f"/admin/leaderboards/leaderboard/{doomed.pk}/delete/"
+    assert admin.post(url, {"post": "yes"}).status_code == 302
+    assert not ExternalMetric.objects.exists() and not ExternalScore.objects.exists()

@@ -46,7 +46,8 @@ def campaign_board_metrics(*, campaign: Campaign) -> list[ExternalMetric]:
     """The uploaded metrics of the boards whose submissions the campaign rates, by name (the
     first board's when two boards have one of the same name)."""
     refs = campaign.systems.filter(source_ref__startswith=SOURCE_PREFIX)
-    ids = [_submission_id(ref) for ref in refs.values_list("source_ref", flat=True)]
+    found = (_submission_id(ref) for ref in refs.values_list("source_ref", flat=True))
+    ids = [pk for pk in found if pk is not None]
     links = LeaderboardMetric.objects.filter(leaderboard__submissions__pk__in=ids).distinct()
     metrics = ExternalMetric.objects.filter(leaderboard_link__in=links)
     by_name: dict[str, ExternalMetric] = {}

@@ -16,6 +16,8 @@ board copies them), so that a study of an output campaign on them finds both by 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -146,3 +148,9 @@ def leaderboard_metric_delete(*, link: LeaderboardMetric, user: User) -> None:
     if not leaderboard_can_manage(user=user, leaderboard=link.leaderboard):
         raise PermissionDenied("Only the leaderboard's owner removes its metric scores.")
     link.metric.delete()  # cascades to the scores and to the link
+
+
+def leaderboard_metrics_forget(*, leaderboards: Iterable[Leaderboard]) -> None:
+    """Remove the metrics uploaded to boards about to be deleted: deleting a board removes its
+    links only, and a metric without a judgment set or a link would be nobody's."""
+    ExternalMetric.objects.filter(leaderboard_link__leaderboard__in=list(leaderboards)).delete()
