@@ -331,3 +331,14 @@ def test_deleting_a_board_in_the_admin_removes_its_uploaded_metrics(owner, staff
     url = f"/admin/leaderboards/leaderboard/{doomed.pk}/delete/"
     assert admin.post(url, {"post": "yes"}).status_code == 302
     assert not ExternalMetric.objects.exists() and not ExternalScore.objects.exists()
+
+
+def test_a_file_of_unknown_ids_is_refused_with_the_first_problems_quoted_short(
+    board, three, owner
+):
+    rows = "".join(f"x{k}{'y' * 300}\t{three[0].pk}\t1\n" for k in range(1000))
+    with pytest.raises(MetricScoresRejected) as refused:
+        _import(board, owner, "item\tsystem\tm\n" + rows)
+    problems = refused.value.problems
+    assert len(problems) == 200 and problems[0].line == 2 and problems[-1].line == 201
+    assert all(p.field == "item" and len(p.message) < 100 for p in problems)

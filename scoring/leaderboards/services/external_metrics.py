@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from annotate.judgments.columns import MappedColumn
-from annotate.judgments.metric_files import MetricFile, MetricRow
+from annotate.judgments.metric_files import MAX_PROBLEMS, MetricFile, MetricRow
 from annotate.judgments.models import EvalSystem, ExternalMetric
 from annotate.judgments.services.metrics import (
     external_metrics_store,
@@ -62,24 +62,31 @@ def _matched(
     told: set[tuple[str, str]] = set()
     first: dict[tuple[int | None, str], int] = {}  # "12" and "#12" are one submission
     for row in parsed.rows:
+        if len(problems) >= MAX_PROBLEMS:  # a file of another board's ids: the first say it
+            break
         pair = (keys[row.system], row.item)
         if pair in first and pair[0] is not None:
             why = f"submission {pair[0]} and item {row.item!r} are on line {first[pair]}"
             problems.append(LineProblem(row.line, why, "", parsed.name))
         first.setdefault(pair, row.line)
-        for what, ok, why in _row_checks(row, keys, found, items, leaderboard.split):
-            if not ok and (what, why) not in told:
+        for what, why in _row_problems(row, keys, found, items, leaderboard.split):
+            if (what, why) not in told:
                 told.add((what, why))
                 problems.append(LineProblem(row.line, why, what, parsed.name))
     return {cell: pk for cell, pk in keys.items() if pk in found}, problems
 
 
-def _row_checks(row: MetricRow, keys: dict, found: dict, items: set[str], split: str) -> list:
-    system_ok = keys[row.system] in found
-    return [
-        ("system", system_ok, f"{row.system!r} is not {SYSTEM_KEY}"),
-        ("item", row.item in items, f"{row.item!r} is not a scored item of the {split} split"),
-    ]
+def _row_problems(
+    row: MetricRow, keys: dict, found: dict, items: set[str], split: str
+) -> list[tuple[str, str]]:
+    """(column, why) for a row's submission that is not the board's and item that is not of
+    its split (cells cut to 40 characters: a refusal quotes them)."""
+    problems = []
+    if keys[row.system] not in found:
+        problems.append(("system", f"{row.system[:40]!r} is not {SYSTEM_KEY}"))
+    if row.item not in items:
+        problems.append(("item", f"{row.item[:40]!r} is not a scored item of the {split} split"))
+    return problems
 
 
 def _refuse_taken_names(leaderboard: Leaderboard, parsed: MetricFile) -> None:
