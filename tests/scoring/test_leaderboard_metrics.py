@@ -333,9 +333,7 @@ def test_deleting_a_board_in_the_admin_removes_its_uploaded_metrics(owner, staff
     assert not ExternalMetric.objects.exists() and not ExternalScore.objects.exists()
 
 
-def test_a_file_of_unknown_ids_is_refused_with_the_first_problems_quoted_short(
-    board, three, owner
-):
+def test_a_file_of_unknown_ids_is_refused_with_the_first_problems_quoted_short(board, three, owner):
     rows = "".join(f"x{k}{'y' * 300}\t{three[0].pk}\t1\n" for k in range(1000))
     with pytest.raises(MetricScoresRejected) as refused:
         _import(board, owner, "item\tsystem\tm\n" + rows)
