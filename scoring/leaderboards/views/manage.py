@@ -48,14 +48,22 @@ def leaderboard_settings(request: AuthenticatedRequest, slug: str) -> HttpRespon
     return settings_page(request, board, metrics_context(board), form, 400 if form.errors else 200)
 
 
-def settings_page(request, board, metrics: dict, form=None, status: int = 200) -> HttpResponse:
+def settings_page(
+    request: AuthenticatedRequest,
+    board: Leaderboard,
+    metrics: dict,
+    form: LeaderboardSettingsForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """The settings form and, below it, the metrics uploaded to the board (their form)."""
     form = form or LeaderboardSettingsForm(initial=LeaderboardSettingsForm.initial_of(board))
     context = {"board": board, "form": form, **metrics}
     return render(request, "scoring/leaderboard_settings.html", context, status=status)
 
 
-def metrics_context(board: Leaderboard, form=None, problems=None) -> dict:
+def metrics_context(
+    board: Leaderboard, form: MetricScoresForm | None = None, problems: list[str] | None = None
+) -> dict:
     """What the settings page shows of the uploaded metrics, and the ids a file names."""
     return {
         "metric_links": leaderboard_metric_links(leaderboard=board),
@@ -65,7 +73,12 @@ def metrics_context(board: Leaderboard, form=None, problems=None) -> dict:
     }
 
 
-def _settings_again(request, board: Leaderboard, form, problems=None) -> HttpResponse:
+def _settings_again(
+    request: AuthenticatedRequest,
+    board: Leaderboard,
+    form: MetricScoresForm,
+    problems: list[str] | None = None,
+) -> HttpResponse:
     context = metrics_context(board, form, problems)
     return settings_page(request, board, context, status=400)
 
