@@ -16,6 +16,7 @@ from core.runs import api as runs
 from core.token_view import GuardedObtainAuthToken
 from scoring.leaderboards.api import (
     eval_systems,
+    external_metrics,
     human_evaluation,
     leaderboards,
     submissions,
@@ -99,6 +100,12 @@ board = [
         "human-evaluation/",
         human_evaluation.LeaderboardHumanEvaluationApi.as_view(),
         name="api-leaderboard-human-evaluation",
+    ),
+    path("metrics/", external_metrics.LeaderboardMetricsApi.as_view(), name="api-board-metrics"),
+    path(
+        "metrics/<id:metric_id>/",
+        external_metrics.LeaderboardMetricDetailApi.as_view(),
+        name="api-board-metric",
     ),
 ]
 

@@ -122,6 +122,16 @@ board = [
     path("", leaderboards.leaderboard_detail, name="leaderboard-detail"),
     path("compare/", compare.leaderboard_compare, name="leaderboard-compare"),
     path("settings/", manage.leaderboard_settings, name="leaderboard-settings"),
+    path(
+        "settings/metrics/",
+        manage.leaderboard_metrics_upload,
+        name="leaderboard-metrics-upload",
+    ),
+    path(
+        "settings/metrics/<id:metric_id>/delete/",
+        manage.leaderboard_metric_delete_view,
+        name="leaderboard-metric-delete",
+    ),
     path("export.<str:fmt>", leaderboards.leaderboard_export, name="leaderboard-export"),
     path("items.jsonl", leaderboards.leaderboard_items, name="leaderboard-items"),
     path("references.jsonl", leaderboards.leaderboard_references, name="leaderboard-references"),

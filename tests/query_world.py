@@ -34,7 +34,9 @@ from annotate.rating.services.ratings import rating_submit
 from annotate.rating.services.weights import weights_recompute_campaign
 from annotate.releases.models import Release, SplitReveal
 from scoring.leaderboards.models import Leaderboard
+from scoring.leaderboards.selectors.leaderboards import leaderboard_item_ids
 from scoring.leaderboards.services import references as references_service
+from scoring.leaderboards.services.external_metrics import leaderboard_metrics_import
 from scoring.leaderboards.services.leaderboards import leaderboard_create
 from scoring.leaderboards.services.teams import team_create
 from scoring.study.services import study_create
@@ -246,9 +248,19 @@ def _leaderboards(world: World, k: int, participant: User) -> None:
     )
     team_create(user=world.participant, name=f"team {k}")
     hyps = ["the match was great", f"going to the beach {k}"]
+    finished = []
     for user in (participant, world.participant):
         submission = upload(world.board, user, hyps, method=f"system {k}")
         execute(submission.run_id)
+        finished.append(submission.pk)
+    # One more metric uploaded to the board at each step: its links' rows grow.
+    items = leaderboard_item_ids(leaderboard=world.board)
+    metric = "\n".join(
+        [f"id\tsystem\tb{k}"] + [f"{i}\t{s}\t0.{k}" for s in finished for i in items]
+    )
+    leaderboard_metrics_import(
+        leaderboard=world.board, user=world.owner, name="b.tsv", data=metric.encode()
+    )
 
 
 def grow(world: World, k: int) -> None:

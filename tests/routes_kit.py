@@ -86,6 +86,7 @@ def _kind(route: Route, name: str) -> str:
         "campaign_id": "campaign",
         "rating_id": "rating",
         "team_id": "team",
+        "metric_id": "external_metric",
     }
     if name not in known:
         raise AssertionError(f"{t}: name the kind of the path parameter <{name}> in the walker")

@@ -33,6 +33,7 @@ LISTS = [
     ("api-teams", lambda w: {}, PARTICIPANT),
     ("api-studies", lambda w: {}, OWNER),
     ("api-judgment-set-metrics", lambda w: {"judgment_set_id": w.judgment_set.pk}, OWNER),
+    ("api-board-metrics", lambda w: {"slug": w.board.slug}, OWNER),
     ("api-runs", lambda w: {}, OWNER),
 ]
 

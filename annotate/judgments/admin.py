@@ -53,7 +53,10 @@ class ColumnMappingAdmin(admin.ModelAdmin):
 
 @admin.register(ExternalMetric)
 class ExternalMetricAdmin(admin.ModelAdmin):
+    # Without a judgment set: uploaded to a leaderboard (its link is listed with the boards).
     list_display = ["name", "judgment_set", "higher_is_better", "created_at"]
+    list_select_related = ["judgment_set"]
+    list_filter = [("judgment_set", admin.EmptyFieldListFilter)]
     search_fields = ["name", "judgment_set__name"]
     raw_id_fields = ["judgment_set"]
 

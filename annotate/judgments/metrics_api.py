@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -61,6 +62,36 @@ def _refused(exc: ValidationError) -> Response:
     return problems_response(" ".join(exc.messages), [])
 
 
+def metric_scores_upload_response(
+    request: Request, upload: Callable[..., list[ExternalMetric]], **holder: Any
+) -> Response:
+    """The POST of every holder of uploaded metrics (a judgment set, a leaderboard): read the
+    form, refuse a file over the import limit unread, call `upload(**holder, …)`; 201 with the
+    metrics, or 400 with every problem by line and column."""
+    data = MetricScoresInputSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    fields = data.validated_data
+    file = fields["file"]
+    if file.size > settings.IMPORT_MAX_BYTES:
+        limit = settings.IMPORT_MAX_BYTES // (1024 * 1024)
+        return problems_response(f"file: the file is larger than {limit} MB.", [])
+    try:
+        created = upload(
+            **holder,
+            user=cast(User, request.user),
+            name=str(file.name or "scores")[-100:],
+            data=file.read(),
+            metrics=names_list(fields.get("metrics", "")) or None,
+            lower_is_better=names_list(fields.get("lower_is_better", "")),
+            description=fields.get("description", ""),
+            columns=mapping_from_json(fields["columns"]) if fields.get("columns") else None,
+        )
+    except ValidationError as exc:
+        return _refused(exc)
+    body = ExternalMetricOutputSerializer(created, many=True).data
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
 class JudgmentSetMetricsApi(APIView):
     @extend_schema(responses={200: ExternalMetricOutputSerializer(many=True)})
     def get(self, request: Request, judgment_set_id: int) -> Response:
@@ -86,25 +117,6 @@ class JudgmentSetMetricsApi(APIView):
         finite number refuses the file (nothing written), naming its line and column; rows of
         systems or items the set did not judge are skipped with a warning."""
         judgment_set = judgment_set_get_managed(user=request.user, pk=judgment_set_id)
-        data = MetricScoresInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
-        upload = fields["file"]
-        if upload.size > settings.IMPORT_MAX_BYTES:
-            limit = settings.IMPORT_MAX_BYTES // (1024 * 1024)
-            return problems_response(f"file: the file is larger than {limit} MB.", [])
-        try:
-            created = external_metrics_import(
-                judgment_set=judgment_set,
-                user=cast(User, request.user),
-                name=str(upload.name or "scores")[-100:],
-                data=upload.read(),
-                metrics=names_list(fields.get("metrics", "")) or None,
-                lower_is_better=names_list(fields.get("lower_is_better", "")),
-                description=fields.get("description", ""),
-                columns=mapping_from_json(fields["columns"]) if fields.get("columns") else None,
-            )
-        except ValidationError as exc:
-            return _refused(exc)
-        body = ExternalMetricOutputSerializer(created, many=True).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        return metric_scores_upload_response(
+            request, external_metrics_import, judgment_set=judgment_set
+        )

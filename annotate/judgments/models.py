@@ -135,10 +135,19 @@ class ExternalMetric(models.Model):
     """A metric computed outside the app (an LLM judge, COMET, BERTScore …) whose per-response
     scores were uploaded to a judgment set, so a study meta-evaluates it beside the built-in
     metrics. Scores are rows (`ExternalScore`) like the judgments they stand beside: a study
-    reads them by set and name in one query, and the admin and the database check each one."""
+    reads them by set and name in one query, and the admin and the database check each one.
+
+    Without a judgment set the metric was uploaded to a leaderboard by its owner: the scoring
+    side links it (`scoring.leaderboards.models.LeaderboardMetric`), since this app may not
+    name a leaderboard; its scores are of the submissions' evaluated systems."""
 
     judgment_set = models.ForeignKey(
-        JudgmentSet, on_delete=models.CASCADE, related_name="external_metrics"
+        JudgmentSet,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="external_metrics",
+        help_text="Empty: uploaded to a leaderboard (see its leaderboard link).",
     )
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True, help_text="How it was computed: its signature.")

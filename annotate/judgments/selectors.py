@@ -91,6 +91,14 @@ def external_scores(
     metrics = list(external_metrics_of(judgment_set=judgment_set))
     if names is not None:
         metrics = [m for m in metrics if m.name in set(names)]
+    return external_scores_of(metrics=metrics)
+
+
+def external_scores_of(
+    *, metrics: list[ExternalMetric]
+) -> list[tuple[ExternalMetric, dict[tuple[str, str], float]]]:
+    """Each metric with its scores by (system name, item id), whatever holds it (a judgment
+    set, or a leaderboard on the scoring side)."""
     by_metric: dict[int, dict[tuple[str, str], float]] = {m.pk: {} for m in metrics}
     rows = ExternalScore.objects.filter(metric__in=metrics).values_list(
         "metric_id", "system__name", "external_id", "score"

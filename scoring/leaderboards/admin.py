@@ -1,7 +1,8 @@
 from django.contrib import admin
-from django.db import models
+from django.db import models, transaction
 
-from scoring.leaderboards.models import Leaderboard, Score, Submission, Team
+from scoring.leaderboards.models import Leaderboard, LeaderboardMetric, Score, Submission, Team
+from scoring.leaderboards.services.external_metrics import leaderboard_metrics_forget
 
 
 @admin.register(Leaderboard)
@@ -10,6 +11,16 @@ class LeaderboardAdmin(admin.ModelAdmin):
     list_filter = ["split", "is_public", "is_open", "primary_metric"]
     search_fields = ["name", "slug", "release__dataset__slug"]
     raw_id_fields = ["release", "owner"]
+
+    @transaction.atomic
+    def delete_model(self, request, obj):
+        leaderboard_metrics_forget(leaderboards=[obj])
+        super().delete_model(request, obj)
+
+    @transaction.atomic
+    def delete_queryset(self, request, queryset):
+        leaderboard_metrics_forget(leaderboards=list(queryset))
+        super().delete_queryset(request, queryset)
 
 
 @admin.register(Team)
@@ -55,3 +66,14 @@ class ScoreAdmin(admin.ModelAdmin):
     list_filter = ["metric"]
     search_fields = ["signature", "submission__method"]
     raw_id_fields = ["submission"]
+
+
+@admin.register(LeaderboardMetric)
+class LeaderboardMetricAdmin(admin.ModelAdmin):
+    """Which board holds an uploaded metric; the metric and its scores are the judgments'
+    (ExternalMetric, ExternalScore), and deleting the metric there removes this link too."""
+
+    list_display = ["metric", "leaderboard", "uploaded_by", "created_at"]
+    list_select_related = ["metric", "leaderboard", "uploaded_by"]
+    search_fields = ["metric__name", "leaderboard__slug"]
+    raw_id_fields = ["leaderboard", "metric", "uploaded_by"]

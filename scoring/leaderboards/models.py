@@ -7,6 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from annotate.datasets.models import SplitName
+from annotate.judgments.models import ExternalMetric
 from annotate.releases.models import Release
 from core.runs.models import Run, RunState
 
@@ -238,3 +239,27 @@ class Score(models.Model):
     @property
     def rater_offset_sd(self) -> float | None:
         return (self.rater.get("model") or {}).get("rater_offset_sd")
+
+
+class LeaderboardMetric(models.Model):
+    """A metric computed elsewhere (an LLM judge, COMET …) whose per-response scores the board's
+    owner uploaded: the judgments' `ExternalMetric` and its scores, held by this board. A link
+    rather than a field of the metric, because annotate may not name a leaderboard; a study of
+    an output campaign on the board's submissions meta-evaluates it."""
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="external_metrics"
+    )
+    metric = models.OneToOneField(
+        ExternalMetric, on_delete=models.CASCADE, related_name="leaderboard_link"
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["leaderboard", "metric__name"]
+
+    def __str__(self) -> str:
+        return f"{self.leaderboard}: {self.metric}"

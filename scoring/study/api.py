@@ -154,8 +154,9 @@ class StudyOptionsInputSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         max_length=SWEEP_POINTS,
-        help_text="Names of the judgment set's uploaded metrics to meta-evaluate beside the "
-        "built-ins (absent or null: all of them; []: none).",
+        help_text="Names of uploaded metrics to meta-evaluate beside the built-ins: the "
+        "judgment set's, or, for an output campaign on a leaderboard's submissions, those the "
+        "board's owner uploaded (absent or null: all of them; []: none).",
     )
     sweeps = serializers.BooleanField(default=True)
     thetas = serializers.ListField(

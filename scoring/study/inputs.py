@@ -21,16 +21,17 @@ import numpy as np
 from django.core.exceptions import ValidationError
 
 from annotate.datasets.models import Item
-from annotate.judgments.models import Judgment, JudgmentSet
+from annotate.judgments.models import ExternalMetric, Judgment, JudgmentSet
 from annotate.judgments.selectors import (
     eval_outputs,
     external_metrics_of,
-    external_scores,
+    external_scores_of,
     judgment_means,
 )
 from annotate.rating.models import Campaign, Weight
 from annotate.rating.selectors.results import campaign_means
 from annotate.releases.models import Release, ReleaseItem
+from scoring.leaderboards.selectors.external_metrics import campaign_board_metrics
 from scoring.study.analysis.data import ExternalScores, StudyData, StudyInputError, StudyRef
 from scoring.study.analysis.loo import coinciding_systems
 from scoring.study.models import CorrelationStudy, CriteriaCombination, LeaveOneOut, WeightSource
@@ -230,17 +231,33 @@ def study_data(study: CorrelationStudy) -> StudyData:
     return data
 
 
-def external_metric_names(judgment_set: JudgmentSet) -> list[str]:
-    return list(external_metrics_of(judgment_set=judgment_set).values_list("name", flat=True))
+def external_metrics_for(
+    judgment_set: JudgmentSet | None, output_campaign: Campaign | None
+) -> list[ExternalMetric]:
+    """The uploaded metrics a study of this human source may use: the judgment set's, or those
+    a leaderboard's owner uploaded for the submissions the output campaign rates."""
+    if judgment_set is not None:
+        return list(external_metrics_of(judgment_set=judgment_set))
+    if output_campaign is not None:
+        return campaign_board_metrics(campaign=output_campaign)
+    return []
+
+
+def external_metric_names(
+    judgment_set: JudgmentSet | None, output_campaign: Campaign | None = None
+) -> list[str]:
+    return [m.name for m in external_metrics_for(judgment_set, output_campaign)]
 
 
 def study_external(study: CorrelationStudy, ids: list[str], systems: list[str]) -> list:
-    """The judgment set's uploaded metrics the study's options choose (default: all), each
-    aligned on the study's items (NaN where it gave no score)."""
-    if study.judgment_set is None:
-        return []
+    """The uploaded metrics (the judgment set's, or the leaderboard's behind the output
+    campaign) the study's options choose (default: all), each aligned on the study's items
+    (NaN where it gave no score)."""
     chosen = study.options.get("external")
-    found = external_scores(judgment_set=study.judgment_set, names=chosen)
+    metrics = external_metrics_for(study.judgment_set, study.output_campaign)
+    if chosen is not None:
+        metrics = [m for m in metrics if m.name in set(chosen)]
+    found = external_scores_of(metrics=metrics)
     return [
         ExternalScores(
             metric.name,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 
 from annotate.datasets.models import Dataset
 from annotate.judgments.models import EvalSystem, ExternalMetric, JudgmentSet
@@ -51,11 +51,16 @@ def study_choices(*, user: User) -> dict[str, QuerySet]:
 
 def study_names(*, user: User) -> dict[str, list[str]]:
     """Criteria of the user's judgments, names of their evaluated systems and of the metrics
-    uploaded to their judgments, for the form."""
+    uploaded to their judgments and leaderboards, for the form."""
     mine = {} if user.is_staff else {"dataset__owner": user}
     criteria = {c for s in JudgmentSet.objects.filter(**mine) for c in s.criteria}
     systems = EvalSystem.objects.filter(**mine).values_list("name", flat=True).distinct()
-    metrics = ExternalMetric.objects.filter(**{f"judgment_set__{k}": v for k, v in mine.items()})
+    on_judgments = {f"judgment_set__{k}": v for k, v in mine.items()}
+    on_boards = {} if user.is_staff else {"leaderboard_link__leaderboard__owner": user}
+    metrics = ExternalMetric.objects.filter(
+        Q(judgment_set__isnull=False, **on_judgments)
+        | Q(leaderboard_link__isnull=False, **on_boards)
+    )
     external = sorted(set(metrics.values_list("name", flat=True)))
     return {"criteria": sorted(criteria), "excluded_systems": sorted(systems), "external": external}
 

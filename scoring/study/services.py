@@ -80,20 +80,24 @@ def _checked_options(options: dict) -> None:
         raise ValidationError({"options": [f"{name}: {why}" for name, why in problems.items()]})
 
 
-def _checked_external(judgment_set: JudgmentSet | None, options: dict) -> None:
-    """The uploaded metrics an option names must be the judgment set's."""
+def _checked_external(
+    judgment_set: JudgmentSet | None, output_campaign: Campaign | None, options: dict
+) -> None:
+    """The uploaded metrics an option names must be the human source's: the judgment set's, or
+    the leaderboard's whose submissions the output campaign rates."""
     chosen = options.get("external")
     if chosen is None:
         return
     if not isinstance(chosen, list | tuple) or not all(isinstance(n, str) for n in chosen):
         raise ValidationError({"options": ["external: a list of metric names."]})
-    known = set() if judgment_set is None else set(external_metric_names(judgment_set))
+    known = set(external_metric_names(judgment_set, output_campaign))
     unknown = sorted(set(chosen) - known)
     if unknown:
         have = ", ".join(sorted(known)) or "none"
+        holder = "judgment set" if judgment_set is not None else "campaign's leaderboard"
         raise ValidationError(
             {"options": [f"external: no uploaded metric {', '.join(map(repr, unknown))} "
-                         f"(the judgments have: {have})."]}
+                         f"(the {holder} has: {have})."]}
         )  # fmt: skip
 
 
@@ -139,7 +143,7 @@ def study_create(
     )
     _checked_systems(known, excluded, pairs)
     _checked_options(options or {})
-    _checked_external(judgment_set, options or {})
+    _checked_external(judgment_set, output_campaign, options or {})
     source = (
         WeightSource.RELEASE
         if release

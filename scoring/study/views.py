@@ -64,7 +64,8 @@ class StudyForm(forms.Form):
     external = forms.MultipleChoiceField(
         required=False,
         label="Metrics computed elsewhere",
-        help_text="Uploaded to the judgments; none chosen: every one of them.",
+        help_text="Uploaded to the judgments, or to the leaderboard whose submissions the "
+        "campaign rates; none chosen: every one of them.",
     )
     no_external = forms.BooleanField(required=False, label="Leave them all out")
     unit_size = forms.IntegerField(

@@ -28,6 +28,8 @@ from annotate.rating.models import Rating, Subject
 from annotate.rating.services.campaigns import campaign_create, campaign_join
 from annotate.releases.services import release_freeze
 from core.runs.engine import run_create
+from scoring.leaderboards.selectors.leaderboards import leaderboard_item_ids
+from scoring.leaderboards.services.external_metrics import leaderboard_metrics_import
 from scoring.leaderboards.services.leaderboards import leaderboard_create
 from scoring.leaderboards.services.teams import team_create, team_invitation_renew
 from scoring.study.services import study_create
@@ -167,7 +169,13 @@ def build_world() -> World:
     )
     participant = personas["participant"]
     _submit(dev_board, participant, ["the match was great", "going to the beach"])
-    _submit(test_board, participant, ["an answer", "over there"], method="mine")
+    mine = _submit(test_board, participant, ["an answer", "over there"], method="mine")
+    # A metric the owner uploaded to the hidden test board, scoring its items.
+    items = leaderboard_item_ids(leaderboard=test_board)
+    scores = "\n".join(["item\tsystem\tquality", *(f"{i}\t{mine.pk}\t0.5" for i in items)])
+    (board_metric,) = leaderboard_metrics_import(
+        leaderboard=test_board, user=owner, name="m.tsv", data=scores.encode()
+    )
     secret = _submit(
         test_board,
         stranger,
@@ -215,6 +223,7 @@ def build_world() -> World:
         "run": {"private": mining.pk},
         "reference": {"hidden-test": hidden_reference.pk},
         "release": {"public": public_release, "private": private_release},
+        "external_metric": {"hidden-test": board_metric.pk},
     }
     human = _human_evaluation(owner, private, private_release)
     world.objects["campaign"]["private-outputs"] = human.pop("output_campaign")

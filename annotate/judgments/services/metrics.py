@@ -6,9 +6,15 @@ A bad cell refuses the whole file (`metric_files`); responses the set did not ju
 system or an item without a judgment in it — are skipped with a warning naming the first line,
 as the judgments import warns of judged items it has no context for: the scores are not wrong,
 but no study of the set could use them. Written in one transaction: all metrics or none.
+
+The reading (`metric_scores_read`) and the writing (`external_metrics_store`) serve every holder
+of uploaded metrics: a leaderboard's owner uploads through the same two
+(`scoring.leaderboards.services.external_metrics`), which only matches the rows differently.
 """
 
 from __future__ import annotations
+
+from typing import NoReturn
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -31,7 +37,7 @@ class MetricScoresRejected(ValidationError):
         self.problems = problems
 
 
-def _refuse(problems: list[LineProblem]) -> None:
+def metric_scores_refuse(problems: list[LineProblem]) -> NoReturn:
     problems = problems[:MAX_LISTED]  # a file of 100,000 unknown items: the first lines say it
     listed = "; ".join(str(p) for p in problems[:10])
     raise MetricScoresRejected(f"No metric scores were imported: {listed}", problems)
@@ -74,7 +80,7 @@ def _refuse_taken_names(parsed: MetricFile, judgment_set: JudgmentSet) -> None:
         judgment_set.external_metrics.filter(name__in=parsed.metrics).values_list("name", flat=True)
     )
     if taken:
-        _refuse(
+        metric_scores_refuse(
             [
                 LineProblem(1, "the set has a metric of this name already: delete it first", n)
                 for n in sorted(taken)
@@ -82,37 +88,42 @@ def _refuse_taken_names(parsed: MetricFile, judgment_set: JudgmentSet) -> None:
         )
 
 
-@transaction.atomic
-def external_metrics_import(
+def metric_scores_read(
     *,
-    judgment_set: JudgmentSet,
-    user: User,
     name: str,
     data: bytes,
     metrics: list[str] | None = None,
     lower_is_better: list[str] | None = None,
-    description: str = "",
     columns: list[MappedColumn] | None = None,
-) -> list[ExternalMetric]:
-    """Read a file of per-response metric scores and store each metric column's scores on
-    `judgment_set`. `metrics`: the columns to take (default every numeric column not otherwise
-    roled); `lower_is_better`: those of them where a lower score is better; `description`:
-    how they were computed (shown as their signature). Only the set's dataset's owner or staff
-    may; `MetricScoresRejected` (nothing written) names each bad line and column."""
-    if not (user.is_staff or judgment_set.dataset.owner_id == user.pk):
-        raise PermissionDenied("Only the dataset's owner can add metric scores to its judgments.")
+) -> tuple[MetricFile, set[str]]:
+    """The file's metrics and rows, and those of its metrics where lower is better; refused
+    (`MetricScoresRejected`) when a cell, a column or `lower_is_better` is wrong. Shared by
+    every holder of uploaded metrics (a judgment set here, a leaderboard in scoring)."""
     parsed = metric_file_parse(name, data, metrics=metrics, columns=columns)
     if parsed.errors:
-        _refuse(parsed.errors)
+        metric_scores_refuse(parsed.errors)
     lower = {m.strip() for m in lower_is_better or [] if m.strip()}
     unknown = sorted(lower - set(parsed.metrics))
     if unknown:
-        _refuse([LineProblem(1, "lower_is_better names no metric column", n) for n in unknown])
-    _refuse_taken_names(parsed, judgment_set)
-    systems, items = _judged(judgment_set)
-    rows, warnings = _usable(parsed, systems, items)
-    if not rows:
-        _refuse([*warnings, LineProblem(0, "no row scores a response judged in the set")])
+        metric_scores_refuse(
+            [LineProblem(1, "lower_is_better names no metric column", n) for n in unknown]
+        )
+    return parsed, lower
+
+
+def external_metrics_store(
+    *,
+    parsed: MetricFile,
+    rows: list[MetricRow],
+    systems: dict[str, EvalSystem],
+    lower: set[str],
+    description: str,
+    warnings: list[LineProblem],
+    judgment_set: JudgmentSet | None = None,
+) -> list[ExternalMetric]:
+    """One `ExternalMetric` per metric of the file and its scores of `rows` (each row's system
+    looked up by its cell in `systems`). The caller holds the transaction and has checked
+    the rows against what it holds."""
     report = _report(parsed, rows, warnings)
     created = [
         ExternalMetric.objects.create(
@@ -136,6 +147,46 @@ def external_metrics_import(
     )
     analyze_after_commit(ExternalScore, rows=len(rows) * len(created))
     return created
+
+
+@transaction.atomic
+def external_metrics_import(
+    *,
+    judgment_set: JudgmentSet,
+    user: User,
+    name: str,
+    data: bytes,
+    metrics: list[str] | None = None,
+    lower_is_better: list[str] | None = None,
+    description: str = "",
+    columns: list[MappedColumn] | None = None,
+) -> list[ExternalMetric]:
+    """Read a file of per-response metric scores and store each metric column's scores on
+    `judgment_set`. `metrics`: the columns to take (default every numeric column not otherwise
+    roled); `lower_is_better`: those of them where a lower score is better; `description`:
+    how they were computed (shown as their signature). Only the set's dataset's owner or staff
+    may; `MetricScoresRejected` (nothing written) names each bad line and column."""
+    if not (user.is_staff or judgment_set.dataset.owner_id == user.pk):
+        raise PermissionDenied("Only the dataset's owner can add metric scores to its judgments.")
+    parsed, lower = metric_scores_read(
+        name=name, data=data, metrics=metrics, lower_is_better=lower_is_better, columns=columns
+    )
+    _refuse_taken_names(parsed, judgment_set)
+    systems, items = _judged(judgment_set)
+    rows, warnings = _usable(parsed, systems, items)
+    if not rows:
+        metric_scores_refuse(
+            [*warnings, LineProblem(0, "no row scores a response judged in the set")]
+        )
+    return external_metrics_store(
+        parsed=parsed,
+        rows=rows,
+        systems=systems,
+        lower=lower,
+        description=description,
+        warnings=warnings,
+        judgment_set=judgment_set,
+    )
 
 
 def _report(parsed: MetricFile, rows: list[MetricRow], warnings: list[LineProblem]) -> dict:

@@ -50,6 +50,9 @@ class TableRow:
     rank_probs: list[float] | None = None
     expected_rank: float | None = None
     order_holds: float | None = None
+    # The means of the metrics the board's owner uploaded, in the order of the table's
+    # `uploaded_metrics` (None: not scored by that file); filled by the board's page only.
+    uploaded: list[float | None] = field(default_factory=list)
 
     @property
     def companions(self) -> list[Score | None]:
@@ -64,6 +67,8 @@ class LeaderboardTable:
     rows: list[TableRow]
     # Pairs of ranked entries: the family the significance correction is over.
     pairs: int = 0
+    # Names of the metrics computed elsewhere that the owner uploaded (selectors/external_metrics).
+    uploaded_metrics: list[str] = field(default_factory=list)
     # Whether the rank distributions resample the raters too (a weighted primary metric on a
     # release with ratings), and whether there are any (every ranked entry has replicates).
     stability_with_raters: bool = False

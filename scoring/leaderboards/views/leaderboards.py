@@ -18,6 +18,7 @@ from core.plots import IntervalPoint, Spec, intervals, rank_distribution
 from scoring.leaderboards.exports import payload_csv, table_payload
 from scoring.leaderboards.leaderboard_forms import LeaderboardForm
 from scoring.leaderboards.models import Leaderboard, Submission
+from scoring.leaderboards.selectors.external_metrics import leaderboard_table_with_uploaded
 from scoring.leaderboards.selectors.leaderboard_table import (
     LeaderboardTable,
     TableRow,
@@ -110,6 +111,7 @@ def _teams_part(request: HttpRequest, board: Leaderboard) -> dict:
 def leaderboard_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = leaderboard_get_visible(user=request.user, slug=slug)
     table = leaderboard_table(leaderboard=board, user=request.user)
+    table = leaderboard_table_with_uploaded(table=table)
     context = {
         "board": board,
         "table": table,
