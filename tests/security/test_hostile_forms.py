@@ -74,6 +74,9 @@ def forms_of(client, world) -> dict[tuple[str, tuple[str, ...]], tuple[str, dict
     return found
 
 
+# Thousands of requests: over the suite's 300 s limit on a machine whose cores are shared (the
+# owner's walk took longer at a load of 12 on 2 cores); a hang still fails.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("who", ["owner", "rater", "participant"])
 def test_no_form_answers_500_to_a_hostile_value(world, client, who):
     user = world.owner if who == "owner" else world.personas[who]
