@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "core.http.PageMethodsMiddleware",
     "core.http.CharsetMiddleware",
     "core.http.NotFoundMiddleware",
+    "core.database_busy.DatabaseBusyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.http.SlashAppendingMiddleware",  # Django's CommonMiddleware, writes kept
     "django.middleware.csrf.CsrfViewMiddleware",
