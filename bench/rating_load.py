@@ -142,8 +142,9 @@ def populate(args: argparse.Namespace) -> tuple[int, list[str]]:
     Profile.objects.create(user=owner, role=Role.RESEARCHER)
     dataset = dataset_create(owner=owner, name="Bench", slug="bench")
     dataset_import_file(dataset=dataset, lines=synthetic_jsonl(args.items), fmt="jsonl")
+    quiet_qc = NO_VERDICT if args.embedded else {}  # only the embedded mode runs a worker
     campaign = campaign_create(
-        owner=owner, dataset=dataset, name="Load", ratings_per_unit=args.k, **NO_VERDICT
+        owner=owner, dataset=dataset, name="Load", ratings_per_unit=args.k, **quiet_qc
     )
     hashed = make_password(PASSWORD)  # one hash for all: hashing 50 times costs 15 s
     names = [f"bench-rater-{i}" for i in range(args.raters)]
