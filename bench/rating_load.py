@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 PASSWORD = "bench-password-not-secret-42"  # noqa: S105 (throwaway database)
 WORDS = ["the", "a", "good", "great", "what", "why", "sure", "maybe", "never", "time", "food"]
 STARTUP_SECONDS = 30
+LOGIN_SPREAD_SECONDS = 5.0
 
 
 def parse_args() -> argparse.Namespace:
@@ -235,6 +236,10 @@ class Rater(threading.Thread):
         self.errors: list[str] = []
 
     def run(self) -> None:
+        rng = random.Random(self.username)
+        # A crowd logs in over a few seconds, not in one instant: runserver (the embedded mode)
+        # queues 10 connections, and 50 at once were reset before Django saw them.
+        time.sleep(rng.uniform(0, LOGIN_SPREAD_SECONDS))
         try:
             status, body = request(
                 self.port,
@@ -249,7 +254,6 @@ class Rater(threading.Thread):
             self.start_line.wait()
             return
         self.start_line.wait()
-        rng = random.Random(self.username)
         for _ in range(self.max_steps):
             began = time.perf_counter()
             status, body = request(
