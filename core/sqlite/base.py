@@ -5,27 +5,61 @@ tries again (after 1, 2, 5 … then every 100 ms) until its timeout runs out. Am
 one web server, whoever tries as the lock frees wins, and the writer that has waited longest
 tries least often: with 24 raters on a busy machine one waited past the 20 s timeout while
 others went by ("database is locked", issue 42). Here a transaction first waits for its
-process's turn (a lock whose waiters the operating system wakes as it frees), so the threads of
-one process pass one at a time and only the processes (the web server, a worker) poll for
-SQLite's own lock. A transaction starts with `BEGIN IMMEDIATE` (settings), so it holds SQLite's
-lock for as long as it holds the turn: no waiting is wasted.
+process's turn, handed to its waiters in the order they came, so the threads of one process
+pass one at a time, first come first served, and only the processes (the web server, a worker)
+poll for SQLite's own lock. A transaction starts with `BEGIN IMMEDIATE` (settings), so it holds
+SQLite's lock for as long as it holds the turn: no waiting is wasted.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 
 from django.db.backends.sqlite3 import base
 from django.db.utils import OperationalError
 
-_turns: dict[str, threading.Lock] = {}
+
+class Turns:
+    """A lock handed to its waiters in the order they came (a plain lock wakes any of them, and
+    under load one waited past the timeout while later ones went by)."""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._held = False
+        self._waiting: deque[threading.Event] = deque()
+
+    def acquire(self, timeout: float) -> bool:
+        with self._mutex:
+            if not self._held:
+                self._held = True
+                return True
+            mine = threading.Event()
+            self._waiting.append(mine)
+        if mine.wait(timeout):
+            return True
+        with self._mutex:
+            if mine.is_set():  # handed over just as the wait ran out: it is ours
+                return True
+            self._waiting.remove(mine)
+            return False
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().set()  # handed over: it stays held
+            else:
+                self._held = False
+
+
+_turns: dict[str, Turns] = {}
 _turns_made = threading.Lock()
 
 
-def _turn_of(database: str) -> threading.Lock:
+def _turn_of(database: str) -> Turns:
     with _turns_made:
-        return _turns.setdefault(database, threading.Lock())
+        return _turns.setdefault(database, Turns())
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
