@@ -4,13 +4,17 @@ The script creates and migrates its own database (`deltableu_bench` by default; 
 end unless --keep), fills it with a synthetic dataset and a campaign, starts gunicorn on a free
 port of 127.0.0.1, and lets each rater (one thread each) log in for a token and loop
 "next item" → "submit" until nothing is left. It prints ratings per second, p50/p95 latency of
-both calls, and checks the database: every reference got exactly the ratings its slot wants,
-no rater rated a reference twice, every accepted answer is stored, no lease is left over.
+both calls, and checks the database (bench/rating_check.py).
 
 Run: ``python bench/rating_load.py [--raters 50] [--items 300] [--think 0.5]``.
 --think is the pause between seeing an item and answering it (seconds); real raters take several
 seconds, and quality control fails anyone under 2 s, so 0.5 s is a harsh load; --think 0
 saturates the server to measure its ceiling.
+
+``--embedded`` runs on what `make run` gives instead (bench/embedded_kit.py): a SQLite file, the
+file-system broker, runserver, and a worker scoring a submission of ``--busy-lines`` lines at the
+same time; it also prints how long writes waited for SQLite's lock. A 503 (the database was too
+busy; nothing was done) is sent again after its Retry-After, as the API asks, and counted apart.
 """
 
 from __future__ import annotations
@@ -27,14 +31,19 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
+
+import embedded_kit as embedded
+from rating_check import NO_VERDICT, count_check
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PASSWORD = "bench-password-not-secret-42"  # noqa: S105 (throwaway database)
 WORDS = ["the", "a", "good", "great", "what", "why", "sure", "maybe", "never", "time", "food"]
 STARTUP_SECONDS = 30
+LOGIN_SPREAD_SECONDS = 5.0
 
 
 def parse_args() -> argparse.Namespace:
@@ -48,6 +57,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--db", default="deltableu_bench")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--embedded", action="store_true", help="`make run`'s SQLite and broker")
+    parser.add_argument("--busy-lines", type=int, default=100_000, help="the worker's submission")
+    parser.add_argument("--busy-refs", type=int, default=4, help="references per busy item")
     return parser.parse_args()
 
 
@@ -57,25 +69,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def recreate_database(pg: str, name: str) -> None:
+def on_postgres(pg: str, *statements: str) -> None:
     import psycopg2
 
     conn = psycopg2.connect(f"{pg}/postgres")
     conn.autocommit = True
     with conn.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
+        for statement in statements:
+            cursor.execute(statement)
     conn.close()
+
+
+def recreate_database(pg: str, name: str) -> None:
+    on_postgres(pg, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"')
 
 
 def drop_database(pg: str, name: str) -> None:
-    import psycopg2
-
-    conn = psycopg2.connect(f"{pg}/postgres")
-    conn.autocommit = True
-    with conn.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    conn.close()
+    on_postgres(pg, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def environment(args: argparse.Namespace, var_dir: str) -> dict[str, str]:
@@ -133,7 +143,10 @@ def populate(args: argparse.Namespace) -> tuple[int, list[str]]:
     Profile.objects.create(user=owner, role=Role.RESEARCHER)
     dataset = dataset_create(owner=owner, name="Bench", slug="bench")
     dataset_import_file(dataset=dataset, lines=synthetic_jsonl(args.items), fmt="jsonl")
-    campaign = campaign_create(owner=owner, dataset=dataset, name="Load", ratings_per_unit=args.k)
+    quiet_qc = NO_VERDICT if args.embedded else {}  # only the embedded mode runs a worker
+    campaign = campaign_create(
+        owner=owner, dataset=dataset, name="Load", ratings_per_unit=args.k, **quiet_qc
+    )
     hashed = make_password(PASSWORD)  # one hash for all: hashing 50 times costs 15 s
     names = [f"bench-rater-{i}" for i in range(args.raters)]
     for name in names:
@@ -162,23 +175,39 @@ def start_gunicorn(args: argparse.Namespace, env: dict[str, str], port: int) -> 
         "--backlog",
         "256",
     ]
-    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def wait_healthy(port: int, server: subprocess.Popen) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and server.poll() is None:
         try:
             status, _ = request(port, "GET", "/healthz")
             if status == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.2)
-    server.terminate()
-    raise SystemExit("gunicorn did not answer on /healthz in time")
+                return
+            time.sleep(0.2)
+        except OSError:  # not listening yet
+            time.sleep(0.2)
+    raise SystemExit("the web server did not answer on /healthz in time")
 
 
 def request(
     port: int, method: str, path: str, body: dict | None = None, token: str = "", form=False
 ) -> tuple[int, bytes]:
+    """One request; a 503 (the database was busy, nothing was done) is sent again after its
+    Retry-After, as the API asks clients to. BUSY counts them."""
+    while True:
+        status, answer, retry_after = _request_once(port, method, path, body, token, form)
+        if status != 503 or retry_after is None:
+            return status, answer
+        BUSY.append(path)
+        time.sleep(retry_after)
+
+
+BUSY: list[str] = []  # the paths of the 503s sent again
+
+
+def _request_once(port, method, path, body, token, form) -> tuple[int, bytes, float | None]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Authorization": f"Token {token}"} if token else {}
     payload = None
@@ -190,7 +219,8 @@ def request(
     try:
         conn.request(method, path, body=payload, headers=headers)
         response = conn.getresponse()
-        return response.status, response.read()
+        retry_after = response.getheader("Retry-After")
+        return response.status, response.read(), float(retry_after) if retry_after else None
     finally:
         conn.close()
 
@@ -206,6 +236,10 @@ class Rater(threading.Thread):
         self.errors: list[str] = []
 
     def run(self) -> None:
+        rng = random.Random(self.username)
+        # A crowd logs in over a few seconds, not in one instant: runserver (the embedded mode)
+        # queues 10 connections, and 50 at once were reset before Django saw them.
+        time.sleep(rng.uniform(0, LOGIN_SPREAD_SECONDS))
         try:
             status, body = request(
                 self.port,
@@ -220,7 +254,6 @@ class Rater(threading.Thread):
             self.start_line.wait()
             return
         self.start_line.wait()
-        rng = random.Random(self.username)
         for _ in range(self.max_steps):
             began = time.perf_counter()
             status, body = request(
@@ -257,39 +290,6 @@ def percentile(values: list[float], q: float) -> float:
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
-
-
-def count_check(campaign_id: int, accepted: set[int], raters: int) -> list[str]:
-    """What is wrong in the database after the run (an empty list: nothing)."""
-    from django.db.models import Count
-
-    from annotate.rating.models import Rating, RatingKind, RatingStatus, Slot
-
-    problems = []
-    ratings = Rating.objects.filter(campaign_id=campaign_id)
-    done = ratings.filter(status=RatingStatus.DONE)
-    stored = set(done.values_list("pk", flat=True))
-    if stored != accepted:
-        missing, unexpected = len(accepted - stored), len(stored - accepted)
-        problems.append(f"{missing} accepted answers missing, {unexpected} unexpected")
-    normal = done.filter(kind=RatingKind.NORMAL)
-    per_reference = dict(normal.values_list("slot__reference_id").annotate(n=Count("pk")))
-    for slot in Slot.objects.filter(campaign_id=campaign_id):
-        n = per_reference.get(slot.reference_id, 0)
-        # Fewer raters than wanted ratings: each rater rates the reference once, no more.
-        if n != min(slot.wanted, raters) or slot.active != n:
-            problems.append(
-                f"reference {slot.reference_id}: {n} ratings, wants {slot.wanted}, "
-                f"slot says {slot.active}"
-            )
-    pairs = normal.values("slot__reference_id", "rater_id").annotate(n=Count("pk"))
-    twice = pairs.filter(n__gt=1).count()
-    if twice:
-        problems.append(f"{twice} (reference, rater) pairs rated twice")
-    leased = ratings.filter(status=RatingStatus.LEASED).count()
-    if leased:
-        problems.append(f"{leased} leases left over")
-    return problems
 
 
 def report(raters: list[Rater], seconds: float, campaign_id: int, k: int) -> int:
@@ -331,39 +331,65 @@ def report(raters: list[Rater], seconds: float, campaign_id: int, k: int) -> int
 def main() -> int:
     args = parse_args()
     var_dir = tempfile.mkdtemp(prefix="deltableu-bench-")
-    env = environment(args, var_dir)
+    if args.embedded:
+        env = embedded.embedded_environment(var_dir)
+        for name in embedded.NOT_EMBEDDED:
+            os.environ.pop(name, None)
+    else:
+        env = environment(args, var_dir)
+        recreate_database(args.pg, args.db)
     os.environ.update(env)
-    recreate_database(args.pg, args.db)
-    server = None
+    processes: list[subprocess.Popen] = []
     try:
         migrate = [sys.executable, "manage.py", "migrate", "-v", "0"]
         subprocess.run(migrate, cwd=ROOT, env=env, check=True)
         campaign_id, names = populate(args)
+        busy = None
+        if args.embedded:
+            processes.append(embedded.start_worker(env, Path(var_dir) / "worker.log"))
+            busy = embedded.busy_board(args.busy_lines, args.busy_refs, processes[-1], PASSWORD)
         from django.db import connection
 
         connection.close()  # the checker reconnects after the run
         port = free_port()
-        server = start_gunicorn(args, env, port)
+        if args.embedded:
+            processes.append(embedded.start_runserver(env, port, Path(var_dir) / "server.log"))
+        else:
+            processes.append(start_gunicorn(args, env, port))
+        wait_healthy(port, processes[-1])
         start = threading.Barrier(len(names) + 1)
         # Every rater can do at most every reference once, plus controls: a hard bound.
         max_steps = 2 * args.items * 3
         raters = [Rater(port, campaign_id, n, args.think, start, max_steps) for n in names]
         for rater in raters:
             rater.start()
+        probe = embedded.LockProbe(embedded.database_file(var_dir)) if args.embedded else None
         start.wait()
-        began = time.perf_counter()
+        began, began_at = time.perf_counter(), datetime.now(UTC)
+        if probe is not None:
+            probe.start()
+        if busy is not None:  # as a participant's upload arrives, while the raters work
+            from tests.runs_kit import upload
+
+            busy_id = upload(*busy, method="busy").pk
+            connection.close()
         for rater in raters:
             rater.join()
-        seconds = time.perf_counter() - began
-        return report(raters, seconds, campaign_id, args.k)
+        seconds, ended_at = time.perf_counter() - began, datetime.now(UTC)
+        code = report(raters, seconds, campaign_id, args.k)
+        if probe is not None:
+            probe.running = False
+            print(embedded.scoring_summary(busy_id, began_at, ended_at))
+            print(probe.summary(percentile))
+        print(f"503 busy answers, each sent again after its Retry-After: {len(BUSY)}")
+        return code
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+        for process in reversed(processes):
+            embedded.stop(process)
         from django.db import connections
 
         connections.close_all()
-        if not args.keep:
+        if not args.embedded and not args.keep:
             drop_database(args.pg, args.db)
 
 

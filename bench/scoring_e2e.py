@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -73,75 +72,14 @@ import django  # noqa: E402
 
 django.setup()
 
+from board_kit import published_board  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.utils import timezone  # noqa: E402
 
 from deltableu.celery import worker_command  # noqa: E402
 
-WORDS = [f"w{n}" for n in range(3000)]
 BENCH_PASSWORD = "bench-" + os.urandom(8).hex()
-
-
-def sentence(rng: random.Random) -> str:
-    return " ".join(
-        rng.choice(WORDS[: rng.choice((200, 3000))]) for _ in range(rng.randint(10, 20))
-    )
-
-
-def make_board(n_items: int, n_refs: int, tag: str, companions: list[str] | None):
-    from annotate.accounts.services import user_create
-    from annotate.datasets.models import Visibility
-    from annotate.datasets.services.datasets import dataset_create
-    from annotate.releases.models import Release, ReleaseItem, ReleaseReference
-    from core.bulk import analyze_after_commit
-    from scoring.leaderboards.services.leaderboards import leaderboard_create
-
-    rng = random.Random(n_items)
-    owner = user_create(username=f"owner-{tag}", password=BENCH_PASSWORD, role="researcher")
-    dataset = dataset_create(owner=owner, name=tag, slug=tag, visibility=Visibility.PUBLIC)
-    release = Release.objects.create(dataset=dataset, version="1.0.0", created_by=owner)
-    items = ReleaseItem.objects.bulk_create(
-        (
-            ReleaseItem(release=release, split="dev", external_id=f"i{n}", message="m", position=n)
-            for n in range(n_items)
-        ),
-        batch_size=5000,
-    )
-    batch: list[ReleaseReference] = []
-    for item in items:
-        for k in range(n_refs):
-            # Three ratings on 1-5, the weight their mean's (the first reference rated well), so
-            # that every weighted score gets its interval with the raters' uncertainty.
-            ratings = [5, 5, 4] if k == 0 else [rng.randint(1, 5) for _ in range(3)]
-            weight = 2.0 * (sum(ratings) / 3 - 1) / 4 - 1.0
-            batch.append(
-                ReleaseReference(
-                    release=release,
-                    item=item,
-                    position=k,
-                    text=sentence(rng),
-                    weight=weight,
-                    n=3,
-                    rating_values=[float(r) for r in ratings],
-                )
-            )
-        if len(batch) >= 20_000:
-            ReleaseReference.objects.bulk_create(batch)
-            batch = []
-    ReleaseReference.objects.bulk_create(batch)
-    # The rows are written as a freeze would write them, so the planner's statistics are
-    # refreshed as a freeze refreshes them (outside a transaction: at once).
-    analyze_after_commit(ReleaseItem, ReleaseReference, rows=n_items * n_refs)
-    Release.objects.filter(pk=release.pk).update(status="published", published_at=timezone.now())
-    release.refresh_from_db()
-    user = user_create(username=f"team-{tag}", password=BENCH_PASSWORD, role="researcher")
-    board = leaderboard_create(
-        owner=owner, release=release, split="dev", name=tag, slug=tag, companion_metrics=companions
-    )
-    hyps = [sentence(rng) for _ in range(n_items)]
-    return board, user, hyps
 
 
 def _memory_kb(proc: Path) -> dict[str, int]:
@@ -232,7 +170,9 @@ def run_size(n_items: int, n_refs: int, companions: list[str] | None, skip_metri
     with running_worker("build") as builder:
         build_sampler = PeakSampler(builder.pid)
         build_sampler.start()
-        board, user, hyps = make_board(n_items, n_refs, tag, companions)
+        board, user, hyps = published_board(
+            n_items, n_refs, tag, companions, password=BENCH_PASSWORD
+        )
         setup = time.perf_counter() - t0
         done = TaskResult.objects.filter(
             task_name="scoring.leaderboards.tasks.prepare_leaderboard",

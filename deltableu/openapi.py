@@ -2,7 +2,8 @@
 
 Any operation can answer: 400 (a malformed body or query parameter, or invalid fields), 401/403
 (not authenticated, not allowed), 404 (an object that does not exist or is not yours), 429
-(throttled or locked out after failed attempts); an upload can also answer 413 (a limit). Their
+(throttled or locked out after failed attempts), 503 (the database was too busy to take a write
+in time; see Retry-After); an upload can also answer 413 (a limit). Their
 bodies are DRF's error shapes: `{"detail": "…"}`, `{"<field>": ["…"]}` or a list of messages.
 Documenting these here keeps a hundred views free of repeated decorators.
 """
@@ -24,6 +25,7 @@ GENERIC = {
     "403": "Not allowed to you, or credentials were not provided.",
     "404": "No such object (or not one you may see).",
     "429": "Throttled, or locked out after repeated failed attempts; see Retry-After.",
+    "503": "The database was too busy to answer in time; nothing changed. Retry after Retry-After.",
 }
 UPLOAD = {"413": "The upload is over a limit; the body names the limit."}
 ERROR_REF = {"$ref": "#/components/schemas/Error"}

@@ -45,7 +45,14 @@ NEEDS_POSTGRESQL = {"rating_load.py": ["--raters", "3", "--items", "5", "--think
 
 
 # Modules the scripts import, not scripts of their own (each is run through its script).
-HELPERS = {"adaptive_world.py", "rater_world.py", "svg.py"}
+HELPERS = {
+    "adaptive_world.py",
+    "board_kit.py",
+    "embedded_kit.py",
+    "rater_world.py",
+    "rating_check.py",
+    "svg.py",
+}
 
 
 def test_every_bench_script_is_listed():
@@ -82,6 +89,13 @@ def run_bench(name: str, args: list[str], **env: str) -> None:
 def test_the_bench_script_runs_on_a_tiny_input(name, tmp_path):
     # The scripts that use Django make their own throwaway SQLite database under VAR_DIR.
     run_bench(name, TINY[name], VAR_DIR=str(tmp_path))
+
+
+def test_the_embedded_rating_load_runs_on_a_tiny_input():
+    # `make run`'s settings: a SQLite file and the file-system broker of its own, a worker
+    # scoring a small submission beside the raters.
+    tiny = ["--raters", "3", "--items", "5", "--think", "0", "--busy-lines", "200"]
+    run_bench("rating_load.py", ["--embedded", *tiny, "--busy-refs", "2"])
 
 
 # The suite's PostgreSQL server where it runs on one (CI), else the usual local one.

@@ -34,7 +34,7 @@ TASK_LINE = re.compile(r"\] Task \S+\[([0-9a-f-]+)\] (\w+)")
 
 
 def database_url(db: dict) -> str:
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if db["ENGINE"] in ("core.sqlite", "django.db.backends.sqlite3"):
         return f"sqlite:///{db['NAME']}"
     credentials = quote(db["USER"] or "")
     if db.get("PASSWORD"):

@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "core.http.PageMethodsMiddleware",
     "core.http.CharsetMiddleware",
     "core.http.NotFoundMiddleware",
+    "core.database_busy.DatabaseBusyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.http.SlashAppendingMiddleware",  # Django's CommonMiddleware, writes kept
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -116,7 +117,9 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write to one file: WAL lets readers go on during a write,
-    # IMMEDIATE transactions take the write lock up front instead of failing on upgrade.
+    # IMMEDIATE transactions take the write lock up front instead of failing on upgrade, and
+    # the threads of one process take it in turn rather than by SQLite's polling (core.sqlite).
+    DATABASES["default"]["ENGINE"] = "core.sqlite"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL;",

@@ -4,6 +4,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -126,6 +127,25 @@ def test_a_failed_rater_stops_counting_and_their_references_are_topped_up(campai
     assert Weight.objects.filter(campaign=campaign, n=0, weight=None).count() == 6
     newcomer = make_rater(campaign)
     assert sorted(rate_everything(campaign, newcomer, [3] * 6)) == sorted(refs)
+
+
+def test_the_weights_follow_a_verdict_after_its_transaction(campaign, make_rater, monkeypatch):
+    # Recomputing a large campaign's weights takes seconds; on SQLite a transaction holds the
+    # one write lock throughout, so that must not happen inside the verdict's.
+    from annotate.rating.services import qc, weights
+
+    depths = []
+    real = weights.weights_recompute_campaign
+    monkeypatch.setattr(
+        qc,
+        "weights_recompute_campaign",
+        lambda **kw: depths.append(len(connection.savepoint_ids)) or real(**kw),
+    )
+    rater = make_rater(campaign)
+    careless(campaign, rater)
+    assert rater_qc_evaluate(campaign=campaign, rater=rater).qc_status == "failed"
+    assert depths == [0]
+    assert Weight.objects.filter(campaign=campaign, n=0, weight=None).count() == 6
 
 
 def test_evaluating_again_changes_nothing(campaign, make_rater):

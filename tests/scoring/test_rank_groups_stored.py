@@ -1,10 +1,11 @@
 """Rank groups are worked out when a score lands, stored on the board, and read by the pages."""
 
 import pytest
+from django.db import connection
 
 from annotate.accounts.models import Role
 from annotate.accounts.services import user_create
-from scoring.leaderboards.models import Leaderboard, Submission
+from scoring.leaderboards.models import Leaderboard, Listing, Submission
 from scoring.leaderboards.selectors import leaderboard_table as table_module
 from scoring.leaderboards.selectors.leaderboard_table import leaderboard_table
 from scoring.leaderboards.services.standing import submission_set_counts
@@ -111,3 +112,41 @@ def test_the_page_shows_stored_groups_in_queries_independent_of_the_entries(
     assert page_queries() == few
     groups = [r.group for r in leaderboard_table(leaderboard=board, user=board.owner).rows]
     assert groups[0] == 1 and None not in groups
+
+
+def test_the_bootstraps_run_before_the_transaction_that_stores_them(
+    make_leaderboard, other, scored, monkeypatch
+):
+    # On SQLite a transaction holds the one write lock from its start: seconds of bootstraps
+    # in one kept every rater waiting. The test's own transaction is the outermost one here.
+    board = make_leaderboard()
+    scored(board, other, GOOD)
+    depths = []
+    real = table_module.significance_compute
+    monkeypatch.setattr(
+        table_module,
+        "significance_compute",
+        lambda *a: depths.append(len(connection.savepoint_ids)) or real(*a),
+    )
+    scored(board, user_create(username="late", password=PASSWORD), NONSENSE)
+    assert depths == [0]
+
+
+def test_entries_that_change_while_the_groups_are_worked_out_are_worked_out_again(
+    make_leaderboard, other, scored, monkeypatch
+):
+    board = make_leaderboard()
+    good = scored(board, other, GOOD)
+    real = table_module.significance_compute
+    calls = []
+
+    def meanwhile(*args):
+        if not calls:  # the owner hides the good entry while the first bootstrap runs
+            Submission.objects.filter(pk=good.pk).update(listing=Listing.HIDDEN)
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(table_module, "significance_compute", meanwhile)
+    perfect = scored(board, user_create(username="late", password=PASSWORD), PERFECT)
+    [stored] = state_of(board)  # the groups of the entries as they are now, not as they were
+    assert stored["ranked"] == [[perfect.pk, primary_score_pk(perfect)]] and len(calls) == 2

@@ -83,9 +83,22 @@ def _set_counted(campaign: Campaign, rater_id: int, counted: bool) -> int:
     return len(rows)
 
 
-@transaction.atomic
 def rater_qc_evaluate(*, campaign: Campaign, rater: User) -> CampaignRater:
     """Judge the rater on their answers so far and apply the verdict (idempotent)."""
+    with transaction.atomic():
+        membership, changed = _verdict_applied(campaign, rater)
+    # After the verdict's transaction, not in it: recomputing the campaign's weights takes
+    # seconds on a large campaign, and on SQLite a transaction holds the write lock throughout.
+    if changed and campaign.rates_references:
+        weights_recompute_campaign(campaign_id=campaign.pk)
+    # An excluded rater's places are free again, and they can give no more: either way the
+    # campaign may move between open and complete.
+    campaign_status_refresh(campaign=campaign)
+    return membership
+
+
+def _verdict_applied(campaign: Campaign, rater: User) -> tuple[CampaignRater, int]:
+    """The rater's membership with the verdict saved, and how many ratings changed count."""
     # Locked so that two evaluations of the same rater cannot both move the slot counts.
     membership = CampaignRater.objects.select_for_update(of=("self",)).get(
         campaign=campaign, rater=rater
@@ -99,12 +112,7 @@ def rater_qc_evaluate(*, campaign: Campaign, rater: User) -> CampaignRater:
     membership.qc_details = verdict.details
     membership.qc_checked_at = timezone.now()
     membership.save(update_fields=["qc_status", "qc_reasons", "qc_details", "qc_checked_at"])
-    if changed and campaign.rates_references:
-        weights_recompute_campaign(campaign_id=campaign.pk)
-    # An excluded rater's places are free again, and they can give no more: either way the
-    # campaign may move between open and complete.
-    campaign_status_refresh(campaign=campaign)
-    return membership
+    return membership, changed
 
 
 def rater_qc_settle(*, campaign: Campaign, rater: User) -> None:

@@ -64,7 +64,6 @@ def _per_reference(
     return scores, {ref: weight_of(float(np.mean(z)), lo, hi) for ref, z in z_values.items()}
 
 
-@transaction.atomic
 def weights_recompute_campaign(*, campaign_id: int, full: bool = False) -> int:
     """Bring a campaign's weights up to date; returns how many references have counted ratings.
 
@@ -73,6 +72,10 @@ def weights_recompute_campaign(*, campaign_id: int, full: bool = False) -> int:
     on every score of the campaign — each rater's mean and SD and the pooled mean and SD, which
     move with almost any rating — so it is computed for every reference from the same single
     read and written where it changed. Queries: three reads, then one per batch of writes.
+
+    Read and computed outside any transaction of its own (each bootstrap costs milliseconds,
+    thousands of references seconds; on SQLite a transaction holds the one write lock from its
+    start, and every rater's answer would wait), then written in one short transaction.
     """
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is None:
@@ -100,8 +103,9 @@ def weights_recompute_campaign(*, campaign_id: int, full: bool = False) -> int:
             changed.append(Weight(pk=pk, z_weight=z, updated_at=now, **fields))
         elif stored_z != z:
             z_only.append(Weight(pk=pk, z_weight=z, updated_at=now))
-    # A rater's first rating of a reference may create its row meanwhile; theirs stands.
-    Weight.objects.bulk_create(new, batch_size=WRITE_BATCH, ignore_conflicts=True)
-    update_by_pk(Weight, changed, [*RAW_FIELDS, "z_weight", "updated_at"], WRITE_BATCH)
-    update_by_pk(Weight, z_only, ["z_weight", "updated_at"], WRITE_BATCH)
+    with transaction.atomic():
+        # A rater's first rating of a reference may create its row meanwhile; theirs stands.
+        Weight.objects.bulk_create(new, batch_size=WRITE_BATCH, ignore_conflicts=True)
+        update_by_pk(Weight, changed, [*RAW_FIELDS, "z_weight", "updated_at"], WRITE_BATCH)
+        update_by_pk(Weight, z_only, ["z_weight", "updated_at"], WRITE_BATCH)
     return len(scores)

@@ -23,6 +23,7 @@ from core.runs.engine import run_succeed
 from core.runs.tempfiles import run_storage_folder
 from scoring.leaderboards.models import Score, Submission
 from scoring.leaderboards.selectors.stored import load_matrix, load_profile
+from scoring.leaderboards.services.rank_groups import leaderboard_rank_groups_store
 from scoring.leaderboards.services.references import (
     Chunk,
     chunk_bounds,
@@ -217,4 +218,6 @@ def submission_finish(run: RunContext, plan: ChunkPlan, chunks: dict[str, Chunk]
         )
 
     run_succeed(run, {"scores": len(values)}, write=write_scores)
+    # After the run's final transaction (which made the submission an entry of its board).
+    leaderboard_rank_groups_store(leaderboard_id=submission.leaderboard_id)
     return None

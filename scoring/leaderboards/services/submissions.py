@@ -19,7 +19,6 @@ from core.runs.models import Run, RunState
 from scoring.leaderboards.models import Leaderboard, Score, Submission, SubmissionStatus, Team
 from scoring.leaderboards.selectors.leaderboards import leaderboard_can_manage, leaderboard_item_ids
 from scoring.leaderboards.selectors.submissions import submissions_counted
-from scoring.leaderboards.services.rank_groups import leaderboard_rank_groups_store
 from scoring.leaderboards.services.scoring import SCORING_KIND, submission_scope
 from scoring.leaderboards.services.uncertainty import replicates_start
 from scoring.leaderboards.submission_files import (
@@ -160,8 +159,8 @@ def submission_run_ended(run: Run) -> None:
     if run.state == RunState.SUCCEEDED:
         finished = list(submissions)
         submissions.update(status=SubmissionStatus.FINISHED, finished_at=now, error="")
-        for leaderboard_id in {s.leaderboard_id for s in finished}:  # in the run's final
-            leaderboard_rank_groups_store(leaderboard_id=leaderboard_id)  # transaction
+        # The board's rank groups follow once this transaction commits (scoring.py), not in
+        # it: their bootstraps take seconds, and this transaction holds the run's row lock.
         for submission in finished:  # their replicates follow, in a run of their own
             replicates_start(submission=submission, owner=run.owner)
     elif run.state == RunState.FAILED:
