@@ -23,6 +23,7 @@ import argparse
 import os
 import random
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -71,6 +72,22 @@ def kill(process: subprocess.Popen) -> None:
     process.wait(timeout=30)
 
 
+def parts_held(hostname: str) -> tuple[int, int]:
+    """The chord parts the worker runs and those it received and has not started, as it says a
+    moment before the kill (Celery's control API; the file-system broker cannot ask: -1)."""
+    from deltableu.celery import app
+    from scoring.leaderboards.services.scoring import SCORE_CHUNK_TASK
+
+    if not os.environ["CELERY_BROKER_URL"].startswith("redis"):
+        return -1, -1
+    inspector = app.control.inspect(destination=[hostname], timeout=1)
+    counts = []
+    for answer in (inspector.active() or {}, inspector.reserved() or {}):
+        tasks = answer.get(hostname, [])
+        counts.append(sum(task["name"] == SCORE_CHUNK_TASK for task in tasks))
+    return counts[0], counts[1]
+
+
 def trial(number: int, board, user, hyps, victim: subprocess.Popen, args) -> tuple[dict, object]:
     """Kill `victim` amid a chord; returns the trial's row and the worker that replaced it."""
     from core.runs.models import Run
@@ -81,10 +98,11 @@ def trial(number: int, board, user, hyps, victim: subprocess.Popen, args) -> tup
     run = Run.objects.filter(pk=submission.run_id)
     scoring_e2e.wait_until(lambda: run.filter(done__gt=0).exists(), 300, "the first parts")
     time.sleep(random.uniform(0, 2))
+    running, prefetched = parts_held(f"kill-{number - 1}@{socket.gethostname()}")
     before = run.values_list("state", "done", "total", "parts").get()
     kill(victim)
     killed_at = time.monotonic()
-    replacement = start_worker(number + 1, args.concurrency, args.chunk_items)
+    replacement = start_worker(number, args.concurrency, args.chunk_items)
     finished = Submission.objects.filter(pk=submission.pk, status__in=["finished", "failed"])
     deadline = killed_at + TRIAL_TIMEOUT_SECONDS
     while not finished.exists() and time.monotonic() < deadline:
@@ -94,6 +112,7 @@ def trial(number: int, board, user, hyps, victim: subprocess.Popen, args) -> tup
     row = {
         "trial": number,
         "at_kill": f"{before[0]} {before[1]}/{before[2]} of {before[3]} parts",
+        "held": f"{running} running, {prefetched} prefetched",
         "seconds": seconds if finished.exists() else None,
         "status": ended.status,
         "attempt": ended.run.attempt,
@@ -118,6 +137,9 @@ def main() -> None:
     beat = start([*beat_argv, "-s", str(WORK / "beat-schedule")], "beat.log", args.chunk_items)
     worker = start_worker(0, args.concurrency, args.chunk_items)
     board, user, hyps = scoring_e2e.make_board(args.items, 2, "kill", None)
+    # Every trial is a submission of the same team: no daily quota may stop the bench.
+    board.daily_quota = board.total_quota = args.trials + 1
+    board.save(update_fields=["daily_quota", "total_quota"])
     broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
     print(
         f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}; broker: "
@@ -126,7 +148,10 @@ def main() -> None:
         f"sweep every {settings.RUNS_SWEEP_SECONDS} s, "
         f"heartbeat {settings.RUNS_HEARTBEAT_SECONDS} s"
     )
-    print(f"{'trial':>5} {'at the kill':>28} {'recovered s':>12} {'attempt':>7} {'once':>5}  why")
+    print(
+        f"{'trial':>5} {'at the kill':>28} {'worker held':>26} {'recovered s':>12}"
+        f" {'attempt':>7} {'once':>5}  why"
+    )
     rows = []
     try:
         for number in range(1, args.trials + 1):
@@ -135,7 +160,8 @@ def main() -> None:
             once = row["status"] == "finished" and row["scores"] == 3 and row["charged"]
             seconds = "lost" if row["seconds"] is None else f"{row['seconds']:.1f}"
             print(
-                f"{row['trial']:>5} {row['at_kill']:>28} {seconds:>12} {row['attempt']:>7}"
+                f"{row['trial']:>5} {row['at_kill']:>28} {row['held']:>26} {seconds:>12}"
+                f" {row['attempt']:>7}"
                 f" {'yes' if once else 'NO':>5}  {row['why']}",
                 flush=True,
             )
