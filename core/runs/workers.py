@@ -86,6 +86,9 @@ class WorkerHeartbeat:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
+        # The main thread's connection may have idled for days, or been cut by a pool process
+        # forked with it: a fresh one says goodbye.
+        connections.close_all()
         try:
             worker_gone(hostname=self.hostname)
         except DatabaseError as exc:

@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 
 from core.runs.engine import run_create
+from core.runs.models import Worker
 from core.runs.queue_selectors import queue_consumers, waiting_reason
 from core.runs.steps import SILENT_BEATS
 from tests.runs_kit import waited
@@ -53,6 +54,10 @@ def test_a_heavy_run_waits_for_a_heavy_worker_until_one_runs(
         reason = waiting_reason(run)
         assert reason.startswith(f"No running worker takes heavy work (queue {HEAVY})")
         assert f"the running workers take only {LIGHT}." in reason
+
+        light.stop()  # a graceful stop says goodbye: its row goes at once, stale or not
+        assert not Worker.objects.filter(queues=[LIGHT]).exists()
+        assert Worker.objects.filter(queues=[HEAVY]).exists()  # the killed one's stays, stale
     finally:
         for worker in (light, heavy):
             if worker is not None and worker.process.poll() is None:

@@ -72,10 +72,10 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     settings.CELERY_TASK_DEFAULT_QUEUE = OWN_QUEUES["CELERY_TASK_DEFAULT_QUEUE"]
     settings.CELERY_HEAVY_QUEUE = OWN_QUEUES["CELERY_HEAVY_QUEUE"]
     queues = {**OWN_QUEUES, "QUEUES": ",".join(OWN_QUEUES.values()), "SCORING_CHUNK_ITEMS": "3"}
-    # A short chord lease: a part the killed worker was running stops beating and is found
-    # after the grace, but one it had received and not yet started is found only when the
-    # lease ends (600 s by default, to outlast a busy queue; see the README).
-    first = start_worker(**queues, SCORING_CHORD_LEASE_SECONDS="5")
+    # The default lease (600 s): a part the killed worker was running stops beating and is
+    # found after the grace; one it had received and not yet started is found from the new
+    # worker's heartbeats once it has held nothing for two beats (core/runs/steps.py).
+    first = start_worker(**queues)
     items = [("dev", f"i{n}", [(f"reference number {n} is here", 1.0)]) for n in range(30)]
     board = make_leaderboard(release=make_release(slug="many", items=items), slug="many")
     hyps = "".join(f"reference {n} maybe\n" for n in range(30)).encode()
