@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import task_received, worker_ready, worker_shutdown
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,13 @@ def _beat_from_start(sender: Any, **_: Any) -> None:
     heartbeat = WorkerHeartbeat(sender.hostname, sender.app.amqp.queues.consume_from.keys())
     heartbeat.start()
     _heartbeats.append(heartbeat)
+
+
+@task_received.connect
+def _note_received(request: Any, **_: Any) -> None:
+    from core.runs.workers import note_received
+
+    note_received(request.name)
 
 
 @worker_shutdown.connect

@@ -26,16 +26,30 @@ from core.runs.models import Worker
 
 log = logging.getLogger(__name__)
 
-# Celery's own polling of a chord whose result backend cannot join it natively: bookkeeping
-# that runs for milliseconds every second while a chord is open, not work a worker holds.
-BOOKKEEPING_TASKS = frozenset({"celery.chord_unlock"})
+# Bookkeeping that runs for milliseconds, not work a worker holds: Celery's own polling of a
+# chord (every second while one is open) and the engine's sweep (every RUNS_SWEEP_SECONDS).
+BOOKKEEPING_TASKS = frozenset({"celery.chord_unlock", "runs.sweep"})
 
 
-def worker_beat(*, hostname: str, queues: Iterable[str], busy: bool) -> None:
-    """Record that the worker is alive, what it consumes, and whether it holds a task now; an
-    idle worker keeps the moment it became idle."""
+class _Received:
+    """How many tasks (bookkeeping left out) this worker process has received: a task taken
+    and finished between two beats leaves no other trace in them."""
+
+    count = 0
+
+
+def note_received(task_name: str) -> None:
+    """Called in the worker's main process for every task it receives (core/runs/signals.py)."""
+    if task_name not in BOOKKEEPING_TASKS:
+        _Received.count += 1
+
+
+def worker_beat(*, hostname: str, queues: Iterable[str], busy: bool, took_work: bool) -> None:
+    """Record that the worker is alive, what it consumes, and whether it holds a task now. An
+    idle worker keeps the moment it was first seen idle after its last task: now, when it took
+    a task since its last beat (finished by now, however short), else the moment kept."""
     now = timezone.now()
-    idle_since = None if busy else Coalesce("idle_since", Value(now))
+    idle_since = None if busy else Value(now) if took_work else Coalesce("idle_since", Value(now))
     fields = {"queues": sorted(queues), "beat_at": now, "idle_since": idle_since}
     if Worker.objects.filter(hostname=hostname).update(**fields):
         return
@@ -67,8 +81,13 @@ def tasks_in_hand() -> int:
     process), Celery's bookkeeping left out. Read in the worker's main process."""
     from celery.worker import state
 
-    requests = [*state.active_requests, *state.reserved_requests]
-    return sum(1 for request in requests if request.name not in BOOKKEEPING_TASKS)
+    for _ in range(10):
+        try:
+            requests = [*state.active_requests, *state.reserved_requests]
+        except RuntimeError:  # the consumer changed a set while this thread read it
+            continue
+        return sum(1 for request in requests if request.name not in BOOKKEEPING_TASKS)
+    return 1  # could not tell: busy, which only puts off a conclusion drawn from idleness
 
 
 class WorkerHeartbeat:
@@ -76,6 +95,7 @@ class WorkerHeartbeat:
 
     def __init__(self, hostname: str, queues: Iterable[str]) -> None:
         self.hostname, self.queues = hostname, tuple(queues)
+        self._received_at_last_beat = _Received.count
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="worker-heartbeat", daemon=True)
 
@@ -95,10 +115,15 @@ class WorkerHeartbeat:
             log.warning("worker %s could not remove its heartbeat: %s", self.hostname, exc)
 
     def _beat(self) -> None:
+        received = _Received.count
+        took_work, self._received_at_last_beat = received != self._received_at_last_beat, received
         try:
-            worker_beat(hostname=self.hostname, queues=self.queues, busy=tasks_in_hand() > 0)
+            busy = tasks_in_hand() > 0
+            worker_beat(hostname=self.hostname, queues=self.queues, busy=busy, took_work=took_work)
         except DatabaseError as exc:  # a locked SQLite file or a blip: the next beat will do
             log.info("heartbeat of worker %s skipped: %s", self.hostname, exc)
+        except Exception:  # whatever it was, the next beat must still come
+            log.exception("heartbeat of worker %s failed", self.hostname)
 
     def _run(self) -> None:
         try:

@@ -14,7 +14,7 @@ from core.runs.engine import run_claim
 from core.runs.models import Run, RunStep, Worker
 from core.runs.steps import FINISH_STEP, parts_lost
 from core.runs.sweep import run_sweep
-from core.runs.workers import worker_beat, worker_gone
+from core.runs.workers import BOOKKEEPING_TASKS, _Received, note_received, worker_beat, worker_gone
 from tests.core.run_kind_kit import new_run
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("test_kind")]
@@ -112,13 +112,26 @@ def test_the_step_that_ends_the_chord_is_no_part(
 
 
 def test_a_worker_beat_keeps_when_it_became_idle_and_forgets_it_when_busy():
-    worker_beat(hostname="w@h", queues=["b", "a"], busy=False)
+    worker_beat(hostname="w@h", queues=["b", "a"], busy=False, took_work=False)
     first = Worker.objects.get(hostname="w@h")
     assert first.queues == ["a", "b"] and first.idle_since == first.beat_at
-    worker_beat(hostname="w@h", queues=["a", "b"], busy=False)
+    worker_beat(hostname="w@h", queues=["a", "b"], busy=False, took_work=False)
     again = Worker.objects.get(hostname="w@h")
-    assert again.idle_since == first.idle_since and again.beat_at >= first.beat_at
-    worker_beat(hostname="w@h", queues=["a", "b"], busy=True)
+    assert again.idle_since == first.idle_since and again.beat_at > first.beat_at
+    # A task taken and finished between two beats: idle since this beat, not the first.
+    worker_beat(hostname="w@h", queues=["a", "b"], busy=False, took_work=True)
+    after_work = Worker.objects.get(hostname="w@h")
+    assert after_work.idle_since == after_work.beat_at > first.idle_since
+    worker_beat(hostname="w@h", queues=["a", "b"], busy=True, took_work=True)
     assert Worker.objects.get(hostname="w@h").idle_since is None
     worker_gone(hostname="w@h")
     assert not Worker.objects.exists()
+
+
+def test_bookkeeping_tasks_are_not_work_a_worker_took():
+    before = _Received.count
+    for name in BOOKKEEPING_TASKS:
+        note_received(name)
+    assert _Received.count == before
+    note_received("scoring.leaderboards.tasks.score_chunk")
+    assert _Received.count == before + 1

@@ -61,9 +61,15 @@ OWN_QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "kill-light", "CELERY_HEAVY_QUEUE": "
 
 def _state(run_id: int) -> str:
     """What a timed-out wait reports: the run and its attempt's steps."""
+    from core.runs.models import Worker
+
     run = Run.objects.get(pk=run_id)
     steps = list(run.steps.values_list("attempt", "name", "finished", "heartbeat_at"))
-    return f"{run.state} attempt {run.attempt}, {run.parts} parts, {run.reason!r}, steps {steps}"
+    workers = list(Worker.objects.values_list("hostname", "queues", "beat_at", "idle_since"))
+    return (
+        f"{run.state} attempt {run.attempt}, {run.parts} parts sent at {run.parts_sent_at}, "
+        f"{run.reason!r}, steps {steps}, workers {workers}"
+    )
 
 
 def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
