@@ -269,3 +269,14 @@ def grow(world: World, k: int) -> None:
     _datasets(world, k, rater)
     _human_evaluation(world, k, rater)
     _leaderboards(world, k, participant)
+    _workers(k)
+
+
+def _workers(k: int) -> None:
+    """A worker's heartbeat row, as the admin lists them."""
+    from django.utils import timezone
+
+    from core.runs.models import Worker
+
+    now = timezone.now()
+    Worker.objects.create(hostname=f"w{k}@host", queues=["celery"], started_at=now, beat_at=now)

@@ -87,45 +87,18 @@ def waited(run: Run | int, seconds: float = 60) -> Run:
     return Run.objects.get(pk=run_id)
 
 
-class StubWorkers:
-    """Celery's control API answering as running workers consuming `queues` would (no worker
-    when empty): for unit tests; tests/integration asks real workers. Counts the questions."""
-
-    def __init__(self, monkeypatch, queues: list[str]):
-        from celery import current_app
-        from django.core.cache import cache
-
-        self.queues, self.asked = queues, 0
-        monkeypatch.setattr(current_app.control, "inspect", self._inspect)
-        cache.clear()  # an earlier answer must not hide this one
-
-    def _inspect(self, timeout: float, connection=None):
-        assert timeout <= 1, "a page view must never wait more than a second for the workers"
-        stub = self
-
-        class Answer:
-            def active_queues(self):
-                stub.asked += 1
-                if not stub.queues:
-                    return None  # what Celery returns when no worker answers
-                return {"stub@host": [{"name": name, "routing_key": name} for name in stub.queues]}
-
-        return Answer()
-
-
-def unreachable_broker(monkeypatch) -> str:
-    """Point the Celery app at a port where no broker listens (a real refusal, not a stub)."""
-    import socket
-
-    from celery import current_app
+def live_workers(queues: list[str]) -> None:
+    """Workers beating now, one per queue given (none when empty), as their heartbeats would
+    say; any other worker's row is gone. For unit tests; tests/integration starts real ones."""
     from django.core.cache import cache
+    from django.utils import timezone
 
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    url = f"redis://127.0.0.1:{port}/0"
-    # Celery reads the environment's CELERY_BROKER_URL before its own configuration.
-    monkeypatch.setenv("CELERY_BROKER_URL", url)
-    monkeypatch.setitem(current_app.conf, "broker_url", url)
-    cache.clear()
-    return url
+    from core.runs.models import Worker
+
+    Worker.objects.all().delete()
+    now = timezone.now()
+    for queue in queues:
+        Worker.objects.create(
+            hostname=f"stub-{queue}@host", queues=[queue], started_at=now, beat_at=now
+        )
+    cache.clear()  # an earlier answer must not hide this one

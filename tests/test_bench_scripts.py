@@ -39,6 +39,8 @@ TINY = {
     "release_import.py": ["--items", "50"],
     "scoring_e2e.py": ["--sizes", "50", "--refs", "2"],
     "weights.py": ["--items", "20"],
+    # One kill: about a minute, the heartbeats' grace and a sweep.
+    "worker_kill.py": ["--trials", "1", "--items", "200", "--chunk-items", "10"],
 }
 # Load-tests gunicorn against a PostgreSQL database of its own making.
 NEEDS_POSTGRESQL = {"rating_load.py": ["--raters", "3", "--items", "5", "--think", "0"]}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -49,6 +49,9 @@ from annotate.releases.services.unrated import UNRATED_VALUES
 from core.api import confirmation_field, page_response, paginated, validated_input
 from core.bounded import Limit, LimitExceeded
 from core.http import stored_download
+from core.runs.api import WAITING_HELP
+from core.runs.models import Run, RunState
+from core.runs.queue_selectors import waiting_reason
 
 
 class RevealInputSerializer(serializers.Serializer):
@@ -214,11 +217,30 @@ class ReleaseFileApi(APIView):
 
 
 class ArchiveStatusSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["ready", "building"])
+    status = serializers.ChoiceField(choices=["ready", "building"], help_text="The archive's.")
     run = serializers.IntegerField(
         required=False, allow_null=True, help_text="The run building it: /api/v1/runs/<id>/."
     )
+    state = serializers.ChoiceField(
+        choices=RunState.choices,
+        allow_null=True,
+        help_text="The state of the run building it, in the words of every run (succeeded once "
+        "ready; null when no build was asked for).",
+    )
+    waiting_reason = serializers.CharField(help_text=WAITING_HELP)
     sha256 = serializers.CharField(required=False)
+
+
+def archive_answer(status_word: str, run: Run | None, **extra: str) -> dict[str, Any]:
+    """An archive's status with its run's state and, while it is queued, why it waits."""
+    state = RunState.SUCCEEDED.value if status_word == "ready" else run and run.state
+    return {
+        "status": status_word,
+        **({} if status_word == "ready" else {"run": run.pk if run else None}),
+        "state": state,
+        "waiting_reason": waiting_reason(run) if run else "",
+        **extra,
+    }
 
 
 class ReleaseImportInputSerializer(serializers.Serializer):
@@ -246,8 +268,7 @@ class ReleaseArchiveApi(APIView):
                 request, release.archive_name, name, sha256=release.archive_sha256
             )
         run = release_archive_job(release=release)
-        body = {"status": "building", "run": run.pk if run else None}
-        return Response(body, status=status.HTTP_202_ACCEPTED)
+        return Response(archive_answer("building", run), status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(
         request=None,
@@ -263,8 +284,8 @@ class ReleaseArchiveApi(APIView):
             raise ValidationError("Publish the release first.")
         run = release_archive_request(release=release)
         if run is None:
-            return Response({"status": "ready", "sha256": release.archive_sha256})
-        return Response({"status": "building", "run": run.pk}, status=status.HTTP_202_ACCEPTED)
+            return Response(archive_answer("ready", None, sha256=release.archive_sha256))
+        return Response(archive_answer("building", run), status=status.HTTP_202_ACCEPTED)
 
 
 class ReleaseDiffApi(APIView):

@@ -3,7 +3,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from core.runs.engine import run_cancel, run_retry
-from core.runs.models import Run, RunStep
+from core.runs.models import Run, RunStep, Worker
 
 
 class RunStepInline(admin.TabularInline):
@@ -54,3 +54,15 @@ class RunAdmin(admin.ModelAdmin):
     def retry_runs(self, request: HttpRequest, queryset: QuerySet[Run]) -> None:
         count = sum(run_retry(run=run) for run in queryset)
         self.message_user(request, f"Retried {count} failed runs.", messages.SUCCESS)
+
+
+@admin.register(Worker)
+class WorkerAdmin(admin.ModelAdmin):
+    """The workers as their heartbeats describe them (read-only: the workers write them)."""
+
+    list_display = ("hostname", "queues", "started_at", "beat_at", "idle_since")
+    search_fields = ("hostname",)
+    readonly_fields = [field.name for field in Worker._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

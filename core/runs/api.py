@@ -19,10 +19,11 @@ from core.runs.queue_selectors import WAIT_WARNING_SECONDS, waiting_reason
 from core.runs.selectors import run_for_user, runs_visible_to
 
 WAITING_HELP = (
-    f"Why a queued run still waits, in plain words: no running worker takes its queue (with the "
-    "command that starts one), or the broker cannot tell whether a worker is running. Empty when "
-    f"it is not queued, has waited under {WAIT_WARNING_SECONDS} s, or a worker for its queue is "
-    "running (it waits behind other work)."
+    "Why a queued run still waits, in plain words: no live worker takes its queue (naming the "
+    "queue, the queues the running workers take, and the command that starts one; from the "
+    "workers' heartbeats), or the broker has not accepted its message yet. Empty when it is not "
+    f"queued, has waited under {WAIT_WARNING_SECONDS} s, or a live worker takes its queue (it "
+    "waits behind other work)."
 )
 
 

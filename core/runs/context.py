@@ -83,8 +83,8 @@ class RunContext:
         self._timings_unsaved = True
 
     def expect_parts(self, count: int) -> None:
-        """The attempt fans out to `count` parts (see core/runs/steps.py)."""
-        self._write(parts=count)
+        """The attempt fans out to `count` parts, sent now (see core/runs/steps.py)."""
+        self._write(parts=count, parts_sent_at=timezone.now())
 
     def lease(self, seconds: float) -> None:
         """Promise a heartbeat within `seconds` (longer than the kind's grace): for a stage whose

@@ -84,6 +84,8 @@ def run_claim(run_id: int, attempt: int) -> Run | None:
             heartbeat_at=now,
             done=0,
             stage_timings={},
+            parts=0,
+            parts_sent_at=None,
             message="Started.",
         )
         if not claimed:
@@ -226,7 +228,7 @@ def run_attempt_failed(*, run_id: int, attempt: int, reason: str) -> None:
             cancelled = False
             row.attempt += 1
             row.state, row.dispatched_at, row.heartbeat_at = RunState.QUEUED, None, None
-            row.parts = 0
+            row.parts, row.parts_sent_at = 0, None
             row.reason = f"Attempt {attempt} failed: {reason}"[:4000]
             row.message = f"Retrying (attempt {row.attempt} of {row.max_attempts})."
             row.save(
@@ -236,6 +238,7 @@ def run_attempt_failed(*, run_id: int, attempt: int, reason: str) -> None:
                     "dispatched_at",
                     "heartbeat_at",
                     "parts",
+                    "parts_sent_at",
                     "reason",
                     "message",
                 ]

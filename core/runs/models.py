@@ -51,6 +51,9 @@ class Run(models.Model):
     parts = models.PositiveIntegerField(
         default=0, help_text="Parts of the attempt's chord (0: the attempt runs in one task)."
     )
+    parts_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the attempt's chord sent its parts."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     dispatched_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -108,3 +111,20 @@ class RunStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}/{self.attempt} {self.name}"
+
+
+class Worker(models.Model):
+    """A Celery worker as its own heartbeat describes it: the queues it consumes, and since when
+    it has held no task. A worker that stops beating is dead (SIGKILL, a lost machine); one that
+    stops gracefully removes its row (its unstarted messages go back to the broker)."""
+
+    hostname = models.CharField(max_length=255, unique=True)
+    queues = models.JSONField(default=list)
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField(db_index=True)
+    idle_since = models.DateTimeField(
+        null=True, blank=True, help_text="Since when it has held no task (empty: busy)."
+    )
+
+    def __str__(self) -> str:
+        return self.hostname

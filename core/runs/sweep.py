@@ -17,10 +17,14 @@ from django.utils import timezone
 from core.runs.engine import run_attempt_failed, run_dispatch
 from core.runs.kinds import get_kind
 from core.runs.models import Run, RunState
-from core.runs.steps import silent_steps
+from core.runs.steps import parts_lost, silent_steps
 from core.runs.tempfiles import tmp_remove_orphans
+from core.runs.workers import workers_forget_dead
 
 log = logging.getLogger(__name__)
+
+# A dead worker's row is kept a while for the admin to show, then removed.
+WORKERS_FORGOTTEN_AFTER = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -40,9 +44,14 @@ def _outbox() -> list[tuple[int, int]]:
     return list(waiting.values_list("pk", "attempt"))
 
 
-def _silent() -> list[tuple[int, int, str]]:
-    """Running attempts whose heartbeat is older than their kind's grace, or with a started
-    step (a part of a chord) that stopped beating before it finished."""
+SILENT = "its worker stopped responding (killed, or its machine was lost)"
+PART_LOST = f"{SILENT} holding a part it had not started"
+
+
+def _silent() -> dict[tuple[int, int, str], str]:
+    """Running attempts, with the reason to retry each: their heartbeat is older than their
+    kind's grace, a started step (a part of a chord) stopped beating before it finished, or a
+    dead worker took parts it never started (core/runs/steps.py)."""
     now = timezone.now()
     candidates = Run.objects.filter(state=RunState.RUNNING).values_list(
         "pk", "attempt", "kind", "heartbeat_at"
@@ -55,20 +64,19 @@ def _silent() -> list[tuple[int, int, str]]:
             continue  # a kind this process does not know: another app's worker handles it
         if heartbeat_at is None or heartbeat_at < now - grace:
             silent.append((pk, attempt, kind))
-    return sorted(set(silent) | set(silent_steps(now)))
+    found = dict.fromkeys(parts_lost(now), PART_LOST)
+    found.update(dict.fromkeys([*silent, *silent_steps(now)], SILENT))
+    return dict(sorted(found.items()))
 
 
 def run_sweep() -> SweepReport:
     retried = 0
-    for pk, attempt, kind in _silent():
-        log.warning("run %s (%s) attempt %s went silent: retrying", pk, kind, attempt)
-        run_attempt_failed(
-            run_id=pk,
-            attempt=attempt,
-            reason="its worker stopped responding (killed, or its machine was lost)",
-        )
+    for (pk, attempt, kind), reason in _silent().items():
+        log.warning("run %s (%s) attempt %s: %s; retrying", pk, kind, attempt, reason)
+        run_attempt_failed(run_id=pk, attempt=attempt, reason=reason)
         retried += 1
     dispatched = sum(run_dispatch(run_id=pk, attempt=attempt) for pk, attempt in _outbox())
+    workers_forget_dead(before=timezone.now() - WORKERS_FORGOTTEN_AFTER)
     return SweepReport(dispatched, retried)
 
 

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "core.runs",
+    "core.storage",
     # Annotation, one app per capability, each depending only on those above it.
     "annotate.accounts",
     "annotate.datasets",

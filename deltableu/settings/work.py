@@ -57,11 +57,12 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("WORKER_MAX_MEMORY_MB", 1536) * 102
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# --- Runs (core.runs): heartbeats every few seconds, a sweep every 30 s; an attempt silent past
+# --- Runs (core.runs): heartbeats every few seconds, a sweep every 10 s; an attempt silent past
 # its kind's grace is retried with the next attempt number, so a killed worker's run is taken
-# up again within about a minute of a worker being available.
+# up again within about a minute of a worker being available. The sweep is a few indexed
+# queries; every second it waits is a second more before a killed worker's work is retried.
 RUNS_HEARTBEAT_SECONDS = env_int("RUNS_HEARTBEAT_SECONDS", 5)
-RUNS_SWEEP_SECONDS = env_int("RUNS_SWEEP_SECONDS", 30)
+RUNS_SWEEP_SECONDS = env_int("RUNS_SWEEP_SECONDS", 10)
 RUNS_REDISPATCH_SECONDS = env_int("RUNS_REDISPATCH_SECONDS", 300)
 RUNS_RETRY_BACKOFF_SECONDS = env_int("RUNS_RETRY_BACKOFF_SECONDS", 5)
 RUNS_TMP_DIR = Path(env_str("RUNS_TMP_DIR", str(VAR_DIR / "runs")))

@@ -46,14 +46,20 @@ def test_the_owner_requests_the_archive_once_and_a_run_builds_it(
     assert run.state == "queued"
     # Asking again, or looking, while it is built names the same run: one build per release.
     assert request_archive(owner, release).json()["run"] == run.pk
-    assert client_for(None).get(url(release)).json() == {"status": "building", "run": run.pk}
+    looked = client_for(None).get(url(release)).json()
+    assert looked == {"status": "building", "run": run.pk, "state": "queued", "waiting_reason": ""}
     assert Run.objects.filter(kind="release-archive").count() == 1
 
     assert execute(run).state == "succeeded"
     release.refresh_from_db()
     ready = request_archive(owner, release)
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ready", "sha256": release.archive_sha256}
+    assert ready.json() == {
+        "status": "ready",
+        "state": "succeeded",
+        "waiting_reason": "",
+        "sha256": release.archive_sha256,
+    }
     assert Run.objects.filter(kind="release-archive").count() == 1
 
 
@@ -72,7 +78,8 @@ def test_an_imported_release_builds_its_archive_as_a_published_one_does(
     with django_capture_on_commit_callbacks(execute=True):
         copy = release_import_archive(source=archive, owner=other, slug="chat-copy")
     run = Run.objects.get(kind="release-archive", scope=f"release:{copy.pk}")
-    assert client_for(other).get(url(copy)).json() == {"status": "building", "run": run.pk}
+    looked = client_for(other).get(url(copy)).json()
+    assert (looked["status"], looked["run"], looked["state"]) == ("building", run.pk, "queued")
 
 
 def test_the_built_archive_downloads_as_a_zip_of_the_manifests_files(
@@ -103,7 +110,9 @@ def test_only_the_owner_starts_a_build(release, who, user_named, request_archive
 def test_looking_before_a_build_is_202_without_starting_one(release, who, user_named, client_for):
     user = user_named(who)
     response = client_for(user).get(url(release))
-    assert response.status_code == 202 and response.json() == {"status": "building", "run": None}
+    assert response.status_code == 202
+    nothing = {"status": "building", "run": None, "state": None, "waiting_reason": ""}
+    assert response.json() == nothing
     assert not Run.objects.filter(kind="release-archive").exists()
 
 
@@ -130,3 +139,22 @@ def test_a_draft_has_no_archive(
     assert client_for(owner).get(url(draft)).status_code == 404
     assert not Run.objects.filter(kind="release-archive").exists()
     assert not Release.objects.get(pk=draft.pk).archive_name
+
+
+def test_a_queued_build_says_its_state_and_why_it_waits(
+    release, owner, client_for, request_archive
+):
+    # The archive's own words (building, ready) beside its run's state, in every run's words.
+    from tests.runs_kit import live_workers, waited
+
+    live_workers([])
+    run = waited(request_archive(owner, release).json()["run"])
+    looked = client_for(owner).get(url(release)).json()
+    assert (looked["state"], looked["run"]) == ("queued", run.pk)
+    assert looked["waiting_reason"].startswith("No running worker takes heavy work")
+
+
+def test_the_schema_gives_the_archive_the_run_states_enum(client):
+    schema = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    state = schema["ArchiveStatus"]["properties"]["state"]
+    assert "RunStateEnum" in str(state)

@@ -143,3 +143,66 @@ def test_a_corpus_index_is_stored_on_s3_and_fetched_once_to_search(s3, owner, se
     local = corpus_index_dir(corpus)  # object storage has no local path: a cached copy
     assert local.is_relative_to(settings.VAR_DIR / "cache") and (local / ".complete").exists()
     assert corpus_index_dir(corpus) == local  # fetched once
+
+
+def test_the_bucket_command_makes_the_bucket_once_then_finds_it(s3, settings):
+    # What docker/compose.yaml's one-shot s3-bucket service runs before the app starts.
+    from io import StringIO
+
+    import boto3
+    from django.core.management import call_command
+
+    options = settings.STORAGES["default"]["OPTIONS"]
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {**settings.STORAGES["default"], "OPTIONS": {**options, "bucket_name": "new"}},
+    }
+    said = []
+    for _ in range(2):
+        out = StringIO()
+        call_command("storage_bucket", stdout=out)
+        said.append(out.getvalue().strip())
+    assert said == ["Bucket new created.", "Bucket new exists."]
+    client = boto3.client(
+        "s3",
+        endpoint_url=options["endpoint_url"],
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
+    assert "new" in [b["Name"] for b in client.list_buckets()["Buckets"]]
+
+
+def test_the_bucket_command_says_there_is_none_on_local_disk():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("storage_bucket", stdout=out)
+    assert "no bucket to make" in out.getvalue()
+
+
+def test_the_bucket_command_waits_for_a_store_that_is_not_up_yet_then_says_so(settings):
+    # The compose file starts it beside the store; an address where nothing answers is retried
+    # until --wait runs out, then the command fails naming the store (never a traceback).
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                "bucket_name": "any",
+                "endpoint_url": f"http://127.0.0.1:{_free_port()}",
+                "region_name": "us-east-1",
+                "access_key": "test",
+                "secret_key": "test",
+            },
+        },
+    }
+    started = time.monotonic()
+    with pytest.raises(CommandError, match="The object store refused"):
+        call_command("storage_bucket", "--wait", "3")
+    assert 2 <= time.monotonic() - started < 30

@@ -61,9 +61,15 @@ OWN_QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "kill-light", "CELERY_HEAVY_QUEUE": "
 
 def _state(run_id: int) -> str:
     """What a timed-out wait reports: the run and its attempt's steps."""
+    from core.runs.models import Worker
+
     run = Run.objects.get(pk=run_id)
     steps = list(run.steps.values_list("attempt", "name", "finished", "heartbeat_at"))
-    return f"{run.state} attempt {run.attempt}, {run.parts} parts, {run.reason!r}, steps {steps}"
+    workers = list(Worker.objects.values_list("hostname", "queues", "beat_at", "idle_since"))
+    return (
+        f"{run.state} attempt {run.attempt}, {run.parts} parts sent at {run.parts_sent_at}, "
+        f"{run.reason!r}, steps {steps}, workers {workers}"
+    )
 
 
 def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
@@ -72,10 +78,10 @@ def test_a_worker_killed_mid_run_is_recovered_within_two_minutes_exactly_once(
     settings.CELERY_TASK_DEFAULT_QUEUE = OWN_QUEUES["CELERY_TASK_DEFAULT_QUEUE"]
     settings.CELERY_HEAVY_QUEUE = OWN_QUEUES["CELERY_HEAVY_QUEUE"]
     queues = {**OWN_QUEUES, "QUEUES": ",".join(OWN_QUEUES.values()), "SCORING_CHUNK_ITEMS": "3"}
-    # A short chord lease: a part the killed worker was running stops beating and is found
-    # after the grace, but one it had received and not yet started is found only when the
-    # lease ends (600 s by default, to outlast a busy queue; see the README).
-    first = start_worker(**queues, SCORING_CHORD_LEASE_SECONDS="5")
+    # The default lease (600 s): a part the killed worker was running stops beating and is
+    # found after the grace; one it had received and not yet started is found from the new
+    # worker's heartbeats once it has held nothing for two beats (core/runs/steps.py).
+    first = start_worker(**queues)
     items = [("dev", f"i{n}", [(f"reference number {n} is here", 1.0)]) for n in range(30)]
     board = make_leaderboard(release=make_release(slug="many", items=items), slug="many")
     hyps = "".join(f"reference {n} maybe\n" for n in range(30)).encode()

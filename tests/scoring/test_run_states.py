@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring.leaderboards.models import Submission
 from scoring.study.models import CorrelationStudy
-from tests.runs_kit import StubWorkers, execute, unreachable_broker, waited
+from tests.runs_kit import execute, live_workers, waited
 from tests.scoring.study_kit import STUDY_OPTIONS, study_inputs, study_release_items
 from tests.scoring.test_submission_api import post
 
@@ -69,10 +69,8 @@ def test_the_schema_names_the_states_and_deprecates_the_old_field(client):
         assert '"#/components/schemas/RunStateEnum"' in state, name
 
 
-def test_a_submission_waiting_for_a_heavy_worker_says_so(
-    submission, client_for, other, monkeypatch, settings
-):
-    StubWorkers(monkeypatch, [settings.CELERY_TASK_DEFAULT_QUEUE])  # Celery's plain command
+def test_a_submission_waiting_for_a_heavy_worker_says_so(submission, client_for, other, settings):
+    live_workers([settings.CELERY_TASK_DEFAULT_QUEUE])  # Celery's plain command
     waited(submission.run_id)
     client = client_for(other)
     body = client.get(f"/api/v1/submissions/{submission.pk}/").json()
@@ -83,23 +81,25 @@ def test_a_submission_waiting_for_a_heavy_worker_says_so(
     assert body["waiting_reason"] in page
 
 
-def test_a_submission_page_with_the_broker_unreachable_says_it_cannot_tell(
-    submission, client_for, other, monkeypatch
-):
-    waited(submission.run_id)
-    unreachable_broker(monkeypatch)
+def test_a_submission_the_broker_never_accepted_says_so(submission, client_for, other):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from core.runs.models import Run
+
+    ago = timezone.now() - timedelta(minutes=1)
+    Run.objects.filter(pk=submission.run_id).update(created_at=ago, dispatched_at=None)
     client = client_for(other)
     page = client.get(reverse("submission-detail", args=[submission.pk]))
-    assert page.status_code == 200 and "Cannot tell whether a worker is running" in page.text
+    assert page.status_code == 200 and "The broker has not accepted it yet" in page.text
     body = client.get(f"/api/v1/submissions/{submission.pk}/")
     assert body.status_code == 200
-    assert body.json()["waiting_reason"].startswith("Cannot tell whether a worker is running")
+    assert body.json()["waiting_reason"].startswith("The broker has not accepted it yet")
 
 
-def test_a_study_says_its_state_like_its_run_and_why_it_waits(
-    study, client_for, owner, monkeypatch, settings
-):
-    StubWorkers(monkeypatch, [settings.CELERY_TASK_DEFAULT_QUEUE])
+def test_a_study_says_its_state_like_its_run_and_why_it_waits(study, client_for, owner, settings):
+    live_workers([settings.CELERY_TASK_DEFAULT_QUEUE])
     waited(study.run_id)
     client = client_for(owner)
     detail = client.get(f"/api/v1/studies/{study.pk}/").json()
@@ -110,7 +110,7 @@ def test_a_study_says_its_state_like_its_run_and_why_it_waits(
     page = client.get(reverse("study-detail", args=[study.pk])).content.decode()
     assert "No running worker takes heavy work" in page
 
-    StubWorkers(monkeypatch, [settings.CELERY_HEAVY_QUEUE])  # a heavy worker is running now
+    live_workers([settings.CELERY_HEAVY_QUEUE])  # a heavy worker is running now
     assert client.get(f"/api/v1/studies/{study.pk}/").json()["waiting_reason"] == ""
     execute(study.run_id)
     detail = client.get(f"/api/v1/studies/{study.pk}/").json()

@@ -1,4 +1,5 @@
-"""List stuck or failed runs (--all: every run); --retry ID or --cancel ID acts on one."""
+"""List stuck or failed runs (--all: every run), and why a queued one waits; --retry ID or
+--cancel ID acts on one."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.command_args import number_in_range
 from core.runs.engine import run_cancel, run_retry
+from core.runs.queue_selectors import waiting_reason
 from core.runs.selectors import run_by_id, runs_listed
 
 # More than a terminal can show; the admin lists every run. (A number past the database's
@@ -41,12 +43,14 @@ class Command(BaseCommand):
             return
         for run in rows:
             timings = ", ".join(f"{k} {v:.1f}s" for k, v in run.stage_timings.items())
+            waiting = waiting_reason(run)
             self.stdout.write(
                 f"{run.pk:>6}  {run.kind:<18} {run.state:<9}"
                 f"  attempt {run.attempt}/{run.max_attempts}  {run.percent:>3}%"
                 f"  owner {run.owner.username}  {run.scope}"
                 + (f"\n        stages: {timings}" if timings else "")
                 + (f"\n        reason: {run.reason}" if run.reason else "")
+                + (f"\n        waiting: {waiting}" if waiting else "")
             )
 
     def _act(self, options: dict[str, Any]) -> None:
