@@ -14,9 +14,9 @@ exactly once. Every
 other setting is the default: the chord's lease is 600 s, so a recovery within two minutes was
 found by heartbeats (the parts' own, or the workers'), not by the lease ending.
 
-Set-up (database, broker, board) is bench/scoring_e2e.py's: PostgreSQL and Redis when
-BENCH_DATABASE_URL / BENCH_BROKER_URL are set (the database dropped and created anew), else a
-temporary SQLite file and the file-system broker.
+Set-up (database, broker) is bench/scoring_e2e.py's, the board bench/board_kit.py's:
+PostgreSQL and Redis when BENCH_DATABASE_URL / BENCH_BROKER_URL are set (the database dropped
+and created anew), else a temporary SQLite file and the file-system broker.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", "worker-kill-bench")
 
 import scoring_e2e
+from board_kit import published_board
 from django.conf import settings
 from django.core.management import call_command
 
@@ -142,7 +143,9 @@ def main() -> None:
     beat_argv = [sys.executable, "-m", "celery", "-A", "deltableu", "beat", "-l", "info"]
     beat = start([*beat_argv, "-s", str(WORK / "beat-schedule")], "beat.log", args.chunk_items)
     worker = start_worker(0, args.concurrency, args.chunk_items)
-    board, user, hyps = scoring_e2e.make_board(args.items, 2, "kill", None)
+    board, user, hyps = published_board(
+        args.items, 2, "kill", None, password=scoring_e2e.BENCH_PASSWORD
+    )
     # Every trial is a submission of the same team: no daily quota may stop the bench.
     board.daily_quota = board.total_quota = args.trials + 1
     board.save(update_fields=["daily_quota", "total_quota"])
