@@ -143,26 +143,27 @@ def main() -> None:
     beat_argv = [sys.executable, "-m", "celery", "-A", "deltableu", "beat", "-l", "info"]
     beat = start([*beat_argv, "-s", str(WORK / "beat-schedule")], "beat.log", args.chunk_items)
     worker = start_worker(0, args.concurrency, args.chunk_items)
-    board, user, hyps = published_board(
-        args.items, 2, "kill", None, password=scoring_e2e.BENCH_PASSWORD
-    )
-    # Every trial is a submission of the same team: no daily quota may stop the bench.
-    board.daily_quota = board.total_quota = args.trials + 1
-    board.save(update_fields=["daily_quota", "total_quota"])
-    broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
-    print(
-        f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}; broker: "
-        f"{broker}; {args.items} items in parts of {args.chunk_items}, 3 metrics; "
-        f"{args.concurrency} pool processes; lease {settings.SCORING_CHORD_LEASE_SECONDS} s, "
-        f"sweep every {settings.RUNS_SWEEP_SECONDS} s, "
-        f"heartbeat {settings.RUNS_HEARTBEAT_SECONDS} s"
-    )
-    print(
-        f"{'trial':>5} {'at the kill':>28} {'worker held':>26} {'retried s':>10}"
-        f" {'finished s':>11} {'attempt':>7} {'once':>5}  why"
-    )
     rows = []
+    # Everything after the processes start stops them on the way out, even a failed set-up.
     try:
+        board, user, hyps = published_board(
+            args.items, 2, "kill", None, password=scoring_e2e.BENCH_PASSWORD
+        )
+        # Every trial is a submission of the same team: no daily quota may stop the bench.
+        board.daily_quota = board.total_quota = args.trials + 1
+        board.save(update_fields=["daily_quota", "total_quota"])
+        broker = os.environ["CELERY_BROKER_URL"].split(":")[0]
+        print(
+            f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}; broker: "
+            f"{broker}; {args.items} items in parts of {args.chunk_items}, 3 metrics; "
+            f"{args.concurrency} pool processes; lease {settings.SCORING_CHORD_LEASE_SECONDS} s, "
+            f"sweep every {settings.RUNS_SWEEP_SECONDS} s, "
+            f"heartbeat {settings.RUNS_HEARTBEAT_SECONDS} s"
+        )
+        print(
+            f"{'trial':>5} {'at the kill':>28} {'worker held':>26} {'retried s':>10}"
+            f" {'finished s':>11} {'attempt':>7} {'once':>5}  why"
+        )
         for number in range(1, args.trials + 1):
             row, worker = trial(number, board, user, hyps, worker, args)
             rows.append(row)
