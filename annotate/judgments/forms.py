@@ -150,3 +150,16 @@ class MetricScoresForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="How the scores were computed (model, version, prompt): their signature.",
     )
+
+    def upload_arguments(self) -> dict:
+        """What an upload service takes from the valid form (a judgment set's or a board's):
+        the file's name and bytes, the metric columns, those where lower is better, and how
+        they were computed."""
+        data = self.cleaned_data
+        return {
+            "name": data["file"].name[-100:],
+            "data": data["file"].read(),
+            "metrics": names_list(data["metrics"]) or None,
+            "lower_is_better": names_list(data["lower_is_better"]),
+            "description": data["description"],
+        }

@@ -14,7 +14,7 @@ from annotate.datasets.models import Dataset
 from annotate.datasets.selectors import dataset_get_editable
 from annotate.judgments.bundles import BUNDLE_FILES, ColumnsUnsure, judgments_preview
 from annotate.judgments.columns import MappedColumn
-from annotate.judgments.forms import ColumnsForm, JudgmentUploadForm, MetricScoresForm, names_list
+from annotate.judgments.forms import ColumnsForm, JudgmentUploadForm, MetricScoresForm
 from annotate.judgments.models import JudgmentSet
 from annotate.judgments.selectors import external_metrics_of, judgment_set_get_managed
 from annotate.judgments.services.importing import JudgmentsRejected, judgments_import_files
@@ -140,16 +140,9 @@ def judgment_set_metrics_upload(
     form = MetricScoresForm(request.POST, request.FILES)
     if not form.is_valid():
         return _detail(request, judgment_set, form, status=400)
-    data = form.cleaned_data
     try:
         created = external_metrics_import(
-            judgment_set=judgment_set,
-            user=request.user,
-            name=data["file"].name[-100:],
-            data=data["file"].read(),
-            metrics=names_list(data["metrics"]) or None,
-            lower_is_better=names_list(data["lower_is_better"]),
-            description=data["description"],
+            judgment_set=judgment_set, user=request.user, **form.upload_arguments()
         )
     except MetricScoresRejected as exc:
         return _detail(request, judgment_set, form, [str(p) for p in exc.problems], status=400)

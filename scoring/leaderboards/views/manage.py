@@ -11,7 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from annotate.judgments.forms import MetricScoresForm, names_list
+from annotate.judgments.forms import MetricScoresForm
 from annotate.judgments.services.metrics import MetricScoresRejected
 from core.auth_request import AuthenticatedRequest
 from core.forms import form_add_service_errors, form_call
@@ -90,16 +90,9 @@ def leaderboard_metrics_upload(request: AuthenticatedRequest, slug: str) -> Http
     form = MetricScoresForm(request.POST, request.FILES)
     if not form.is_valid():
         return _settings_again(request, board, form)
-    data = form.cleaned_data
     try:
         created = leaderboard_metrics_import(
-            leaderboard=board,
-            user=request.user,
-            name=data["file"].name[-100:],
-            data=data["file"].read(),
-            metrics=names_list(data["metrics"]) or None,
-            lower_is_better=names_list(data["lower_is_better"]),
-            description=data["description"],
+            leaderboard=board, user=request.user, **form.upload_arguments()
         )
     except MetricScoresRejected as exc:
         return _settings_again(request, board, form, [str(p) for p in exc.problems])
